@@ -1,0 +1,127 @@
+package apierr
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// SOAPVersion selects the SOAP envelope version of a Fault.
+type SOAPVersion int
+
+// SOAP versions.
+const (
+	SOAP11 SOAPVersion = 11
+	SOAP12 SOAPVersion = 12
+)
+
+// Namespaces used in rendered Faults.
+const (
+	NSSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
+	NSSOAP12 = "http://www.w3.org/2003/05/soap-envelope"
+	// NSError is the namespace of the s2r detail element.
+	NSError = "urn:s2r:error"
+)
+
+// ContentType returns the HTTP Content-Type of a Fault of version v.
+func (v SOAPVersion) ContentType() string {
+	if v == SOAP12 {
+		return "application/soap+xml; charset=utf-8"
+	}
+	return "text/xml; charset=utf-8"
+}
+
+// FaultStatus returns the HTTP status of a Fault for e: SOAP 1.1 requires
+// 500 for every Fault (SOAP 1.1 section 6.2, clients only parse Faults on
+// 500); SOAP 1.2 permits the status of the S2R code.
+func FaultStatus(v SOAPVersion, e *Error) int {
+	if v == SOAP12 {
+		return e.Status()
+	}
+	return http.StatusInternalServerError
+}
+
+// MarshalFault returns the SOAP Fault envelope for e. The faultcode is
+// Client (1.1) / Sender (1.2) for 4xx codes and Server / Receiver
+// otherwise; the faultstring is "CODE: message"; the detail holds an
+// s2r:error element with code, message, correlationId and the details.
+func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
+	var b bytes.Buffer
+	client := e.Status() < 500
+	reason := e.Code + ": " + e.Message
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
+	if v == SOAP12 {
+		value := "env:Receiver"
+		if client {
+			value = "env:Sender"
+		}
+		b.WriteString(`<env:Envelope xmlns:env="` + NSSOAP12 + `"><env:Body><env:Fault>`)
+		b.WriteString(`<env:Code><env:Value>` + value + `</env:Value></env:Code>`)
+		b.WriteString(`<env:Reason><env:Text xml:lang="en">`)
+		escape(&b, reason)
+		b.WriteString(`</env:Text></env:Reason><env:Detail>`)
+		writeDetail(&b, e, correlationID)
+		b.WriteString(`</env:Detail></env:Fault></env:Body></env:Envelope>`)
+		return b.Bytes()
+	}
+	code := "soap:Server"
+	if client {
+		code = "soap:Client"
+	}
+	b.WriteString(`<soap:Envelope xmlns:soap="` + NSSOAP11 + `"><soap:Body><soap:Fault>`)
+	b.WriteString(`<faultcode>` + code + `</faultcode><faultstring>`)
+	escape(&b, reason)
+	b.WriteString(`</faultstring><detail>`)
+	writeDetail(&b, e, correlationID)
+	b.WriteString(`</detail></soap:Fault></soap:Body></soap:Envelope>`)
+	return b.Bytes()
+}
+
+func writeDetail(b *bytes.Buffer, e *Error, correlationID string) {
+	b.WriteString(`<s2r:error xmlns:s2r="` + NSError + `"><s2r:code>`)
+	escape(b, e.Code)
+	b.WriteString(`</s2r:code><s2r:message>`)
+	escape(b, e.Message)
+	b.WriteString(`</s2r:message><s2r:correlationId>`)
+	escape(b, correlationID)
+	b.WriteString(`</s2r:correlationId>`)
+	keys := make([]string, 0, len(e.Details))
+	for k := range e.Details {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.WriteString(`<s2r:detail name="`)
+		escape(b, k)
+		b.WriteString(`">`)
+		escape(b, fmt.Sprint(e.Details[k]))
+		b.WriteString(`</s2r:detail>`)
+	}
+	b.WriteString(`</s2r:error>`)
+}
+
+// escape writes s as XML character data (also safe inside double-quoted
+// attributes). Characters not allowed in XML become U+FFFD.
+func escape(b *bytes.Buffer, s string) {
+	xml.EscapeText(b, []byte(s))
+}
+
+// WriteFault writes e as a SOAP Fault response of version v.
+func WriteFault(w http.ResponseWriter, v SOAPVersion, e *Error, correlationID string) {
+	body := MarshalFault(v, e, correlationID)
+	h := w.Header()
+	h.Set("Content-Type", v.ContentType())
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(FaultStatus(v, e))
+	w.Write(body)
+}
+
+// RenderFault resolves err like Render and writes it as a SOAP Fault.
+func RenderFault(w http.ResponseWriter, r *http.Request, v SOAPVersion, err error) {
+	e := Resolve(err, RunInternal)
+	Log(r.Context(), e)
+	WriteFault(w, v, e, correlationIDOf(r))
+}
