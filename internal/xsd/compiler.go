@@ -1,0 +1,296 @@
+package xsd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// ErrNotDeclared is wrapped by lookups of names no schema declares.
+var ErrNotDeclared = errors.New("not declared")
+
+// maxCompileDepth bounds the nesting of base-type chains, group and
+// attribute-group expansion, so hostile schemas cannot exhaust the stack.
+const maxCompileDepth = 512
+
+// Compile states of a named component.
+const (
+	statePending uint8 = iota
+	stateBusy
+	stateDone
+)
+
+type typeEntry struct {
+	t     *Type
+	d     decl
+	state uint8
+}
+
+type elementEntry struct {
+	e     *Element
+	d     decl
+	state uint8
+}
+
+type simpleEntry struct {
+	st    *SimpleType
+	state uint8
+}
+
+// compiler holds the memoized compile state of a Set. Element types are
+// compiled through a work queue rather than recursively, so recursive
+// schemas become cyclic graphs and recursion depth stays bounded.
+type compiler struct {
+	s        *Set
+	types    map[xmlstream.Name]*typeEntry
+	elements map[xmlstream.Name]*elementEntry
+	simples  map[xmlstream.Name]*simpleEntry
+	attrs    map[xmlstream.Name]*Attribute
+	locals   map[*xmlstream.Element]*Element
+	anySimpl map[*xmlstream.Element]*SimpleType
+	mime     map[*Element]bool
+	queue    []func() error
+	depth    int
+	stack    map[*xmlstream.Element]bool // groups being expanded
+}
+
+func (c *compiler) init(s *Set) {
+	c.s = s
+	c.types = map[xmlstream.Name]*typeEntry{}
+	c.elements = map[xmlstream.Name]*elementEntry{}
+	c.simples = map[xmlstream.Name]*simpleEntry{}
+	c.attrs = map[xmlstream.Name]*Attribute{}
+	c.locals = map[*xmlstream.Element]*Element{}
+	c.anySimpl = map[*xmlstream.Element]*SimpleType{}
+	c.mime = map[*Element]bool{}
+	c.stack = map[*xmlstream.Element]bool{}
+}
+
+// Element returns the compiled global element name.
+func (s *Set) Element(name xmlstream.Name) (*Element, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.lookup(s.elements, name); !ok {
+		return nil, fmt.Errorf("element %s: %w", displayName(name), ErrNotDeclared)
+	}
+	e, err := s.c.elementRef(name, decl{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return e, s.c.drain()
+}
+
+// Type returns the compiled global type name (built-in types included).
+func (s *Set) Type(name xmlstream.Name) (*Type, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if builtinSimple(name) == nil && !isAnyType(name) {
+		if _, ok := s.lookup(s.types, name); !ok {
+			return nil, fmt.Errorf("type %s: %w", displayName(name), ErrNotDeclared)
+		}
+	}
+	t, err := s.c.typeRef(name, decl{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return t, s.c.drain()
+}
+
+// MTOMHint reports whether the element declaration carried an
+// xmime:expectedContentTypes attribute or has an xmime type.
+func (s *Set) MTOMHint(e *Element) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c.mime[e] || (e.Type != nil && e.Type.Name.Space == NSXMIME)
+}
+
+// CompileAll compiles every global element and type, reporting the first
+// error.
+func (s *Set) CompileAll() error {
+	for _, n := range s.Types() {
+		if _, err := s.Type(n); err != nil {
+			return err
+		}
+	}
+	for _, n := range s.Elements() {
+		if _, err := s.Element(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lookup finds a component, loading the built-in schema of its namespace
+// on first need (schemas often use soapenc or xml names without importing).
+func (s *Set) lookup(m map[xmlstream.Name]decl, name xmlstream.Name) (decl, bool) {
+	if d, ok := m[name]; ok {
+		return d, true
+	}
+	loc, ok := WellKnownLocation(name.Space)
+	if !ok || s.loaded[loc+"|"] {
+		return decl{}, false
+	}
+	if err := s.loadSchema(context.Background(), loc, "", nil, "", 0); err != nil {
+		return decl{}, false
+	}
+	d, ok := m[name]
+	return d, ok
+}
+
+// lookupRef resolves a reference written in doc: the exact name, or, for
+// an unprefixed name in a schema without default namespace, the name in
+// the schema's target namespace.
+func (c *compiler) lookupRef(m map[xmlstream.Name]decl, name xmlstream.Name, from decl) (xmlstream.Name, decl, bool) {
+	if d, ok := c.s.lookup(m, name); ok {
+		return name, d, true
+	}
+	if name.Space == "" && from.doc != nil && from.doc.tns != "" {
+		alt := xmlstream.Name{Space: from.doc.tns, Local: name.Local}
+		if d, ok := m[alt]; ok {
+			return alt, d, true
+		}
+	}
+	return name, decl{}, false
+}
+
+// drain runs queued compile work until none is left.
+func (c *compiler) drain() error {
+	for len(c.queue) > 0 {
+		job := c.queue[0]
+		c.queue = c.queue[1:]
+		if err := job(); err != nil {
+			c.queue = nil
+			return err
+		}
+	}
+	return nil
+}
+
+// enter guards recursion depth.
+func (c *compiler) enter(d decl, el *xmlstream.Element) error {
+	c.depth++
+	if c.depth > maxCompileDepth {
+		return errorf(d.doc.location, el.Line, "schema nesting deeper than %d levels", maxCompileDepth)
+	}
+	return nil
+}
+
+func (c *compiler) leave() { c.depth-- }
+
+// refErr is the error of a reference to an undeclared component.
+func refErr(from decl, el *xmlstream.Element, kind string, name xmlstream.Name) error {
+	if from.doc == nil || el == nil {
+		return fmt.Errorf("%s %s: %w", kind, displayName(name), ErrNotDeclared)
+	}
+	return errorf(from.doc.location, el.Line, "unresolved %s reference %s", kind, displayName(name))
+}
+
+// typeRef returns the (possibly not yet compiled) named type, queueing its
+// compilation.
+func (c *compiler) typeRef(name xmlstream.Name, from decl, at *xmlstream.Element) (*Type, error) {
+	if e, ok := c.types[name]; ok {
+		return e.t, nil
+	}
+	if st := builtinSimple(name); st != nil {
+		t := &Type{Name: st.Name, Simple: st}
+		c.types[name] = &typeEntry{t: t, state: stateDone}
+		return t, nil
+	}
+	if isAnyType(name) {
+		t := anyType()
+		c.types[name] = &typeEntry{t: t, state: stateDone}
+		return t, nil
+	}
+	resolved, d, ok := c.lookupRef(c.s.types, name, from)
+	if !ok {
+		return nil, refErr(from, at, "type", name)
+	}
+	if e, ok := c.types[resolved]; ok {
+		c.types[name] = e
+		return e.t, nil
+	}
+	e := &typeEntry{t: &Type{Name: resolved}, d: d}
+	c.types[resolved] = e
+	c.types[name] = e
+	c.queue = append(c.queue, func() error { return c.completeType(e) })
+	return e.t, nil
+}
+
+// completedType returns the named type fully compiled (for derivation).
+func (c *compiler) completedType(name xmlstream.Name, from decl, at *xmlstream.Element) (*Type, error) {
+	t, err := c.typeRef(name, from, at)
+	if err != nil {
+		return nil, err
+	}
+	e := c.types[name]
+	if err := c.completeType(e); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (c *compiler) completeType(e *typeEntry) error {
+	switch e.state {
+	case stateDone:
+		return nil
+	case stateBusy:
+		return errorf(e.d.doc.location, e.d.el.Line, "type %s derives from itself", displayName(e.t.Name))
+	}
+	e.state = stateBusy
+	if err := c.enter(e.d, e.d.el); err != nil {
+		return err
+	}
+	defer c.leave()
+	var err error
+	if e.d.el.Name.Local == "simpleType" {
+		e.t.Simple, err = c.simpleRef(e.t.Name, e.d, e.d.el)
+	} else {
+		err = c.complexBody(e.d, e.d.el, e.t)
+	}
+	if err != nil {
+		return err
+	}
+	for _, dn := range c.descendants(e.t.Name) {
+		dt, err := c.typeRef(dn, e.d, e.d.el)
+		if err != nil {
+			return err
+		}
+		e.t.Derived = append(e.t.Derived, dt)
+	}
+	e.state = stateDone
+	return nil
+}
+
+// descendants lists the named types derived from name, transitively.
+func (c *compiler) descendants(name xmlstream.Name) []xmlstream.Name {
+	var out []xmlstream.Name
+	seen := map[xmlstream.Name]bool{name: true}
+	queue := []xmlstream.Name{name}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, d := range c.s.derivations[n] {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+				queue = append(queue, d)
+			}
+		}
+	}
+	return out
+}
+
+// anyType returns the compiled xs:anyType: any content, any attributes.
+func anyType() *Type {
+	return &Type{
+		Name:         xmlstream.Name{Space: NSXSD, Local: "anyType"},
+		AnyAttribute: true,
+		Mixed:        true,
+		Content: &Particle{Kind: ParticleSequence, MinOccurs: 1, MaxOccurs: 1, Children: []*Particle{{
+			Kind: ParticleAny, MinOccurs: 0, MaxOccurs: Unbounded,
+			Wildcard: &Wildcard{Namespace: "##any", ProcessContents: "lax"},
+		}}},
+	}
+}
