@@ -1,0 +1,143 @@
+package fetch
+
+import (
+	"context"
+	"net/netip"
+	"time"
+)
+
+// Defaults applied by New to zero fields of a Policy.
+const (
+	DefaultMaxBytes     int64 = 10 << 20
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxRedirects       = 5
+)
+
+// Policy is what a Fetcher may reach and how much it may read.
+//
+// Address rules, applied at dial time to every resolved IP (IPv4-mapped IPv6
+// addresses are unmapped first, zones are ignored):
+//
+//  1. An address inside a DeniedCIDRs prefix is always refused, even when an
+//     AllowedCIDRs prefix also contains it: denied wins.
+//  2. An address inside an AllowedCIDRs prefix is accepted, even when it is
+//     loopback, link-local, unspecified or otherwise refused by rule 3.
+//  3. Loopback (127.0.0.0/8, ::1), link-local (169.254.0.0/16, which holds
+//     the cloud metadata address 169.254.169.254, and fe80::/10),
+//     unspecified and "this network" (0.0.0.0/8, ::), multicast, broadcast
+//     (255.255.255.255), reserved (240.0.0.0/4), IPv4-compatible IPv6
+//     (::/96), and NAT64 or 6to4 addresses that embed a refused IPv4 address
+//     are refused.
+//  4. Everything else is accepted, private ranges (10/8, 172.16/12,
+//     192.168/16, fc00::/7) included, because SOAP backends live there.
+//
+// A host name is refused when ANY of its addresses is refused, so a DNS
+// answer that mixes a public and a loopback address cannot be used to probe.
+type Policy struct {
+	// AllowedCIDRs lifts the built-in refusals (setting outbound_allowed_cidrs).
+	AllowedCIDRs []netip.Prefix
+	// DeniedCIDRs are always refused (setting outbound_denied_cidrs).
+	DeniedCIDRs []netip.Prefix
+	// MaxBytes bounds the response body; 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// Timeout bounds the whole fetch, redirects and body included; 0 means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// MaxRedirects bounds the redirects followed; 0 means
+	// DefaultMaxRedirects, a negative value follows none.
+	MaxRedirects int
+	// Resolver resolves host names; nil means net.DefaultResolver. Tests use
+	// it to simulate hostile DNS answers.
+	Resolver Resolver
+}
+
+// Resolver resolves a host name to IP addresses.
+type Resolver interface {
+	// LookupNetIP looks up host for network "ip", "ip4" or "ip6".
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+var (
+	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
+	reserved4   = netip.MustParsePrefix("240.0.0.0/4")
+	broadcast4  = netip.MustParseAddr("255.255.255.255")
+	compat6     = netip.MustParsePrefix("::/96")
+	nat64       = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour   = netip.MustParsePrefix("2002::/16")
+)
+
+// CheckAddr reports whether the policy lets the fetcher connect to ip. The
+// error is an *Error with ReasonBlockedAddress naming the address and why.
+func (p Policy) CheckAddr(ip netip.Addr) error {
+	ip = ip.Unmap().WithZone("")
+	if !ip.IsValid() {
+		return blocked(ip, "invalid address")
+	}
+	if containsAddr(p.DeniedCIDRs, ip) {
+		return blocked(ip, "inside a denied CIDR")
+	}
+	if containsAddr(p.AllowedCIDRs, ip) {
+		return nil
+	}
+	if why := refusedClass(ip); why != "" {
+		return blocked(ip, why)
+	}
+	if embedded, ok := embeddedIPv4(ip); ok {
+		if err := p.CheckAddr(embedded); err != nil {
+			return blocked(ip, "embeds a refused IPv4 address")
+		}
+	}
+	return nil
+}
+
+// refusedClass names the built-in class that refuses ip, or "".
+func refusedClass(ip netip.Addr) string {
+	switch {
+	case ip.IsLoopback():
+		return "loopback"
+	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
+		return "link-local"
+	case ip.IsUnspecified(), thisNetwork.Contains(ip):
+		return "unspecified"
+	case ip.IsMulticast():
+		return "multicast"
+	case ip == broadcast4:
+		return "broadcast"
+	case reserved4.Contains(ip):
+		return "reserved"
+	case compat6.Contains(ip):
+		return "IPv4-compatible IPv6"
+	}
+	return ""
+}
+
+// embeddedIPv4 returns the IPv4 address carried by a NAT64 or 6to4 address.
+func embeddedIPv4(ip netip.Addr) (netip.Addr, bool) {
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixToFour.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
+}
+
+func containsAddr(prefixes []netip.Prefix, ip netip.Addr) bool {
+	for _, p := range prefixes {
+		if p.Masked().Contains(ip) {
+			return true
+		}
+		if p.Addr().Is4In6() {
+			// A prefix written as ::ffff:a.b.c.d/n covers the IPv4 range.
+			if q, err := p.Addr().Unmap().Prefix(p.Bits() - 96); err == nil && q.Contains(ip) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func blocked(ip netip.Addr, why string) *Error {
+	return newError(ReasonBlockedAddress, "address "+ip.String()+" is not allowed ("+why+")", nil)
+}
