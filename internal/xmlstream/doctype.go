@@ -1,0 +1,226 @@
+package xmlstream
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// readDoctype reads a document type declaration. DOCTYPEs are reported as
+// Directive tokens and never acted on: an external DTD is never fetched,
+// and an internal subset that declares entities or attribute defaults is
+// refused, so XML bombs and XXE payloads fail here.
+func (r *Reader) readDoctype() (Token, error) {
+	d := r.data
+	start := r.pos
+	if r.state != inProlog || r.doctype {
+		return Token{}, r.errAt(start, "DOCTYPE is only allowed once, before the root element")
+	}
+	r.doctype = true
+	p := start + len("<!DOCTYPE")
+	if p >= len(d) || !isSpace(d[p]) {
+		return Token{}, r.errAt(p, "expected white space after <!DOCTYPE")
+	}
+	p = skipSpace(d, p)
+	end, err := r.scanName(p)
+	if err != nil {
+		return Token{}, err
+	}
+	if end == p {
+		return Token{}, r.errAt(p, "expected the root element name in DOCTYPE")
+	}
+	if p, err = r.externalID(end); err != nil {
+		return Token{}, err
+	}
+	if p < len(d) && d[p] == '[' {
+		if p, err = r.internalSubset(p + 1); err != nil {
+			return Token{}, err
+		}
+		p = skipSpace(d, p)
+	}
+	if p >= len(d) || d[p] != '>' {
+		return Token{}, r.errAt(p, "expected > to end the DOCTYPE")
+	}
+	data, err := r.markupData(start+2, p, "a DOCTYPE")
+	if err != nil {
+		return Token{}, err
+	}
+	r.pos = p + 1
+	return Token{Kind: Directive, Data: data}, nil
+}
+
+// externalID reads an optional SYSTEM or PUBLIC identifier at p and the
+// white space after it.
+func (r *Reader) externalID(p int) (int, error) {
+	d := r.data
+	q := skipSpace(d, p)
+	rest := d[q:]
+	var literals int
+	switch {
+	case bytes.HasPrefix(rest, []byte("SYSTEM")):
+		literals, q = 1, q+len("SYSTEM")
+	case bytes.HasPrefix(rest, []byte("PUBLIC")):
+		literals, q = 2, q+len("PUBLIC")
+	default:
+		return q, nil
+	}
+	if q == p+len("SYSTEM") {
+		return q, r.errAt(p, "expected white space before the DOCTYPE external identifier")
+	}
+	for range literals {
+		s := skipSpace(d, q)
+		if s == q || s >= len(d) || d[s] != '"' && d[s] != '\'' {
+			return s, r.errAt(s, "expected a quoted literal in the DOCTYPE external identifier")
+		}
+		e := bytes.IndexByte(d[s+1:], d[s])
+		if e < 0 {
+			return s, r.errAt(s, "unterminated literal in DOCTYPE")
+		}
+		q = s + 1 + e + 1
+	}
+	return skipSpace(d, q), nil
+}
+
+// internalSubset scans the internal subset starting after '[' and returns
+// the offset after the closing ']'.
+func (r *Reader) internalSubset(p int) (int, error) {
+	d := r.data
+	for {
+		p = skipSpace(d, p)
+		rest := d[p:]
+		switch {
+		case len(rest) == 0:
+			return p, r.errAt(p, "unterminated DOCTYPE internal subset")
+		case rest[0] == ']':
+			return p + 1, nil
+		case bytes.HasPrefix(rest, []byte("<!ENTITY")):
+			return p, r.errAt(p, "DOCTYPE declares entities (<!ENTITY): entity declarations are refused (XML bomb and XXE protection)")
+		case bytes.HasPrefix(rest, []byte("<!ATTLIST")):
+			return p, r.errAt(p, "DOCTYPE declares attribute defaults (<!ATTLIST), which this reader refuses")
+		case rest[0] == '%':
+			return p, r.errAt(p, "parameter entity references in DOCTYPE are refused")
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			e := bytes.Index(rest[4:], []byte("--"))
+			if e < 0 || 4+e+2 >= len(rest) || rest[4+e+2] != '>' {
+				return p, r.errAt(p, "malformed comment in DOCTYPE")
+			}
+			p += 4 + e + 3
+		case bytes.HasPrefix(rest, []byte("<?")):
+			e := bytes.Index(rest, []byte("?>"))
+			if e < 0 {
+				return p, r.errAt(p, "unterminated processing instruction in DOCTYPE")
+			}
+			p += e + 2
+		case bytes.HasPrefix(rest, []byte("<!ELEMENT")), bytes.HasPrefix(rest, []byte("<!NOTATION")):
+			e, err := r.declEnd(p)
+			if err != nil {
+				return p, err
+			}
+			p = e
+		default:
+			return p, r.errAt(p, "unexpected content in DOCTYPE internal subset")
+		}
+	}
+}
+
+// declEnd returns the offset after the '>' ending the markup declaration
+// at p, skipping quoted literals.
+func (r *Reader) declEnd(p int) (int, error) {
+	d := r.data
+	var quote byte
+	for i := p + 2; i < len(d); i++ {
+		switch c := d[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '<':
+			return i, r.errAt(i, "unexpected < in a DOCTYPE declaration")
+		case c == '>':
+			return i + 1, nil
+		}
+	}
+	return len(d), r.errAt(p, "unterminated declaration in DOCTYPE")
+}
+
+// declaration checks the XML declaration body d[p:end] (after "<?xml") and
+// transcodes ISO-8859-1 documents to UTF-8.
+func (r *Reader) declaration(p, end int) error {
+	body := string(r.data[p:end])
+	fields, ok := declFields(body)
+	if !ok || len(fields) == 0 || fields[0][0] != "version" {
+		return r.errAt(r.pos, "malformed XML declaration (expected version=\"1.0\" first)")
+	}
+	if fields[0][1] != "1.0" {
+		return r.errAt(r.pos, "unsupported XML version %q (only 1.0)", fields[0][1])
+	}
+	fields = fields[1:]
+	enc := ""
+	if len(fields) > 0 && fields[0][0] == "encoding" {
+		enc, fields = fields[0][1], fields[1:]
+	}
+	if len(fields) > 0 && fields[0][0] == "standalone" && (fields[0][1] == "yes" || fields[0][1] == "no") {
+		fields = fields[1:]
+	}
+	if len(fields) > 0 {
+		return r.errAt(r.pos, "malformed XML declaration: unexpected %s", fields[0][0])
+	}
+	switch strings.ToLower(enc) {
+	case "", "utf-8", "utf8", "us-ascii", "ascii":
+		return nil
+	case "iso-8859-1", "latin1", "iso_8859-1", "latin-1":
+		r.transcodeLatin1(end)
+		return nil
+	}
+	return r.errAt(r.pos, "unsupported encoding %q: only UTF-8, US-ASCII and ISO-8859-1 are accepted", enc)
+}
+
+// declFields splits the pseudo-attributes of an XML declaration. Each one
+// must be preceded by white space.
+func declFields(s string) ([][2]string, bool) {
+	var out [][2]string
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		if t == "" {
+			return out, true
+		}
+		if len(t) == len(s) {
+			return nil, false
+		}
+		name, rest, ok := strings.Cut(t, "=")
+		name = strings.TrimRight(name, " \t\r\n")
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		if !ok || name == "" || rest == "" || rest[0] != '"' && rest[0] != '\'' {
+			return nil, false
+		}
+		e := strings.IndexByte(rest[1:], rest[0])
+		if e < 0 {
+			return nil, false
+		}
+		out = append(out, [2]string{name, rest[1 : 1+e]})
+		s = rest[e+2:]
+	}
+}
+
+// transcodeLatin1 replaces the document after offset from with its UTF-8
+// form when it holds bytes above 0x7F.
+func (r *Reader) transcodeLatin1(from int) {
+	rest := r.data[from:]
+	high := 0
+	for _, c := range rest {
+		if c >= utf8.RuneSelf {
+			high++
+		}
+	}
+	if high == 0 {
+		return
+	}
+	out := make([]byte, 0, len(r.data)+high)
+	out = append(out, r.data[:from]...)
+	for _, c := range rest {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	r.data = out
+}

@@ -1,0 +1,251 @@
+package xmlstream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Reader reads tokens from an in-memory XML document.
+//
+// The reader works on the document bytes directly: names are interned,
+// character data is a sub-slice of the document unless it holds references
+// or carriage returns, and the attribute slice is reused, so reading a
+// document allocates little beyond the strings of attribute values.
+//
+// Documents are UTF-8 (a byte order mark is skipped). A declaration of
+// encoding US-ASCII is read as UTF-8; ISO-8859-1 (or latin1) is transcoded
+// to UTF-8 up front, in which case Offset counts bytes of the transcoded
+// document. Every other encoding, and UTF-16, is refused.
+type Reader struct {
+	data []byte
+	pos  int
+	lim  Limits
+
+	tokStart int // offset of the last returned token
+	lineOff  int // line counting has covered data[:lineOff]
+	line     int // line number at lineOff
+
+	stack []openElem
+	ns    []binding
+	attrs []Attr
+	raw   []rawAttr
+	buf   []byte
+
+	qnames map[string]qname
+	values map[string]string
+
+	state      docState
+	begun      bool
+	pendingEnd bool
+	doctype    bool
+	err        error
+	undeclared []string
+}
+
+type docState uint8
+
+const (
+	inProlog docState = iota
+	inRoot
+	inEpilog
+)
+
+// openElem is an element whose end tag has not been read yet.
+type openElem struct {
+	qname  []byte // as written, for matching the end tag
+	name   Name
+	prefix string
+	nsMark int // len(Reader.ns) before this element's declarations
+}
+
+// NewReader returns a Reader over data with the given limits. Zero fields
+// of lim take their DefaultLimits values. The reader never modifies data;
+// the caller must not modify it while reading.
+func NewReader(data []byte, lim Limits) *Reader {
+	r := &Reader{}
+	r.Reset(data, lim)
+	return r
+}
+
+// Reset makes r read data from the start with the given limits, keeping
+// its buffers and interned names so that reading many documents with one
+// Reader allocates almost nothing.
+func (r *Reader) Reset(data []byte, lim Limits) {
+	r.data, r.pos, r.lim = data, 0, withDefaults(lim)
+	r.tokStart, r.lineOff, r.line = 0, 0, 1
+	r.stack, r.ns, r.attrs, r.raw = r.stack[:0], r.ns[:0], r.attrs[:0], r.raw[:0]
+	r.state, r.begun, r.pendingEnd, r.doctype, r.err = inProlog, false, false, false, nil
+	r.undeclared = r.undeclared[:0]
+	if r.qnames == nil {
+		r.qnames = make(map[string]qname, 32)
+		r.values = make(map[string]string, 32)
+	}
+}
+
+func withDefaults(lim Limits) Limits {
+	if lim.MaxDepth <= 0 {
+		lim.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if lim.MaxAttrs <= 0 {
+		lim.MaxAttrs = DefaultLimits.MaxAttrs
+	}
+	if lim.MaxNameLen <= 0 {
+		lim.MaxNameLen = DefaultLimits.MaxNameLen
+	}
+	if lim.MaxSize <= 0 {
+		lim.MaxSize = DefaultLimits.MaxSize
+	}
+	return lim
+}
+
+func syntaxErrorString(e *SyntaxError) string {
+	return fmt.Sprintf("xml: line %d: %s", e.Line, e.Msg)
+}
+
+// errAt builds the error for a problem at byte offset off and makes the
+// reader fail from now on.
+func (r *Reader) errAt(off int, format string, args ...any) error {
+	if off > len(r.data) {
+		off = len(r.data)
+	}
+	r.err = &SyntaxError{Line: r.lineAt(off), Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return r.err
+}
+
+// lineAt returns the line of byte offset off. Offsets usually grow, so
+// newlines are counted incrementally.
+func (r *Reader) lineAt(off int) int {
+	if off < r.lineOff {
+		r.lineOff, r.line = 0, 1
+	}
+	r.line += bytes.Count(r.data[r.lineOff:off], []byte{'\n'})
+	r.lineOff = off
+	return r.line
+}
+
+// Next returns the next token, or io.EOF after the root element has ended
+// and only white space, comments and processing instructions followed.
+// White space outside the root element is not reported. After an error,
+// Next keeps returning that error.
+func (r *Reader) Next() (Token, error) {
+	if r.err != nil {
+		return Token{}, r.err
+	}
+	if r.pendingEnd {
+		r.pendingEnd = false
+		return r.popElement(), nil
+	}
+	if !r.begun {
+		if err := r.begin(); err != nil {
+			return Token{}, err
+		}
+	}
+	for {
+		r.tokStart = r.pos
+		if r.pos >= len(r.data) {
+			return Token{}, r.atEOF()
+		}
+		if r.data[r.pos] != '<' {
+			if r.state == inRoot {
+				return r.readText()
+			}
+			if err := r.skipOuterSpace(); err != nil {
+				return Token{}, err
+			}
+			continue
+		}
+		return r.readMarkup()
+	}
+}
+
+// begin checks the size limit and the byte order mark.
+func (r *Reader) begin() error {
+	r.begun = true
+	if int64(len(r.data)) > r.lim.MaxSize {
+		return r.errAt(0, "document size %d exceeds the size limit %d", len(r.data), r.lim.MaxSize)
+	}
+	d := r.data
+	switch {
+	case bytes.HasPrefix(d, []byte("\xEF\xBB\xBF")):
+		r.pos = 3
+	case bytes.HasPrefix(d, []byte("\xFE\xFF")), bytes.HasPrefix(d, []byte("\xFF\xFE")),
+		len(d) >= 2 && (d[0] == 0 || d[1] == 0):
+		return r.errAt(0, "UTF-16 and other non-ASCII-compatible encodings are not supported; send UTF-8")
+	}
+	return nil
+}
+
+func (r *Reader) atEOF() error {
+	switch r.state {
+	case inProlog:
+		return r.errAt(r.pos, "no root element")
+	case inRoot:
+		top := r.stack[len(r.stack)-1]
+		return r.errAt(r.pos, "unexpected end of document: element <%s> is not closed", top.qname)
+	}
+	return io.EOF
+}
+
+// skipOuterSpace skips white space outside the root element.
+func (r *Reader) skipOuterSpace() error {
+	i := skipSpace(r.data, r.pos)
+	if i < len(r.data) && r.data[i] != '<' {
+		if r.state == inProlog {
+			return r.errAt(i, "text before the root element")
+		}
+		return r.errAt(i, "text after the root element")
+	}
+	r.pos = i
+	return nil
+}
+
+// readMarkup reads the construct starting with '<' at r.pos.
+func (r *Reader) readMarkup() (Token, error) {
+	d := r.data
+	if r.pos+1 >= len(d) {
+		return Token{}, r.errAt(r.pos, "unexpected end of document after <")
+	}
+	switch c := d[r.pos+1]; {
+	case c == '/':
+		return r.readEndTag()
+	case c == '?':
+		return r.readProcInst()
+	case c == '!':
+		return r.readBang()
+	default:
+		if r.state == inEpilog {
+			return Token{}, r.errAt(r.pos, "content after the root element")
+		}
+		return r.readStartTag()
+	}
+}
+
+// Depth is the number of open elements (1 right after the root start).
+func (r *Reader) Depth() int { return len(r.stack) }
+
+// Line is the 1-based line of the last returned token.
+func (r *Reader) Line() int { return r.lineAt(r.tokStart) }
+
+// Offset is the byte offset just after the last returned token.
+func (r *Reader) Offset() int { return r.pos }
+
+// Skip skips to the end of the element whose start was just returned; the
+// skipped content is still checked. The next token is the one after the
+// element's end tag.
+func (r *Reader) Skip() error {
+	depth := len(r.stack)
+	if depth == 0 {
+		return nil
+	}
+	for len(r.stack) >= depth {
+		if _, err := r.Next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UndeclaredPrefixes lists prefixes used without declaration (only with
+// Limits.AllowUndeclaredPrefixes), each once, in order of first use.
+func (r *Reader) UndeclaredPrefixes() []string { return r.undeclared }
