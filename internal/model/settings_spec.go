@@ -46,8 +46,9 @@ type SettingSpec struct {
 	Enum        []string // KindString allowed values, when not nil
 	Format      string   // KindString / KindStringList item format, when not ""
 
-	get func(*Settings) any
-	set func(*Settings, json.RawMessage) error
+	get     func(*Settings) any
+	set     func(*Settings, json.RawMessage) error
+	setMeta func(*Settings, CredentialMetadata)
 }
 
 // SettingSpecs returns the specification of every setting, in API order.
@@ -65,6 +66,14 @@ func LookupSetting(name string) (SettingSpec, bool) {
 // Value returns the current value of the setting in s (for a credential,
 // its CredentialMetadata).
 func (sp SettingSpec) Value(s *Settings) any { return sp.get(s) }
+
+// SetCredentialMetadata records the metadata of credential setting sp in s;
+// it does nothing for other kinds.
+func (sp SettingSpec) SetCredentialMetadata(s *Settings, meta CredentialMetadata) {
+	if sp.setMeta != nil {
+		sp.setMeta(s, meta)
+	}
+}
 
 // Apply decodes raw strictly and sets the setting in s. The error is a
 // *FieldError; its reason never quotes the value. Credentials cannot be
@@ -109,7 +118,8 @@ var settingSpecs = []SettingSpec{
 	stringSpec("smtp_username", "SMTP user name; empty for no authentication.", "", nil,
 		func(s *Settings) *string { return &s.SMTPUsername }),
 	{Name: "smtp_password", Kind: KindCredential, Description: "SMTP password. Write-only: a string sets it, null clears it; reads return the credential metadata envelope.",
-		get: func(s *Settings) any { return s.SMTPPassword }},
+		get:     func(s *Settings) any { return s.SMTPPassword },
+		setMeta: func(s *Settings, m CredentialMetadata) { s.SMTPPassword = m }},
 	stringSpec("smtp_from", "Sender address of alert mails.", FormatEmail, nil,
 		func(s *Settings) *string { return &s.SMTPFrom }),
 	stringSpec("smtp_tls_mode", "TLS towards the SMTP relay.", "", []string{SMTPTLSStartTLS, SMTPTLSImplicit, SMTPTLSNone},
