@@ -1,0 +1,75 @@
+package convert
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Error is a conversion failure. Exactly one of Pointer and Path is set:
+// Pointer is the JSON pointer of the offending JSON value (JSON→XML), Path
+// is the XML path of the offending node (XML→JSON), such as
+// /Envelope/Body/GetX/item[3]/name.
+type Error struct {
+	Pointer string
+	Path    string
+	Reason  string
+	Err     error // underlying error, if any
+}
+
+func (e *Error) Error() string {
+	loc := e.Pointer
+	if e.Path != "" {
+		loc = e.Path
+	}
+	if loc == "" {
+		loc = "/"
+	}
+	return "convert: " + loc + ": " + e.Reason
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// AsError returns the *Error in err's chain, if any.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// pathSeg is one step of a JSON pointer or an XML path.
+type pathSeg struct {
+	name  string
+	index int // JSON: array index when name == ""; XML: 1-based position, 0 when not repeated
+}
+
+// pointerOf renders segs as a JSON pointer (RFC 6901).
+func pointerOf(segs []pathSeg) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		if s.name == "" {
+			b.WriteString(strconv.Itoa(s.index))
+			continue
+		}
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s.name))
+	}
+	return b.String()
+}
+
+// xmlPathOf renders segs as an XML path below base.
+func xmlPathOf(base string, segs []pathSeg) string {
+	var b strings.Builder
+	b.WriteString(base)
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(s.name)
+		if s.index > 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,220 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// Namespaces the converter reads and writes itself.
+const (
+	NSXSI     = "http://www.w3.org/2001/XMLSchema-instance"
+	NSXSD     = "http://www.w3.org/2001/XMLSchema"
+	NSSOAPEnc = "http://schemas.xmlsoap.org/soap/encoding/"
+)
+
+// Options tune a Plan.
+type Options struct {
+	// Encoded writes SOAP-encoding annotations for rpc/encoded operations:
+	// xsi:type on every element and soapenc:arrayType on arrays.
+	Encoded bool
+	// Prefixes maps namespace URIs to the prefixes to declare, for example
+	// the WSDL's own; other namespaces get ns1, ns2, …
+	Prefixes map[string]string
+	// Lax makes XML→JSON skip elements and attributes the contract does not
+	// declare instead of failing.
+	Lax bool
+}
+
+// Plan is the compiled conversion of one message. It is immutable and safe
+// for concurrent use.
+type Plan struct {
+	opts    Options
+	ns      []nsBinding
+	prefix  map[string]string // namespace URI → prefix
+	root    *typePlan
+	wrapper *xmlName // the wrapper element (wrapped and rpc), nil for bare
+	rpc     bool
+	types   map[*xsd.Type]*typePlan
+}
+
+// nsBinding is one namespace declaration written at the top.
+type nsBinding struct{ Prefix, URI string }
+
+// xmlName is a qualified name with the prefix the plan writes it with.
+type xmlName struct{ prefix, local, space string }
+
+// typePlan is the compiled conversion of one type: a JSON object of
+// attribute and element members, or a JSON scalar.
+type typePlan struct {
+	xtype      *xsd.Type
+	simple     *xsd.SimpleType // simple type or simple content
+	scalar     bool            // a JSON scalar: simple type without attributes
+	anyType    bool            // no type information: naive mapping
+	attrs      []*attrPlan
+	anyAttr    bool
+	members    []*memberPlan
+	byJSON     map[string]int // JSON member name → member or ^attr index
+	byXML      map[xmlstream.Name]int
+	wildcard   bool // xs:any in the content: the "$xml" member
+	wildcardAt int  // member index before which "$xml" is written
+	choices    []choiceCheck
+	derived    map[string]*typePlan // "$type" name → derived type
+	abstract   bool
+	typeName   xmlName     // QName written in xsi:type
+	arrayItem  *memberPlan // SOAP-encoded array item
+	mixed      bool
+}
+
+// memberPlan is one JSON member that holds child elements.
+type memberPlan struct {
+	json     string
+	name     xmlName
+	elem     *xsd.Element
+	typ      *typePlan
+	repeated bool
+	required bool
+	nillable bool
+	maxItems int // 0: unbounded
+	minItems int
+	group    int // index of the member whose presence satisfies required (substitution heads), or -1
+}
+
+// attrPlan is one "@name" member.
+type attrPlan struct {
+	json string
+	name xmlName
+	attr *xsd.Attribute
+}
+
+// choiceCheck enforces "exactly one branch" of a non-repeated choice.
+type choiceCheck struct {
+	optional bool
+	branches [][2]int // member index ranges [from, to)
+}
+
+// Compile compiles the conversion plan of msg. Callers cache the result.
+func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
+	if msg == nil {
+		return nil, errors.New("convert: nil message")
+	}
+	p := &Plan{opts: opts, prefix: map[string]string{}, types: map[*xsd.Type]*typePlan{}}
+	switch {
+	case msg.Wrapped:
+		if msg.Wrapper == nil || msg.Wrapper.Type == nil {
+			return nil, fmt.Errorf("convert: wrapped message %s has no wrapper type", msg.Name.Local)
+		}
+		p.wrapper = p.name(msg.Wrapper.Name)
+		p.root = p.typePlan(msg.Wrapper.Type)
+	case msg.Wrapper != nil:
+		p.rpc = true
+		p.wrapper = p.name(msg.Wrapper.Name)
+		p.root = p.partsPlan(msg.Parts, true)
+	default:
+		p.root = p.partsPlan(msg.Parts, false)
+	}
+	if p.root.scalar {
+		return nil, fmt.Errorf("convert: message %s: wrapper has a simple type", msg.Name.Local)
+	}
+	return p, nil
+}
+
+// Namespaces returns the declarations the plan writes at the top, so that a
+// caller can declare them on the envelope instead.
+func (p *Plan) Namespaces() []nsBinding { return p.ns }
+
+// name assigns (once) the prefix of n's namespace.
+func (p *Plan) name(n xmlstream.Name) *xmlName {
+	return &xmlName{prefix: p.prefixFor(n.Space), local: n.Local, space: n.Space}
+}
+
+func (p *Plan) prefixFor(uri string) string {
+	if uri == "" {
+		return ""
+	}
+	if pre, ok := p.prefix[uri]; ok {
+		return pre
+	}
+	pre := p.opts.Prefixes[uri]
+	switch uri {
+	case NSXSI:
+		pre = "xsi"
+	case NSXSD:
+		pre = "xsd"
+	case NSSOAPEnc:
+		pre = "soapenc"
+	}
+	if pre == "" || p.prefixUsed(pre) {
+		for i := len(p.ns) + 1; ; i++ {
+			pre = "ns" + strconv.Itoa(i)
+			if !p.prefixUsed(pre) {
+				break
+			}
+		}
+	}
+	p.prefix[uri] = pre
+	p.ns = append(p.ns, nsBinding{Prefix: pre, URI: uri})
+	return pre
+}
+
+func (p *Plan) prefixUsed(pre string) bool {
+	for _, b := range p.ns {
+		if b.Prefix == pre {
+			return true
+		}
+	}
+	return false
+}
+
+// partsPlan builds the JSON object of a bare or rpc message: one member per
+// part, named by the part name.
+func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
+	tp := &typePlan{byJSON: map[string]int{}, byXML: map[xmlstream.Name]int{}}
+	for _, part := range parts {
+		el := part.Element
+		if el == nil {
+			el = &xsd.Element{Name: xmlstream.Name{Local: part.Name}, Type: part.Type}
+		}
+		m := p.member(el, 1, 1)
+		m.json = part.Name
+		if rpc && part.Element == nil {
+			m.nillable = true // rpc parts may be sent as xsi:nil
+		}
+		tp.addMember(m)
+	}
+	return tp
+}
+
+// member compiles one element occurrence.
+func (p *Plan) member(el *xsd.Element, minOcc, maxOcc int) *memberPlan {
+	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, group: -1}
+	m.repeated = maxOcc == xsd.Unbounded || maxOcc > 1
+	m.required = minOcc > 0
+	m.minItems = minOcc
+	if maxOcc > 0 {
+		m.maxItems = maxOcc
+	}
+	if el.Nillable {
+		p.prefixFor(NSXSI)
+	}
+	m.typ = p.typePlan(el.Type)
+	return m
+}
+
+// addMember appends m, merging it into an earlier member of the same JSON
+// name (which then becomes repeated).
+func (tp *typePlan) addMember(m *memberPlan) int {
+	if i, ok := tp.byJSON[m.json]; ok && i >= 0 {
+		old := tp.members[i]
+		old.repeated, old.maxItems = true, 0
+		return i
+	}
+	tp.members = append(tp.members, m)
+	i := len(tp.members) - 1
+	tp.byJSON[m.json] = i
+	tp.byXML[xmlstream.Name{Space: m.name.space, Local: m.name.local}] = i
+	return i
+}

@@ -1,0 +1,309 @@
+package convert
+
+import (
+	"strconv"
+
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// lexKind is how a simple value is checked and written.
+type lexKind uint8
+
+const (
+	lexString lexKind = iota
+	lexInteger
+	lexDecimal
+	lexFloat
+	lexBoolean
+)
+
+func kindOf(st *xsd.SimpleType) lexKind {
+	if st == nil {
+		return lexString
+	}
+	switch st.Kind {
+	case xsd.JSONInteger:
+		return lexInteger
+	case xsd.JSONNumber:
+		if st.Builtin == "float" || st.Builtin == "double" {
+			return lexFloat
+		}
+		return lexDecimal
+	case xsd.JSONBoolean:
+		return lexBoolean
+	}
+	return lexString
+}
+
+// intRange holds the bounds of the bounded built-in integer types.
+type intRange struct {
+	signed   bool
+	min, max int64  // signed
+	umax     uint64 // unsigned
+	minOne   bool   // positiveInteger
+	nonPos   bool   // nonPositiveInteger, negativeInteger
+	negative bool
+}
+
+var intRanges = map[string]intRange{
+	"byte":               {signed: true, min: -128, max: 127},
+	"short":              {signed: true, min: -32768, max: 32767},
+	"int":                {signed: true, min: -2147483648, max: 2147483647},
+	"long":               {signed: true, min: -9223372036854775808, max: 9223372036854775807},
+	"unsignedByte":       {umax: 255},
+	"unsignedShort":      {umax: 65535},
+	"unsignedInt":        {umax: 4294967295},
+	"unsignedLong":       {umax: 18446744073709551615},
+	"nonNegativeInteger": {umax: 0},
+	"positiveInteger":    {umax: 0, minOne: true},
+	"nonPositiveInteger": {nonPos: true},
+	"negativeInteger":    {nonPos: true, negative: true},
+}
+
+// checkIntRange reports why the normalized integer n (no '+', no leading
+// zeros) is out of the range of builtin, or "".
+func checkIntRange(builtin, n string) string {
+	r, ok := intRanges[builtin]
+	if !ok {
+		return ""
+	}
+	neg := len(n) > 0 && n[0] == '-'
+	switch {
+	case r.signed:
+		if _, err := strconv.ParseInt(n, 10, 64); err != nil || !inSigned(n, r) {
+			return "value " + n + " is out of range for xs:" + builtin
+		}
+	case r.nonPos:
+		if (!neg && n != "0") || (r.negative && !neg) {
+			return "value " + n + " is out of range for xs:" + builtin
+		}
+	default:
+		if neg || (r.minOne && n == "0") {
+			return "value " + n + " is out of range for xs:" + builtin
+		}
+		if r.umax > 0 {
+			if u, err := strconv.ParseUint(n, 10, 64); err != nil || u > r.umax {
+				return "value " + n + " is out of range for xs:" + builtin
+			}
+		}
+	}
+	return ""
+}
+
+func inSigned(n string, r intRange) bool {
+	v, _ := strconv.ParseInt(n, 10, 64)
+	return v >= r.min && v <= r.max
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimXML trims XML whitespace.
+func trimXML(s []byte) []byte {
+	for len(s) > 0 && isXMLSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isXMLSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// appendXMLInteger appends the JSON form of the xs:integer lexical s:
+// sign '+' and leading zeros dropped, "-0" → "0". ok is false when s is not
+// an integer.
+func appendXMLInteger(dst, s []byte) ([]byte, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) == 0 {
+		return dst, false
+	}
+	for _, c := range s {
+		if !isDigit(c) {
+			return dst, false
+		}
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	if neg && !(len(s) == 1 && s[0] == '0') {
+		dst = append(dst, '-')
+	}
+	return append(dst, s...), true
+}
+
+// appendXMLDecimal appends the JSON form of the xs:decimal lexical s: sign
+// '+' and leading zeros dropped, "0" added before a leading point, a
+// trailing point dropped; trailing fraction zeros are kept.
+func appendXMLDecimal(dst, s []byte) ([]byte, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	intPart, frac, hasPoint := s, []byte(nil), false
+	for i, c := range s {
+		if c == '.' {
+			intPart, frac, hasPoint = s[:i], s[i+1:], true
+			break
+		}
+	}
+	if len(intPart) == 0 && len(frac) == 0 {
+		return dst, false
+	}
+	for _, c := range intPart {
+		if !isDigit(c) {
+			return dst, false
+		}
+	}
+	for _, c := range frac {
+		if !isDigit(c) {
+			return dst, false
+		}
+	}
+	for len(intPart) > 1 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	if len(intPart) == 0 {
+		intPart = []byte{'0'}
+	}
+	if neg && !allZero(intPart, frac) {
+		dst = append(dst, '-')
+	}
+	dst = append(dst, intPart...)
+	if hasPoint && len(frac) > 0 {
+		dst = append(dst, '.')
+		dst = append(dst, frac...)
+	}
+	return dst, true
+}
+
+func allZero(a, b []byte) bool {
+	for _, c := range a {
+		if c != '0' {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendXMLFloat appends the JSON form of the xs:float/xs:double lexical
+// s, a JSON number, or a JSON string for INF, -INF and NaN.
+func appendXMLFloat(dst, s []byte) ([]byte, bool) {
+	switch string(s) {
+	case "INF", "+INF":
+		return append(dst, `"INF"`...), true
+	case "-INF":
+		return append(dst, `"-INF"`...), true
+	case "NaN":
+		return append(dst, `"NaN"`...), true
+	}
+	mant, exp := s, []byte(nil)
+	for i, c := range s {
+		if c == 'e' || c == 'E' {
+			mant, exp = s[:i], s[i+1:]
+			break
+		}
+	}
+	dst, ok := appendXMLDecimal(dst, mant)
+	if !ok {
+		return dst, false
+	}
+	if exp != nil {
+		dst = append(dst, 'e')
+		var eok bool
+		if dst, eok = appendXMLInteger(dst, exp); !eok {
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
+// appendXMLBoolean appends true or false for the xs:boolean lexical s.
+func appendXMLBoolean(dst, s []byte) ([]byte, bool) {
+	switch string(s) {
+	case "true", "1":
+		return append(dst, "true"...), true
+	case "false", "0":
+		return append(dst, "false"...), true
+	}
+	return dst, false
+}
+
+// jsonIntegerText checks a raw JSON number for an integer type and returns
+// the reason it is rejected, or "".
+func jsonIntegerText(builtin, num string) string {
+	for i := 0; i < len(num); i++ {
+		if c := num[i]; c == '.' || c == 'e' || c == 'E' {
+			return "expected an integer, got " + num
+		}
+	}
+	if num == "-0" {
+		return ""
+	}
+	return checkIntRange(builtin, num)
+}
+
+// appendDecimalFromJSON appends the xs:decimal lexical of the JSON number
+// num, expanding an exponent exactly (1.5e3 → 1500).
+func appendDecimalFromJSON(dst []byte, num string) []byte {
+	mant, exp := num, 0
+	for i := 0; i < len(num); i++ {
+		if num[i] == 'e' || num[i] == 'E' {
+			mant = num[:i]
+			e, err := strconv.Atoi(num[i+1:])
+			if err != nil || e > 10000 || e < -10000 {
+				return append(dst, num...) // absurd exponent; the validator rejects it
+			}
+			exp = e
+			break
+		}
+	}
+	if exp == 0 {
+		return append(dst, mant...)
+	}
+	neg := mant[0] == '-'
+	if neg {
+		mant = mant[1:]
+	}
+	digits := make([]byte, 0, len(mant))
+	point := len(mant)
+	for i := 0; i < len(mant); i++ {
+		if mant[i] == '.' {
+			point = i
+			continue
+		}
+		digits = append(digits, mant[i])
+	}
+	point += exp
+	if neg {
+		dst = append(dst, '-')
+	}
+	switch {
+	case point <= 0:
+		dst = append(dst, '0', '.')
+		for ; point < 0; point++ {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, digits...)
+	case point >= len(digits):
+		dst = append(dst, digits...)
+		for i := len(digits); i < point; i++ {
+			dst = append(dst, '0')
+		}
+	default:
+		dst = append(dst, digits[:point]...)
+		dst = append(dst, '.')
+		dst = append(dst, digits[point:]...)
+	}
+	return dst
+}

@@ -1,0 +1,138 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// tapeTok is one JSON value or object name of a document held in memory.
+// Scalars and names carry their raw byte range; objects and arrays carry in
+// end the tape index just after their last token, so a reader can skip them.
+type tapeTok struct {
+	kind  jsontext.Kind
+	start int32
+	end   int32
+}
+
+// tape is a flat, validated index of a JSON document. It lets the JSON→XML
+// writer visit object members in schema order without building a tree.
+type tape struct {
+	in    []byte
+	toks  []tapeTok
+	stack []int32
+	rd    bytes.Reader
+	dec   *jsontext.Decoder
+}
+
+var tapePool = sync.Pool{New: func() any {
+	t := &tape{}
+	t.dec = jsontext.NewDecoder(&t.rd)
+	return t
+}}
+
+// maxJSONDepth bounds nesting like xmlstream bounds XML depth.
+const maxJSONDepth = 256
+
+// build indexes in. Decoder errors (syntax, duplicate names, invalid UTF-8)
+// are returned as *Error with the JSON pointer.
+func (t *tape) build(in []byte) error {
+	if len(in) > 1<<31-1 {
+		return &Error{Reason: "JSON document too large"}
+	}
+	t.in, t.toks, t.stack = in, t.toks[:0], t.stack[:0]
+	t.rd.Reset(in)
+	t.dec.Reset(&t.rd)
+	for {
+		if err := t.next(); err != nil {
+			return jsonSyntaxError(t.dec, err)
+		}
+		if len(t.stack) == 0 {
+			break
+		}
+	}
+	if _, err := t.dec.ReadToken(); !errors.Is(err, io.EOF) {
+		if err == nil {
+			err = errors.New("unexpected data after the top-level value")
+		}
+		return jsonSyntaxError(t.dec, err)
+	}
+	return nil
+}
+
+func (t *tape) next() error {
+	switch k := t.dec.PeekKind(); k {
+	case '{', '[':
+		if _, err := t.dec.ReadToken(); err != nil {
+			return err
+		}
+		if len(t.stack) >= maxJSONDepth {
+			return errors.New("nesting deeper than " + strconv.Itoa(maxJSONDepth))
+		}
+		t.stack = append(t.stack, int32(len(t.toks)))
+		t.toks = append(t.toks, tapeTok{kind: k})
+	case '}', ']':
+		if _, err := t.dec.ReadToken(); err != nil {
+			return err
+		}
+		i := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.toks[i].end = int32(len(t.toks))
+	default:
+		v, err := t.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		end := int32(t.dec.InputOffset())
+		t.toks = append(t.toks, tapeTok{kind: v.Kind(), start: end - int32(len(v)), end: end})
+	}
+	return nil
+}
+
+func jsonSyntaxError(dec *jsontext.Decoder, err error) error {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		return &Error{Pointer: string(se.JSONPointer), Reason: "invalid JSON: " + trimJSONErr(se.Err), Err: err}
+	}
+	return &Error{Pointer: string(dec.StackPointer()), Reason: "invalid JSON: " + err.Error(), Err: err}
+}
+
+func trimJSONErr(err error) string {
+	if err == nil {
+		return "syntax error"
+	}
+	return err.Error()
+}
+
+// raw returns the raw bytes of the scalar or name at i.
+func (t *tape) raw(i int) []byte { tk := t.toks[i]; return t.in[tk.start:tk.end] }
+
+// skip returns the tape index just after the value at i.
+func (t *tape) skip(i int) int {
+	if k := t.toks[i].kind; k == '{' || k == '[' {
+		return int(t.toks[i].end)
+	}
+	return i + 1
+}
+
+// str appends the unquoted string at i to dst. Strings without escapes
+// are sliced, not copied, when dst is nil.
+func (t *tape) str(dst []byte, i int) []byte {
+	r := t.raw(i)
+	body := r[1 : len(r)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		if dst == nil {
+			return body
+		}
+		return append(dst, body...)
+	}
+	out, err := jsontext.AppendUnquote(dst, r)
+	if err != nil {
+		return append(dst, body...) // validated by the decoder; unreachable
+	}
+	return out
+}

@@ -1,0 +1,205 @@
+package convert
+
+import (
+	"errors"
+	"io"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// XMLToJSON converts the body content read from r to JSON appended to dst.
+// r must be positioned just after the start tag of the container (the SOAP
+// Body); XMLToJSON reads through the container's end tag. path is the XML
+// path of the container, used in error messages (e.g. "/Envelope/Body").
+func (p *Plan) XMLToJSON(dst []byte, r *xmlstream.Reader, path string) ([]byte, error) {
+	x := &x2j{p: p, r: r, out: dst, base: path}
+	if err := x.container(); err != nil {
+		return dst, err
+	}
+	return x.out, nil
+}
+
+// XMLToJSONBytes converts doc, whose root element is the container of the
+// body content (for example a soap:Body element), to JSON appended to dst.
+func (p *Plan) XMLToJSONBytes(dst, doc []byte, lim xmlstream.Limits) ([]byte, error) {
+	r := xmlstream.NewReader(doc, lim)
+	root, err := firstStart(r)
+	if err != nil {
+		return dst, &Error{Path: "/", Reason: "malformed XML: " + err.Error(), Err: err}
+	}
+	return p.XMLToJSON(dst, r, "/"+root.Name.Local)
+}
+
+// firstStart reads up to the root start tag.
+func firstStart(r *xmlstream.Reader) (xmlstream.Token, error) {
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return tok, errors.New("no root element")
+			}
+			return tok, err
+		}
+		if tok.Kind == xmlstream.StartElement {
+			return tok, nil
+		}
+	}
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// x2j is the state of one XML→JSON conversion.
+type x2j struct {
+	p      *Plan
+	r      *xmlstream.Reader
+	out    []byte
+	base   string
+	path   []pathSeg
+	counts []int32
+	spans  []span
+	text   []byte
+}
+
+// span is the output range of one child element's JSON value.
+type span struct{ member, start, end int32 }
+
+func (x *x2j) fail(reason string) error {
+	return &Error{Path: xmlPathOf(x.base, x.path), Reason: reason}
+}
+
+// failChild reports an error about a child named local of the current node.
+func (x *x2j) failChild(local, reason string) error {
+	x.path = append(x.path, pathSeg{name: local})
+	return x.fail(reason)
+}
+
+func (x *x2j) readErr(err error) error {
+	if isEOF(err) {
+		return x.fail("unexpected end of document")
+	}
+	return &Error{Path: xmlPathOf(x.base, x.path), Reason: "malformed XML: " + err.Error(), Err: err}
+}
+
+func (x *x2j) container() error {
+	p := x.p
+	if p.wrapper == nil {
+		x.out = append(x.out, '{')
+		if err := x.objectContent(p.root, false); err != nil {
+			return err
+		}
+		x.out = append(x.out, '}')
+		return nil
+	}
+	tok, err := x.nextStart()
+	if err != nil {
+		return err
+	}
+	if tok.Kind != xmlstream.StartElement {
+		return x.fail("missing element " + p.wrapper.local)
+	}
+	if tok.Name.Local != p.wrapper.local || (!p.rpc && tok.Name.Space != p.wrapper.space) {
+		return x.failChild(tok.Name.Local, "expected element "+expanded(p.wrapper.space, p.wrapper.local)+", found "+expanded(tok.Name.Space, tok.Name.Local))
+	}
+	x.path = append(x.path, pathSeg{name: tok.Name.Local})
+	wm := &memberPlan{json: p.wrapper.local, name: *p.wrapper, typ: p.root, group: -1}
+	if err := x.element(wm, tok); err != nil {
+		return err
+	}
+	x.path = x.path[:0]
+	for {
+		tok, err := x.nextStart()
+		if err != nil {
+			return err
+		}
+		if tok.Kind == xmlstream.EndElement {
+			return nil
+		}
+		if !p.opts.Lax {
+			return x.failChild(tok.Name.Local, "unexpected element "+expanded(tok.Name.Space, tok.Name.Local)+" after "+p.wrapper.local)
+		}
+		if err := x.r.Skip(); err != nil {
+			return x.readErr(err)
+		}
+	}
+}
+
+func expanded(space, local string) string {
+	if space == "" {
+		return local
+	}
+	return "{" + space + "}" + local
+}
+
+// nextStart returns the next start or end tag, skipping whitespace,
+// comments and processing instructions; text is an error.
+func (x *x2j) nextStart() (xmlstream.Token, error) {
+	for {
+		tok, err := x.r.Next()
+		if err != nil {
+			return tok, x.readErr(err)
+		}
+		switch tok.Kind {
+		case xmlstream.StartElement, xmlstream.EndElement:
+			return tok, nil
+		case xmlstream.CharData:
+			if !isBlank(tok.Data) {
+				return tok, x.fail("unexpected text " + quote(clip(tok.Data)))
+			}
+		}
+	}
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if !isXMLSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
+
+// collectText reads the text content of the element just started, through
+// its end tag.
+func (x *x2j) collectText() ([]byte, error) {
+	x.text = x.text[:0]
+	for {
+		tok, err := x.r.Next()
+		if err != nil {
+			return nil, x.readErr(err)
+		}
+		switch tok.Kind {
+		case xmlstream.CharData:
+			x.text = append(x.text, tok.Data...)
+		case xmlstream.EndElement:
+			return x.text, nil
+		case xmlstream.StartElement:
+			if !x.p.opts.Lax {
+				return nil, x.failChild(tok.Name.Local, "unexpected element in simple content")
+			}
+			if err := x.r.Skip(); err != nil {
+				return nil, x.readErr(err)
+			}
+		}
+	}
+}
+
+// ignoredAttr reports attributes that never become JSON members.
+func ignoredAttr(a xmlstream.Attr) bool {
+	switch a.Name.Space {
+	case xmlstream.NSXMLNS, NSXSI, NSSOAPEnc, nsSOAP11, nsSOAP12:
+		return true
+	}
+	return a.Name.Space == "" && a.Name.Local == "xmlns"
+}
+
+const (
+	nsSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
+	nsSOAP12 = "http://www.w3.org/2003/05/soap-envelope"
+)

@@ -1,0 +1,206 @@
+package convert
+
+import (
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// contentFrame is the state of one object's element content.
+type contentFrame struct {
+	tp      *typePlan
+	cbase   int  // first count of this frame in x.counts
+	sbase   int  // first span of this frame in x.spans
+	start   int  // output offset where the content members begin
+	hadPrev bool // members were written before start
+	prev    bool // a member has been written
+	cur     int  // member whose value (or array) is open, -1 for none
+	reorder bool // a member reappeared after another one: regroup at the end
+	frag    []byte
+}
+
+// objectContent writes the members of tp's element content, reading
+// through the end tag of the element. prev tells whether members were
+// already written in the object.
+func (x *x2j) objectContent(tp *typePlan, prev bool) error {
+	f := contentFrame{tp: tp, cbase: len(x.counts), sbase: len(x.spans), start: len(x.out), hadPrev: prev, prev: prev, cur: -1}
+	for range tp.members {
+		x.counts = append(x.counts, 0)
+	}
+	defer func() { x.counts, x.spans = x.counts[:f.cbase], x.spans[:f.sbase] }()
+	for {
+		tok, err := x.r.Next()
+		if err != nil {
+			return x.readErr(err)
+		}
+		switch tok.Kind {
+		case xmlstream.EndElement:
+			return x.finishContent(&f)
+		case xmlstream.CharData:
+			if !tp.mixed && !x.p.opts.Lax && !isBlank(tok.Data) {
+				return x.fail("unexpected text " + quote(clip(tok.Data)))
+			}
+		case xmlstream.StartElement:
+			if err := x.child(&f, tok); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// child writes one child element of the content in f.
+func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
+	tp := f.tp
+	idx, ok := tp.byXML[tok.Name]
+	if !ok && x.p.rpc && tp == x.p.root {
+		idx, ok = tp.byLocal(tok.Name.Local)
+	}
+	if !ok {
+		switch {
+		case tp.wildcard:
+			var err error
+			f.frag, err = x.capture(f.frag, tok)
+			return err
+		case x.p.opts.Lax:
+			if err := x.r.Skip(); err != nil {
+				return x.readErr(err)
+			}
+			return nil
+		}
+		return x.failChild(tok.Name.Local, "unknown element "+expanded(tok.Name.Space, tok.Name.Local))
+	}
+	mp := tp.members[idx]
+	count := x.counts[f.cbase+idx]
+	if count > 0 && !mp.repeated {
+		return x.failChild(tok.Name.Local, "element "+tok.Name.Local+" must not repeat")
+	}
+	if idx == f.cur {
+		x.out = append(x.out, ',')
+	} else {
+		x.closeArray(f)
+		if count > 0 {
+			f.reorder = true
+		}
+		if f.prev {
+			x.out = append(x.out, ',')
+		}
+		f.prev = true
+		x.out = appendQuotedString(x.out, mp.json)
+		x.out = append(x.out, ':')
+		if mp.repeated {
+			x.out = append(x.out, '[')
+		}
+		f.cur = idx
+	}
+	count++
+	x.counts[f.cbase+idx] = count
+	seg := pathSeg{name: tok.Name.Local}
+	if mp.repeated {
+		seg.index = int(count)
+	}
+	x.path = append(x.path, seg)
+	start := len(x.out)
+	if err := x.element(mp, tok); err != nil {
+		return err
+	}
+	x.path = x.path[:len(x.path)-1]
+	x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
+	return nil
+}
+
+func (x *x2j) closeArray(f *contentFrame) {
+	if f.cur >= 0 && f.tp.members[f.cur].repeated {
+		x.out = append(x.out, ']')
+	}
+	f.cur = -1
+}
+
+// byLocal finds a member by local name only (rpc parts).
+func (tp *typePlan) byLocal(local string) (int, bool) {
+	for i, m := range tp.members {
+		if m.name.local == local {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// finishContent closes the content: regroups reappearing members, writes
+// [] for absent repeated members, checks required ones and adds "$xml".
+func (x *x2j) finishContent(f *contentFrame) error {
+	x.closeArray(f)
+	tp := f.tp
+	if f.reorder {
+		x.regroup(f)
+	}
+	for i, mp := range tp.members {
+		if x.counts[f.cbase+i] > 0 {
+			continue
+		}
+		if mp.repeated {
+			if f.prev {
+				x.out = append(x.out, ',')
+			}
+			f.prev = true
+			x.out = appendQuotedString(x.out, mp.json)
+			x.out = append(x.out, ":[]"...)
+			continue
+		}
+		if mp.required && !x.p.opts.Lax && !x.substituted(f, i) && mp.minItems > 0 {
+			return x.failChild(mp.name.local, "missing required element "+mp.name.local)
+		}
+	}
+	if f.frag != nil {
+		if f.prev {
+			x.out = append(x.out, ',')
+		}
+		x.out = append(x.out, `"$xml":`...)
+		x.out = appendQuoted(x.out, f.frag)
+	}
+	return nil
+}
+
+func (x *x2j) substituted(f *contentFrame, m int) bool {
+	for k, mp := range f.tp.members {
+		if mp.group == m && x.counts[f.cbase+k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// regroup rewrites the content members in schema order, each member's
+// values together, when a member reappeared after another one.
+func (x *x2j) regroup(f *contentFrame) {
+	region := append([]byte(nil), x.out[f.start:]...)
+	spans := x.spans[f.sbase:]
+	x.out = x.out[:f.start]
+	prev := f.hadPrev
+	for i, mp := range f.tp.members {
+		if x.counts[f.cbase+i] == 0 {
+			continue
+		}
+		if prev {
+			x.out = append(x.out, ',')
+		}
+		prev = true
+		x.out = appendQuotedString(x.out, mp.json)
+		x.out = append(x.out, ':')
+		if mp.repeated {
+			x.out = append(x.out, '[')
+		}
+		n := 0
+		for _, s := range spans {
+			if int(s.member) != i {
+				continue
+			}
+			if n > 0 {
+				x.out = append(x.out, ',')
+			}
+			n++
+			x.out = append(x.out, region[int(s.start)-f.start:int(s.end)-f.start]...)
+		}
+		if mp.repeated {
+			x.out = append(x.out, ']')
+		}
+	}
+	f.prev = prev
+}

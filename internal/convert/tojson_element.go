@@ -1,0 +1,172 @@
+package convert
+
+import (
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// element writes the JSON value of the element tok just started, of member
+// mp, and reads through its end tag.
+func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
+	tp := mp.typ
+	nilled, xsiType := false, ""
+	for _, a := range tok.Attrs {
+		if a.Name.Space == NSXSI {
+			switch a.Name.Local {
+			case "nil":
+				nilled = a.Value == "true" || a.Value == "1"
+			case "type":
+				xsiType = a.Value
+			}
+		}
+	}
+	if nilled {
+		if !mp.nillable && !x.p.opts.Lax {
+			return x.fail("xsi:nil on an element that is not nillable")
+		}
+		x.out = append(x.out, "null"...)
+		if err := x.r.Skip(); err != nil {
+			return x.readErr(err)
+		}
+		return nil
+	}
+	derived := ""
+	if xsiType != "" && !tp.anyType {
+		d, name, err := x.resolveType(tp, xsiType)
+		if err != nil {
+			return err
+		}
+		if d != tp {
+			tp, derived = d, name
+		}
+	}
+	switch {
+	case tp.anyType:
+		return x.naiveElement(tok)
+	case tp.arrayItem != nil:
+		return x.encodedArray(tp)
+	case tp.scalar:
+		text, err := x.collectText()
+		if err != nil {
+			return err
+		}
+		var reason string
+		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
+			return x.fail(reason)
+		}
+		return nil
+	}
+	return x.object(tp, tok, derived)
+}
+
+// resolveType resolves an xsi:type value against the derived types of tp.
+func (x *x2j) resolveType(tp *typePlan, value string) (*typePlan, string, error) {
+	name, err := x.r.ResolveQName(value)
+	if err != nil {
+		return nil, "", x.fail("invalid xsi:type " + quote(value) + ": " + err.Error())
+	}
+	if d, ok := tp.derived[name.Local]; ok && d.typeName.space == name.Space {
+		return d, name.Local, nil
+	}
+	if tp.xtype != nil && tp.xtype.Name == name {
+		return tp, "", nil
+	}
+	switch name.Space {
+	case NSXSD, NSSOAPEnc:
+		return tp, "", nil // SOAP-encoding annotations of the declared type
+	}
+	if x.p.opts.Lax || x.p.opts.Encoded {
+		return tp, "", nil
+	}
+	return nil, "", x.fail("unknown xsi:type " + quote(value))
+}
+
+// object writes the JSON object of an element of complex type tp.
+func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
+	x.out = append(x.out, '{')
+	prev := false
+	if derived != "" {
+		x.out = append(x.out, `"$type":`...)
+		x.out = appendQuotedString(x.out, derived)
+		prev = true
+	}
+	for _, a := range tok.Attrs {
+		if ignoredAttr(a) {
+			continue
+		}
+		ap := tp.attr(a.Name)
+		if ap == nil && !tp.anyAttr {
+			if x.p.opts.Lax {
+				continue
+			}
+			return x.fail("unknown attribute " + expanded(a.Name.Space, a.Name.Local))
+		}
+		if prev {
+			x.out = append(x.out, ',')
+		}
+		prev = true
+		x.out = append(x.out, `"@`...)
+		x.out = append(x.out, a.Name.Local...)
+		x.out = append(x.out, `":`...)
+		if ap == nil {
+			x.out = appendQuotedString(x.out, a.Value)
+			continue
+		}
+		var reason string
+		if x.out, reason = appendSimpleJSON(x.out, ap.attr.Type, []byte(a.Value)); reason != "" {
+			return x.fail("attribute " + a.Name.Local + ": " + reason)
+		}
+	}
+	if tp.simple != nil {
+		text, err := x.collectText()
+		if err != nil {
+			return err
+		}
+		if prev {
+			x.out = append(x.out, ',')
+		}
+		x.out = append(x.out, `"$value":`...)
+		var reason string
+		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
+			return x.fail(reason)
+		}
+	} else if err := x.objectContent(tp, prev); err != nil {
+		return err
+	}
+	x.out = append(x.out, '}')
+	return nil
+}
+
+// attr finds the attribute plan of name.
+func (tp *typePlan) attr(name xmlstream.Name) *attrPlan {
+	for _, ap := range tp.attrs {
+		if ap.name.local == name.Local && ap.name.space == name.Space {
+			return ap
+		}
+	}
+	return nil
+}
+
+// encodedArray writes a SOAP-encoded array: every child element is an item.
+func (x *x2j) encodedArray(tp *typePlan) error {
+	x.out = append(x.out, '[')
+	n := 0
+	for {
+		tok, err := x.nextStart()
+		if err != nil {
+			return err
+		}
+		if tok.Kind == xmlstream.EndElement {
+			x.out = append(x.out, ']')
+			return nil
+		}
+		if n > 0 {
+			x.out = append(x.out, ',')
+		}
+		n++
+		x.path = append(x.path, pathSeg{name: tok.Name.Local, index: n})
+		if err := x.element(tp.arrayItem, tok); err != nil {
+			return err
+		}
+		x.path = x.path[:len(x.path)-1]
+	}
+}

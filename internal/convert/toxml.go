@@ -1,0 +1,388 @@
+package convert
+
+import (
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// JSONToXML converts the JSON document in to the XML body content of the
+// message and appends it to w: the wrapper element (wrapped and rpc) or the
+// part elements (bare). Every namespace the plan uses is declared once on
+// each top-level element.
+func (p *Plan) JSONToXML(w *xmlstream.Writer, in []byte) error {
+	t := tapePool.Get().(*tape)
+	defer tapePool.Put(t)
+	if err := t.build(in); err != nil {
+		return err
+	}
+	j := &j2x{p: p, t: t, w: w}
+	return j.root()
+}
+
+// j2x is the state of one JSON→XML conversion.
+type j2x struct {
+	p     *Plan
+	t     *tape
+	w     *xmlstream.Writer
+	path  []pathSeg
+	slots []int32
+	buf   []byte
+}
+
+func (j *j2x) fail(reason string) error {
+	return &Error{Pointer: pointerOf(j.path), Reason: reason}
+}
+
+func (j *j2x) root() error {
+	if j.t.toks[0].kind != '{' {
+		return j.fail("expected a JSON object")
+	}
+	p := j.p
+	if p.wrapper == nil {
+		return j.content(p.root, 0, true)
+	}
+	j.w.Start(p.wrapper.prefix, p.wrapper.local)
+	j.declare()
+	if err := j.object(p.root, 0); err != nil {
+		return err
+	}
+	j.w.End(p.wrapper.prefix, p.wrapper.local)
+	return nil
+}
+
+func (j *j2x) declare() {
+	for _, b := range j.p.ns {
+		j.w.NSDecl(b.Prefix, b.URI)
+	}
+}
+
+// object writes the attributes and content of an element of type tp whose
+// start tag is open, from the JSON object at tape index i.
+func (j *j2x) object(tp *typePlan, i int) error {
+	chosen := tp
+	if tp.derived != nil || tp.abstract {
+		var err error
+		if chosen, err = j.derivedType(tp, i); err != nil {
+			return err
+		}
+	}
+	if j.p.opts.Encoded || chosen != tp {
+		j.writeXSIType(chosen)
+	}
+	return j.content(chosen, i, false)
+}
+
+func (j *j2x) writeXSIType(tp *typePlan) {
+	if tp.typeName.local == "" {
+		return
+	}
+	j.w.Attr("xsi", "type", qname(tp.typeName))
+}
+
+func qname(n xmlName) string {
+	if n.prefix == "" {
+		return n.local
+	}
+	return n.prefix + ":" + n.local
+}
+
+// derivedType resolves the "$type" member of the object at i.
+func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, error) {
+	end := j.t.skip(i)
+	for k := i + 1; k < end; k = j.t.skip(k + 1) {
+		if string(j.t.str(nil, k)) != "$type" {
+			continue
+		}
+		j.path = append(j.path, pathSeg{name: "$type"})
+		if j.t.toks[k+1].kind != '"' {
+			return nil, j.fail("expected a string naming a derived type")
+		}
+		name := string(j.t.str(nil, k+1))
+		d, ok := tp.derived[name]
+		if !ok && tp.xtype != nil && tp.xtype.Name.Local == name {
+			d, ok = tp, true
+		}
+		if !ok {
+			return nil, j.fail("unknown derived type " + quote(name))
+		}
+		j.path = j.path[:len(j.path)-1]
+		return d, nil
+	}
+	if tp.abstract {
+		return nil, j.fail("abstract type: a \"$type\" member is required")
+	}
+	return tp, nil
+}
+
+// content writes attributes (unless top) and child elements of tp from the
+// JSON object at i, in schema order.
+func (j *j2x) content(tp *typePlan, i int, top bool) error {
+	base := len(j.slots)
+	n := len(tp.members) + len(tp.attrs) + 2 // +$value, +$xml
+	for k := 0; k < n; k++ {
+		j.slots = append(j.slots, -1)
+	}
+	defer func() { j.slots = j.slots[:base] }()
+	valueSlot, xmlSlot := base+len(tp.members)+len(tp.attrs), base+len(tp.members)+len(tp.attrs)+1
+	end := j.t.skip(i)
+	var anyAttrs []int
+	for k := i + 1; k < end; k = j.t.skip(k + 1) {
+		name := j.t.str(nil, k)
+		if idx, ok := tp.byJSON[string(name)]; ok {
+			if idx < 0 {
+				j.slots[base+len(tp.members)+^idx] = int32(k + 1)
+			} else {
+				j.slots[base+idx] = int32(k + 1)
+			}
+			continue
+		}
+		switch {
+		case string(name) == "$type" && (tp.derived != nil || tp.typeName.local != ""):
+		case string(name) == "$value" && tp.simple != nil && !tp.scalar:
+			j.slots[valueSlot] = int32(k + 1)
+		case string(name) == "$xml" && tp.wildcard:
+			j.slots[xmlSlot] = int32(k + 1)
+		case len(name) > 1 && name[0] == '@' && tp.anyAttr:
+			anyAttrs = append(anyAttrs, k)
+		default:
+			j.path = append(j.path, pathSeg{name: string(name)})
+			return j.fail("unknown member " + quote(string(name)))
+		}
+	}
+	if !top {
+		if err := j.attributes(tp, base, anyAttrs); err != nil {
+			return err
+		}
+	}
+	if tp.simple != nil && !tp.scalar {
+		return j.simpleContent(tp, int(j.slots[valueSlot]))
+	}
+	if err := j.checkChoices(tp, base); err != nil {
+		return err
+	}
+	for m, mp := range tp.members {
+		if m == tp.wildcardAt {
+			if err := j.rawXML(int(j.slots[xmlSlot])); err != nil {
+				return err
+			}
+		}
+		if err := j.member(tp, mp, m, base); err != nil {
+			return err
+		}
+	}
+	if tp.wildcardAt == len(tp.members) {
+		return j.rawXML(int(j.slots[xmlSlot]))
+	}
+	return nil
+}
+
+// member writes the elements of member m from its slot.
+func (j *j2x) member(tp *typePlan, mp *memberPlan, m, base int) error {
+	at := int(j.slots[base+m])
+	if at < 0 {
+		if mp.required && !j.groupPresent(tp, m, base) {
+			return j.fail("missing required member " + quote(mp.json))
+		}
+		return nil
+	}
+	j.path = append(j.path, pathSeg{name: mp.json})
+	defer func() { j.path = j.path[:len(j.path)-1] }()
+	if !mp.repeated {
+		return j.element(mp, at, true)
+	}
+	if j.t.toks[at].kind != '[' {
+		return j.fail("expected an array (the element repeats)")
+	}
+	end := j.t.skip(at)
+	count := 0
+	for k := at + 1; k < end; k = j.t.skip(k) {
+		j.path = append(j.path, pathSeg{index: count})
+		if err := j.element(mp, k, false); err != nil {
+			return err
+		}
+		j.path = j.path[:len(j.path)-1]
+		count++
+	}
+	if mp.maxItems > 0 && count > mp.maxItems {
+		return j.fail(itoa(count) + " items exceed maxOccurs " + itoa(mp.maxItems))
+	}
+	if count < mp.minItems {
+		return j.fail(itoa(count) + " items are fewer than minOccurs " + itoa(mp.minItems))
+	}
+	return nil
+}
+
+// groupPresent reports whether a substitute of the required member m is
+// present instead of it.
+func (j *j2x) groupPresent(tp *typePlan, m, base int) bool {
+	for k, mp := range tp.members {
+		if mp.group == m && j.slots[base+k] >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *j2x) checkChoices(tp *typePlan, base int) error {
+	for _, cc := range tp.choices {
+		present := 0
+		var names []string
+		for _, br := range cc.branches {
+			for m := br[0]; m < br[1]; m++ {
+				if j.slots[base+m] >= 0 {
+					present++
+					break
+				}
+			}
+			if br[1] > br[0] {
+				names = append(names, quote(tp.members[br[0]].json))
+			}
+		}
+		switch {
+		case present > 1:
+			return j.fail("choice: only one of " + joinNames(names) + " may be present")
+		case present == 0 && !cc.optional:
+			return j.fail("choice: one of " + joinNames(names) + " is required")
+		}
+	}
+	return nil
+}
+
+// element writes one element of member mp from the JSON value at i.
+func (j *j2x) element(mp *memberPlan, i int, single bool) error {
+	tk := j.t.toks[i]
+	tp := mp.typ
+	w := j.w
+	if tk.kind == 'n' {
+		if !mp.nillable {
+			return j.fail("null is not allowed: the element is not nillable")
+		}
+		w.Start(mp.name.prefix, mp.name.local)
+		w.Attr("xsi", "nil", "true")
+		w.End(mp.name.prefix, mp.name.local)
+		return nil
+	}
+	switch {
+	case tp.anyType:
+		w.Start(mp.name.prefix, mp.name.local)
+		if err := j.naiveValue(i); err != nil {
+			return err
+		}
+	case tp.arrayItem != nil:
+		return j.encodedArray(mp, i)
+	case tp.scalar:
+		w.Start(mp.name.prefix, mp.name.local)
+		if j.p.opts.Encoded {
+			j.writeXSIType(tp)
+		}
+		if err := j.simpleValue(tp.simple, i); err != nil {
+			return err
+		}
+	default:
+		if tk.kind != '{' {
+			return j.fail("expected an object")
+		}
+		w.Start(mp.name.prefix, mp.name.local)
+		if err := j.object(tp, i); err != nil {
+			return err
+		}
+	}
+	w.End(mp.name.prefix, mp.name.local)
+	return nil
+}
+
+// encodedArray writes a SOAP-encoded array from the JSON array at i.
+func (j *j2x) encodedArray(mp *memberPlan, i int) error {
+	if j.t.toks[i].kind != '[' {
+		return j.fail("expected an array (SOAP-encoded array)")
+	}
+	item := mp.typ.arrayItem
+	end := j.t.skip(i)
+	count := 0
+	for k := i + 1; k < end; k = j.t.skip(k) {
+		count++
+	}
+	w := j.w
+	w.Start(mp.name.prefix, mp.name.local)
+	if j.p.opts.Encoded {
+		w.Attr("xsi", "type", "soapenc:Array")
+		itemType := item.typ.typeName
+		if itemType.local == "" {
+			itemType = xmlName{prefix: "xsd", local: "anyType"}
+		}
+		w.Attr("soapenc", "arrayType", qname(itemType)+"["+itoa(count)+"]")
+	}
+	n := 0
+	for k := i + 1; k < end; k = j.t.skip(k) {
+		j.path = append(j.path, pathSeg{index: n})
+		if err := j.element(item, k, false); err != nil {
+			return err
+		}
+		j.path = j.path[:len(j.path)-1]
+		n++
+	}
+	w.End(mp.name.prefix, mp.name.local)
+	return nil
+}
+
+// attributes writes the "@name" members of tp.
+func (j *j2x) attributes(tp *typePlan, base int, anyAttrs []int) error {
+	for a, ap := range tp.attrs {
+		at := int(j.slots[base+len(tp.members)+a])
+		if at < 0 {
+			if ap.attr.Required {
+				return j.fail("missing required attribute " + quote(ap.json))
+			}
+			continue
+		}
+		j.path = append(j.path, pathSeg{name: ap.json})
+		text, err := j.simpleText(ap.attr.Type, at)
+		if err != nil {
+			return err
+		}
+		j.path = j.path[:len(j.path)-1]
+		j.w.Attr(ap.name.prefix, ap.name.local, string(text))
+	}
+	for _, k := range anyAttrs {
+		name := string(j.t.str(nil, k))
+		j.path = append(j.path, pathSeg{name: name})
+		if !isNCName(name[1:]) {
+			return j.fail("invalid attribute name " + quote(name))
+		}
+		text, err := j.simpleText(nil, k+1)
+		if err != nil {
+			return err
+		}
+		j.path = j.path[:len(j.path)-1]
+		j.w.Attr("", name[1:], string(text))
+	}
+	return nil
+}
+
+// simpleContent writes the "$value" text of a complex type with simple
+// content.
+func (j *j2x) simpleContent(tp *typePlan, at int) error {
+	if at < 0 {
+		return nil
+	}
+	j.path = append(j.path, pathSeg{name: "$value"})
+	defer func() { j.path = j.path[:len(j.path)-1] }()
+	return j.simpleValue(tp.simple, at)
+}
+
+// rawXML writes the "$xml" member: well-formed XML fragments.
+func (j *j2x) rawXML(at int) error {
+	if at < 0 {
+		return nil
+	}
+	j.path = append(j.path, pathSeg{name: "$xml"})
+	defer func() { j.path = j.path[:len(j.path)-1] }()
+	if j.t.toks[at].kind != '"' {
+		return j.fail("expected a string of XML")
+	}
+	frag := j.t.str(nil, at)
+	if err := checkFragment(frag); err != nil {
+		return j.fail("invalid XML fragment: " + err.Error())
+	}
+	j.w.Raw(frag)
+	return nil
+}

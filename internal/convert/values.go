@@ -1,0 +1,271 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"github.com/go-json-experiment/json/jsontext"
+	"strconv"
+	"strings"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// simpleValue writes the text of the simple value at i.
+func (j *j2x) simpleValue(st *xsd.SimpleType, i int) error {
+	text, err := j.simpleText(st, i)
+	if err != nil {
+		return err
+	}
+	j.w.TextBytes(text)
+	return nil
+}
+
+// simpleText checks the JSON value at i against st and returns its XML
+// lexical form (valid until the next call).
+func (j *j2x) simpleText(st *xsd.SimpleType, i int) ([]byte, error) {
+	j.buf = j.buf[:0]
+	var reason string
+	j.buf, reason = j.appendSimple(j.buf, st, i)
+	if reason != "" {
+		return nil, j.fail(reason)
+	}
+	return j.buf, nil
+}
+
+// appendSimple appends the lexical form of the JSON value at i, or returns
+// why it does not fit st.
+func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, string) {
+	tk := j.t.toks[i]
+	if st != nil && st.List != nil {
+		if tk.kind != '[' {
+			return dst, "expected an array (xs:list)"
+		}
+		end := j.t.skip(i)
+		for k := i + 1; k < end; k = j.t.skip(k) {
+			if k > i+1 {
+				dst = append(dst, ' ')
+			}
+			var reason string
+			if dst, reason = j.appendSimple(dst, st.List, k); reason != "" {
+				return dst, reason
+			}
+		}
+		return dst, ""
+	}
+	if st != nil && len(st.Union) > 0 {
+		first := ""
+		for _, m := range st.Union {
+			out, reason := j.appendSimple(dst, m, i)
+			if reason == "" {
+				return out, ""
+			}
+			if first == "" {
+				first = reason
+			}
+		}
+		return dst, "no member type of the union accepts the value: " + first
+	}
+	switch kindOf(st) {
+	case lexInteger:
+		if tk.kind != '0' {
+			return dst, "expected an integer, got " + kindName(tk.kind)
+		}
+		num := string(j.t.raw(i))
+		if reason := jsonIntegerText(st.Builtin, num); reason != "" {
+			return dst, reason
+		}
+		return append(dst, num...), ""
+	case lexDecimal:
+		if tk.kind != '0' {
+			return dst, "expected a number, got " + kindName(tk.kind)
+		}
+		return appendDecimalFromJSON(dst, string(j.t.raw(i))), ""
+	case lexFloat:
+		if tk.kind == '"' {
+			s := j.t.str(nil, i)
+			switch string(s) {
+			case "INF", "-INF", "NaN":
+				return append(dst, s...), ""
+			}
+			return dst, "expected a number or \"INF\", \"-INF\", \"NaN\""
+		}
+		if tk.kind != '0' {
+			return dst, "expected a number, got " + kindName(tk.kind)
+		}
+		return append(dst, j.t.raw(i)...), ""
+	case lexBoolean:
+		switch tk.kind {
+		case 't':
+			return append(dst, "true"...), ""
+		case 'f':
+			return append(dst, "false"...), ""
+		}
+		return dst, "expected a boolean, got " + kindName(tk.kind)
+	}
+	if tk.kind != '"' {
+		return dst, "expected a string, got " + kindName(tk.kind)
+	}
+	return j.t.str(dst, i), ""
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "an invalid value"
+}
+
+// appendSimpleJSON appends the JSON form of the XML lexical text of type
+// st, or returns why text is not a valid st.
+func appendSimpleJSON(dst []byte, st *xsd.SimpleType, text []byte) ([]byte, string) {
+	if st != nil && st.List != nil {
+		dst = append(dst, '[')
+		first := true
+		for _, f := range bytes.Fields(text) {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			var reason string
+			if dst, reason = appendSimpleJSON(dst, st.List, f); reason != "" {
+				return dst, reason
+			}
+		}
+		return append(dst, ']'), ""
+	}
+	if st != nil && len(st.Union) > 0 {
+		for _, m := range st.Union {
+			if out, reason := appendSimpleJSON(dst, m, text); reason == "" {
+				return out, ""
+			}
+		}
+		return appendQuoted(dst, text), ""
+	}
+	var ok bool
+	switch kindOf(st) {
+	case lexInteger:
+		start := len(dst)
+		if dst, ok = appendXMLInteger(dst, trimXML(text)); !ok {
+			return dst[:start], "invalid xs:" + st.Builtin + " value " + quote(string(text))
+		}
+		if reason := checkIntRange(st.Builtin, string(dst[start:])); reason != "" {
+			return dst[:start], reason
+		}
+		return dst, ""
+	case lexDecimal:
+		if dst, ok = appendXMLDecimal(dst, trimXML(text)); !ok {
+			return dst, "invalid xs:decimal value " + quote(string(text))
+		}
+		return dst, ""
+	case lexFloat:
+		if dst, ok = appendXMLFloat(dst, trimXML(text)); !ok {
+			return dst, "invalid xs:" + st.Builtin + " value " + quote(string(text))
+		}
+		return dst, ""
+	case lexBoolean:
+		if dst, ok = appendXMLBoolean(dst, trimXML(text)); !ok {
+			return dst, "invalid xs:boolean value " + quote(string(text))
+		}
+		return dst, ""
+	}
+	return appendQuoted(dst, text), ""
+}
+
+// appendQuoted appends s as a JSON string.
+func appendQuoted(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			continue
+		}
+		if c >= 0x80 || c == 0x7f {
+			continue // UTF-8 was validated by the XML reader
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigit(c>>4), hexDigit(c&0xf))
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func appendQuotedString(dst []byte, s string) []byte {
+	return appendQuoted(dst, []byte(s))
+}
+
+func hexDigit(c byte) byte { return "0123456789abcdef"[c] }
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func joinNames(names []string) string { return strings.Join(names, ", ") }
+
+// isNCName reports whether s is a plausible XML NCName (ASCII-strict for
+// the first character class, permissive for non-ASCII letters).
+func isNCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c >= 0x80:
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkFragment reports whether frag is a sequence of well-formed XML
+// elements and text that can be embedded in a body.
+func checkFragment(frag []byte) error {
+	doc := make([]byte, 0, len(frag)+7)
+	doc = append(doc, "<x>"...)
+	doc = append(doc, frag...)
+	doc = append(doc, "</x>"...)
+	r := xmlstream.NewReader(doc, xmlstream.Limits{})
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			if isEOF(err) {
+				return nil
+			}
+			return err
+		}
+		if tok.Kind == xmlstream.Directive || tok.Kind == xmlstream.ProcInst && r.Depth() == 0 {
+			return errFragmentDecl
+		}
+	}
+}
+
+var errFragmentDecl = errors.New("declarations and processing instructions are not allowed")
