@@ -2,7 +2,6 @@ package xmlstream
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -10,43 +9,44 @@ import (
 // Directive tokens and never acted on: an external DTD is never fetched,
 // and an internal subset that declares entities or attribute defaults is
 // refused, so XML bombs and XXE payloads fail here.
-func (r *Reader) readDoctype() (Token, error) {
+func (r *Reader) readDoctype() error {
 	d := r.data
 	start := r.pos
 	if r.state != inProlog || r.doctype {
-		return Token{}, r.errAt(start, "DOCTYPE is only allowed once, before the root element")
+		return r.errAt(start, "DOCTYPE is only allowed once, before the root element")
 	}
 	r.doctype = true
 	p := start + len("<!DOCTYPE")
 	if p >= len(d) || !isSpace(d[p]) {
-		return Token{}, r.errAt(p, "expected white space after <!DOCTYPE")
+		return r.errAt(p, "expected white space after <!DOCTYPE")
 	}
 	p = skipSpace(d, p)
 	end, err := r.scanName(p)
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	if end == p {
-		return Token{}, r.errAt(p, "expected the root element name in DOCTYPE")
+		return r.errAt(p, "expected the root element name in DOCTYPE")
 	}
 	if p, err = r.externalID(end); err != nil {
-		return Token{}, err
+		return err
 	}
 	if p < len(d) && d[p] == '[' {
 		if p, err = r.internalSubset(p + 1); err != nil {
-			return Token{}, err
+			return err
 		}
 		p = skipSpace(d, p)
 	}
 	if p >= len(d) || d[p] != '>' {
-		return Token{}, r.errAt(p, "expected > to end the DOCTYPE")
+		return r.errAt(p, "expected > to end the DOCTYPE")
 	}
 	data, err := r.markupData(start+2, p, "a DOCTYPE")
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	r.pos = p + 1
-	return Token{Kind: Directive, Data: data}, nil
+	r.tok = Token{Kind: Directive, Data: data}
+	return nil
 }
 
 // externalID reads an optional SYSTEM or PUBLIC identifier at p and the
@@ -148,60 +148,67 @@ func (r *Reader) declEnd(p int) (int, error) {
 // declaration checks the XML declaration body d[p:end] (after "<?xml") and
 // transcodes ISO-8859-1 documents to UTF-8.
 func (r *Reader) declaration(p, end int) error {
-	body := string(r.data[p:end])
-	fields, ok := declFields(body)
-	if !ok || len(fields) == 0 || fields[0][0] != "version" {
+	rest := r.data[p:end]
+	name, value, rest, ok := declField(rest)
+	if !ok || string(name) != "version" {
 		return r.errAt(r.pos, "malformed XML declaration (expected version=\"1.0\" first)")
 	}
-	if fields[0][1] != "1.0" {
-		return r.errAt(r.pos, "unsupported XML version %q (only 1.0)", fields[0][1])
+	if string(value) != "1.0" {
+		return r.errAt(r.pos, "unsupported XML version %q (only 1.0)", value)
 	}
-	fields = fields[1:]
-	enc := ""
-	if len(fields) > 0 && fields[0][0] == "encoding" {
-		enc, fields = fields[0][1], fields[1:]
+	var enc []byte
+	name, value, rest, ok = declField(rest)
+	if ok && string(name) == "encoding" {
+		enc = value
+		name, value, rest, ok = declField(rest)
 	}
-	if len(fields) > 0 && fields[0][0] == "standalone" && (fields[0][1] == "yes" || fields[0][1] == "no") {
-		fields = fields[1:]
+	if ok && string(name) == "standalone" && (string(value) == "yes" || string(value) == "no") {
+		name, _, rest, ok = declField(rest)
 	}
-	if len(fields) > 0 {
-		return r.errAt(r.pos, "malformed XML declaration: unexpected %s", fields[0][0])
+	if ok || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+		return r.errAt(r.pos, "malformed XML declaration near %q", name)
 	}
-	switch strings.ToLower(enc) {
-	case "", "utf-8", "utf8", "us-ascii", "ascii":
-		return nil
-	case "iso-8859-1", "latin1", "iso_8859-1", "latin-1":
-		r.transcodeLatin1(end)
-		return nil
+	return r.encoding(enc, end)
+}
+
+// encoding accepts the declared encoding enc.
+func (r *Reader) encoding(enc []byte, end int) error {
+	for _, e := range []string{"", "utf-8", "utf8", "us-ascii", "ascii"} {
+		if bytes.EqualFold(enc, []byte(e)) {
+			return nil
+		}
+	}
+	for _, e := range []string{"iso-8859-1", "latin1", "iso_8859-1", "latin-1"} {
+		if bytes.EqualFold(enc, []byte(e)) {
+			r.transcodeLatin1(end)
+			return nil
+		}
 	}
 	return r.errAt(r.pos, "unsupported encoding %q: only UTF-8, US-ASCII and ISO-8859-1 are accepted", enc)
 }
 
-// declFields splits the pseudo-attributes of an XML declaration. Each one
-// must be preceded by white space.
-func declFields(s string) ([][2]string, bool) {
-	var out [][2]string
-	for {
-		t := strings.TrimLeft(s, " \t\r\n")
-		if t == "" {
-			return out, true
-		}
-		if len(t) == len(s) {
-			return nil, false
-		}
-		name, rest, ok := strings.Cut(t, "=")
-		name = strings.TrimRight(name, " \t\r\n")
-		rest = strings.TrimLeft(rest, " \t\r\n")
-		if !ok || name == "" || rest == "" || rest[0] != '"' && rest[0] != '\'' {
-			return nil, false
-		}
-		e := strings.IndexByte(rest[1:], rest[0])
-		if e < 0 {
-			return nil, false
-		}
-		out = append(out, [2]string{name, rest[1 : 1+e]})
-		s = rest[e+2:]
+// declField reads one pseudo-attribute (white space, name, =, quoted
+// value) of an XML declaration. ok is false at the end of s or on a
+// malformed field, in which case rest is s.
+func declField(s []byte) (name, value, rest []byte, ok bool) {
+	t := bytes.TrimLeft(s, " \t\r\n")
+	if len(t) == len(s) || len(t) == 0 {
+		return nil, nil, s, false
 	}
+	eq := bytes.IndexByte(t, '=')
+	if eq <= 0 {
+		return nil, nil, s, false
+	}
+	name = bytes.TrimRight(t[:eq], " \t\r\n")
+	v := bytes.TrimLeft(t[eq+1:], " \t\r\n")
+	if len(v) == 0 || v[0] != '"' && v[0] != '\'' {
+		return nil, nil, s, false
+	}
+	e := bytes.IndexByte(v[1:], v[0])
+	if e < 0 {
+		return nil, nil, s, false
+	}
+	return name, v[1 : 1+e], v[e+2:], true
 }
 
 // transcodeLatin1 replaces the document after offset from with its UTF-8

@@ -52,39 +52,40 @@ func (r *Reader) markupData(start, end int, where string) ([]byte, error) {
 }
 
 // readProcInst reads <?target body?>. Data holds the target and the body.
-func (r *Reader) readProcInst() (Token, error) {
+func (r *Reader) readProcInst() error {
 	d := r.data
 	start := r.pos
 	nameEnd, err := r.scanName(start + 2)
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	target := d[start+2 : nameEnd]
 	if len(target) == 0 {
-		return Token{}, r.errAt(start, "expected a processing instruction target after <?")
+		return r.errAt(start, "expected a processing instruction target after <?")
 	}
 	end := bytes.Index(d[nameEnd:], []byte("?>"))
 	if end < 0 {
-		return Token{}, r.errAt(start, "unterminated processing instruction <?%s", target)
+		return r.errAt(start, "unterminated processing instruction <?%s", target)
 	}
 	end += nameEnd
 	if end > nameEnd && !isSpace(d[nameEnd]) {
-		return Token{}, r.errAt(nameEnd, "expected white space after the processing instruction target %s", target)
+		return r.errAt(nameEnd, "expected white space after the processing instruction target %s", target)
 	}
 	if strings.EqualFold(string(target), "xml") {
 		if string(target) != "xml" || start != r.bomLen() || r.state != inProlog {
-			return Token{}, r.errAt(start, "the XML declaration must come first, and processing instruction targets named xml are reserved")
+			return r.errAt(start, "the XML declaration must come first, and processing instruction targets named xml are reserved")
 		}
 		if err := r.declaration(nameEnd, end); err != nil {
-			return Token{}, err
+			return err
 		}
 	}
 	data, err := r.markupData(start+2, end, "a processing instruction")
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	r.pos = end + 2
-	return Token{Kind: ProcInst, Data: data}, nil
+	r.tok = Token{Kind: ProcInst, Data: data}
+	return nil
 }
 
 func (r *Reader) bomLen() int {
@@ -95,54 +96,56 @@ func (r *Reader) bomLen() int {
 }
 
 // readBang reads a comment, a CDATA section or a DOCTYPE.
-func (r *Reader) readBang() (Token, error) {
+func (r *Reader) readBang() error {
 	rest := r.data[r.pos:]
 	switch {
 	case bytes.HasPrefix(rest, []byte("<!--")):
 		return r.readComment()
 	case bytes.HasPrefix(rest, []byte("<![CDATA[")):
 		if r.state != inRoot {
-			return Token{}, r.errAt(r.pos, "CDATA section outside the root element")
+			return r.errAt(r.pos, "CDATA section outside the root element")
 		}
 		return r.readCDATA()
 	case bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
 		return r.readDoctype()
 	}
-	return Token{}, r.errAt(r.pos, "unknown markup declaration starting with <! (only comments, CDATA sections and DOCTYPE are allowed)")
+	return r.errAt(r.pos, "unknown markup declaration starting with <! (only comments, CDATA sections and DOCTYPE are allowed)")
 }
 
 // readComment reads <!-- ... -->, where "--" may not appear inside.
-func (r *Reader) readComment() (Token, error) {
+func (r *Reader) readComment() error {
 	d := r.data
 	start := r.pos + 4
 	i := bytes.Index(d[start:], []byte("--"))
 	if i < 0 {
-		return Token{}, r.errAt(r.pos, "unterminated comment")
+		return r.errAt(r.pos, "unterminated comment")
 	}
 	end := start + i
 	if end+2 >= len(d) || d[end+2] != '>' {
-		return Token{}, r.errAt(end, "-- is not allowed inside a comment")
+		return r.errAt(end, "-- is not allowed inside a comment")
 	}
 	data, err := r.markupData(start, end, "a comment")
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	r.pos = end + 3
-	return Token{Kind: Comment, Data: data}, nil
+	r.tok = Token{Kind: Comment, Data: data}
+	return nil
 }
 
 // readCDATA reads <![CDATA[ ... ]]>.
-func (r *Reader) readCDATA() (Token, error) {
+func (r *Reader) readCDATA() error {
 	d := r.data
 	start := r.pos + 9
 	i := bytes.Index(d[start:], []byte("]]>"))
 	if i < 0 {
-		return Token{}, r.errAt(r.pos, "unterminated CDATA section")
+		return r.errAt(r.pos, "unterminated CDATA section")
 	}
 	data, err := r.markupData(start, start+i, "a CDATA section")
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	r.pos = start + i + 3
-	return Token{Kind: CharData, Data: data, CDATA: true}, nil
+	r.tok = Token{Kind: CharData, Data: data, CDATA: true}
+	return nil
 }

@@ -31,9 +31,17 @@ type Reader struct {
 	attrs []Attr
 	raw   []rawAttr
 	buf   []byte
+	tok   Token
 
-	qnames map[string]qname
-	values map[string]string
+	nameCache  [localCacheSize]nameSlot
+	uriCache   [localCacheSize]valueSlot
+	valueCache [localCacheSize]valueSlot
+	arena      []byte
+
+	stackBuf [16]openElem
+	nsBuf    [16]binding
+	attrBuf  [16]Attr
+	rawBuf   [16]rawAttr
 
 	state      docState
 	begun      bool
@@ -74,13 +82,13 @@ func NewReader(data []byte, lim Limits) *Reader {
 func (r *Reader) Reset(data []byte, lim Limits) {
 	r.data, r.pos, r.lim = data, 0, withDefaults(lim)
 	r.tokStart, r.lineOff, r.line = 0, 0, 1
+	if r.stack == nil {
+		r.stack, r.ns, r.attrs, r.raw = r.stackBuf[:0], r.nsBuf[:0], r.attrBuf[:0], r.rawBuf[:0]
+	}
 	r.stack, r.ns, r.attrs, r.raw = r.stack[:0], r.ns[:0], r.attrs[:0], r.raw[:0]
 	r.state, r.begun, r.pendingEnd, r.doctype, r.err = inProlog, false, false, false, nil
+	r.tok = Token{}
 	r.undeclared = r.undeclared[:0]
-	if r.qnames == nil {
-		r.qnames = make(map[string]qname, 32)
-		r.values = make(map[string]string, 32)
-	}
 }
 
 func withDefaults(lim Limits) Limits {
@@ -129,29 +137,38 @@ func (r *Reader) lineAt(off int) int {
 // White space outside the root element is not reported. After an error,
 // Next keeps returning that error.
 func (r *Reader) Next() (Token, error) {
+	if err := r.next(); err != nil {
+		return Token{}, err
+	}
+	return r.tok, nil
+}
+
+// next reads the next token into r.tok.
+func (r *Reader) next() error {
 	if r.err != nil {
-		return Token{}, r.err
+		return r.err
 	}
 	if r.pendingEnd {
 		r.pendingEnd = false
-		return r.popElement(), nil
+		r.popElement()
+		return nil
 	}
 	if !r.begun {
 		if err := r.begin(); err != nil {
-			return Token{}, err
+			return err
 		}
 	}
 	for {
 		r.tokStart = r.pos
 		if r.pos >= len(r.data) {
-			return Token{}, r.atEOF()
+			return r.atEOF()
 		}
 		if r.data[r.pos] != '<' {
 			if r.state == inRoot {
 				return r.readText()
 			}
 			if err := r.skipOuterSpace(); err != nil {
-				return Token{}, err
+				return err
 			}
 			continue
 		}
@@ -201,10 +218,10 @@ func (r *Reader) skipOuterSpace() error {
 }
 
 // readMarkup reads the construct starting with '<' at r.pos.
-func (r *Reader) readMarkup() (Token, error) {
+func (r *Reader) readMarkup() error {
 	d := r.data
 	if r.pos+1 >= len(d) {
-		return Token{}, r.errAt(r.pos, "unexpected end of document after <")
+		return r.errAt(r.pos, "unexpected end of document after <")
 	}
 	switch c := d[r.pos+1]; {
 	case c == '/':
@@ -215,7 +232,7 @@ func (r *Reader) readMarkup() (Token, error) {
 		return r.readBang()
 	default:
 		if r.state == inEpilog {
-			return Token{}, r.errAt(r.pos, "content after the root element")
+			return r.errAt(r.pos, "content after the root element")
 		}
 		return r.readStartTag()
 	}
@@ -239,7 +256,7 @@ func (r *Reader) Skip() error {
 		return nil
 	}
 	for len(r.stack) >= depth {
-		if _, err := r.Next(); err != nil {
+		if err := r.next(); err != nil {
 			return err
 		}
 	}

@@ -5,8 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// qname is a split, validated qualified name.
-type qname struct{ prefix, local string }
+// qname is a split, validated qualified name; prefix and local share raw's
+// memory.
+type qname struct{ raw, prefix, local string }
 
 // rawAttr is an attribute before namespace resolution.
 type rawAttr struct {
@@ -15,98 +16,92 @@ type rawAttr struct {
 	off   int
 }
 
-// maxInterned bounds each intern map so hostile documents with many
-// distinct names cannot grow them without limit.
-const maxInterned = 4096
-
-// maxInternedValue is the longest attribute value that is interned.
-const maxInternedValue = 64
-
 // scanName returns the end of the name starting at i.
 func (r *Reader) scanName(i int) (int, error) {
+	end, _, err := r.scanNameHash(i)
+	return end, err
+}
+
+// scanNameHash returns the end of the name starting at i and its hash.
+func (r *Reader) scanNameHash(i int) (int, uint32, error) {
 	d := r.data
 	start := i
+	h := uint32(hashInit)
 	for i < len(d) {
 		c := d[i]
 		if c < utf8.RuneSelf {
 			if !nameByte[c] || i == start && !nameStartByte[c] {
 				break
 			}
+			h = (h ^ uint32(c)) * hashPrime
 			i++
 			continue
 		}
 		ru, n := utf8.DecodeRune(d[i:])
 		if ru == utf8.RuneError && n == 1 {
-			return i, r.errAt(i, "invalid UTF-8")
+			return i, 0, r.errAt(i, "invalid UTF-8")
 		}
 		if !isNameRune(ru) || i == start && !isNameStartRune(ru) {
-			return i, r.errAt(i, "invalid name character %q", ru)
+			return i, 0, r.errAt(i, "invalid name character %q", ru)
+		}
+		for _, c := range d[i : i+n] {
+			h = (h ^ uint32(c)) * hashPrime
 		}
 		i += n
 	}
 	if i-start > r.lim.MaxNameLen {
-		return i, r.errAt(start, "name length limit %d exceeded", r.lim.MaxNameLen)
+		return i, 0, r.errAt(start, "name length limit %d exceeded", r.lim.MaxNameLen)
 	}
-	return i, nil
+	return i, h, nil
+}
+
+// nameContinuesAt reports whether a name character is at d[i].
+func nameContinuesAt(d []byte, i int) bool {
+	if i >= len(d) {
+		return false
+	}
+	if c := d[i]; c < utf8.RuneSelf {
+		return nameByte[c]
+	}
+	ru, _ := utf8.DecodeRune(d[i:])
+	return isNameRune(ru)
 }
 
 // splitQName splits and interns a qualified name found at offset off.
-func (r *Reader) splitQName(b []byte, off int) (qname, error) {
-	if q, ok := r.qnames[string(b)]; ok {
+func (r *Reader) splitQName(b []byte, h uint32, off int) (qname, error) {
+	if q, ok := r.lookupQName(b, h); ok {
 		return q, nil
 	}
-	var q qname
-	switch i := bytes.IndexByte(b, ':'); {
-	case i < 0:
-		q.local = string(b)
-	case i == 0 || i == len(b)-1 || bytes.IndexByte(b[i+1:], ':') >= 0:
-		return q, r.errAt(off, "invalid QName %q: a name has at most one colon, between a prefix and a local name", b)
-	default:
-		ru, _ := utf8.DecodeRune(b[i+1:])
-		if !isNameStartRune(ru) {
-			return q, r.errAt(off, "invalid QName %q: the local name cannot start with %q", b, ru)
+	i := bytes.IndexByte(b, ':')
+	if i >= 0 {
+		if i == 0 || i == len(b)-1 || bytes.IndexByte(b[i+1:], ':') >= 0 {
+			return qname{}, r.errAt(off, "invalid QName %q: a name has at most one colon, between a prefix and a local name", b)
 		}
-		q.prefix, q.local = string(b[:i]), string(b[i+1:])
+		if ru, _ := utf8.DecodeRune(b[i+1:]); !isNameStartRune(ru) {
+			return qname{}, r.errAt(off, "invalid QName %q: the local name cannot start with %q", b, ru)
+		}
 	}
-	if len(r.qnames) < maxInterned {
-		r.qnames[string(b)] = q
-	}
-	return q, nil
-}
-
-// internValue returns b as a string, sharing short repeated values.
-func (r *Reader) internValue(b []byte) string {
-	if len(b) > maxInternedValue {
-		return string(b)
-	}
-	if s, ok := r.values[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(r.values) < maxInterned {
-		r.values[s] = s
-	}
-	return s
+	return r.storeQName(b, h, i), nil
 }
 
 // readStartTag reads <name attr="value" ...> or <name .../>.
-func (r *Reader) readStartTag() (Token, error) {
+func (r *Reader) readStartTag() error {
 	d := r.data
 	start := r.pos
-	end, err := r.scanName(start + 1)
+	end, h, err := r.scanNameHash(start + 1)
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	if end == start+1 {
-		return Token{}, r.errAt(start, "expected an element name after <")
+		return r.errAt(start, "expected an element name after <")
 	}
 	if len(r.stack) >= r.lim.MaxDepth {
-		return Token{}, r.errAt(start, "depth limit %d exceeded", r.lim.MaxDepth)
+		return r.errAt(start, "depth limit %d exceeded", r.lim.MaxDepth)
 	}
 	rawName := d[start+1 : end]
-	q, err := r.splitQName(rawName, start)
+	q, err := r.splitQName(rawName, h, start)
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	nsMark := len(r.ns)
 	r.raw = r.raw[:0]
@@ -116,7 +111,7 @@ func (r *Reader) readStartTag() (Token, error) {
 		sp := p
 		p = skipSpace(d, p)
 		if p >= len(d) {
-			return Token{}, r.errAt(p, "unexpected end of document in the start tag of <%s>", rawName)
+			return r.errAt(p, "unexpected end of document in the start tag of <%s>", rawName)
 		}
 		if d[p] == '>' {
 			p++
@@ -124,17 +119,17 @@ func (r *Reader) readStartTag() (Token, error) {
 		}
 		if d[p] == '/' {
 			if p+1 >= len(d) || d[p+1] != '>' {
-				return Token{}, r.errAt(p, "expected /> in the start tag of <%s>", rawName)
+				return r.errAt(p, "expected /> in the start tag of <%s>", rawName)
 			}
 			p += 2
 			selfClose = true
 			break
 		}
 		if p == sp {
-			return Token{}, r.errAt(p, "expected white space, > or /> after <%s ... but found %q", rawName, d[p])
+			return r.errAt(p, "expected white space, > or /> after <%s ... but found %q", rawName, d[p])
 		}
 		if p, err = r.readAttr(p, rawName); err != nil {
-			return Token{}, err
+			return err
 		}
 	}
 	r.pos = p
@@ -144,14 +139,14 @@ func (r *Reader) readStartTag() (Token, error) {
 // readAttr reads name="value" at p, declaring namespaces as it goes.
 func (r *Reader) readAttr(p int, elem []byte) (int, error) {
 	d := r.data
-	nameEnd, err := r.scanName(p)
+	nameEnd, h, err := r.scanNameHash(p)
 	if err != nil {
 		return p, err
 	}
 	if nameEnd == p {
 		return p, r.errAt(p, "invalid character %q in the start tag of <%s>", d[p], elem)
 	}
-	q, err := r.splitQName(d[p:nameEnd], p)
+	q, err := r.splitQName(d[p:nameEnd], h, p)
 	if err != nil {
 		return p, err
 	}
@@ -172,53 +167,42 @@ func (r *Reader) readAttr(p int, elem []byte) (int, error) {
 	}
 	a := rawAttr{q: q, off: p}
 	if q.prefix == "xmlns" || q.prefix == "" && q.local == "xmlns" {
-		a.value = r.internNS(val)
+		a.value = r.internURI(val)
 		if err := r.declare(a); err != nil {
 			return p, err
 		}
 	} else {
-		a.value = r.internValue(val)
+		a.value = r.valueString(val)
 	}
 	r.raw = append(r.raw, a)
 	return next, nil
 }
 
-// internNS interns a namespace URI (those repeat all over documents).
-func (r *Reader) internNS(b []byte) string {
-	if s, ok := r.values[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(r.values) < maxInterned {
-		r.values[s] = s
-	}
-	return s
-}
-
 // openElement resolves names, checks attribute uniqueness and pushes the
 // element.
-func (r *Reader) openElement(rawName []byte, q qname, nsMark int, selfClose bool) (Token, error) {
+func (r *Reader) openElement(rawName []byte, q qname, nsMark int, selfClose bool) error {
 	start := r.tokStart
 	space, err := r.resolveElem(q, start)
 	if err != nil {
-		return Token{}, err
+		return err
 	}
 	r.attrs = r.attrs[:0]
 	for _, a := range r.raw {
 		n, err := r.resolveAttr(a)
 		if err != nil {
-			return Token{}, err
+			return err
 		}
 		r.attrs = append(r.attrs, Attr{Name: n, Prefix: a.q.prefix, Value: a.value})
 	}
 	if err := r.checkUnique(rawName); err != nil {
-		return Token{}, err
+		return err
 	}
 	name := Name{Space: space, Local: q.local}
 	r.stack = append(r.stack, openElem{qname: rawName, name: name, prefix: q.prefix, nsMark: nsMark})
 	r.state = inRoot
 	r.pendingEnd = selfClose
-	return Token{Kind: StartElement, Name: name, Prefix: q.prefix, Attrs: r.attrs}, nil
+	r.tok = Token{Kind: StartElement, Name: name, Prefix: q.prefix, Attrs: r.attrs}
+	return nil
 }
 
 // checkUnique rejects two attributes with the same expanded name.
@@ -257,39 +241,52 @@ func (r *Reader) dupAttr(elem []byte, i int) error {
 }
 
 // readEndTag reads </name>.
-func (r *Reader) readEndTag() (Token, error) {
+func (r *Reader) readEndTag() error {
 	d := r.data
 	start := r.pos
-	end, err := r.scanName(start + 2)
-	if err != nil {
-		return Token{}, err
-	}
-	name := d[start+2 : end]
-	if len(name) == 0 {
-		return Token{}, r.errAt(start, "expected an element name after </")
+	end := start + 2
+	if n := len(r.stack); n > 0 {
+		top := r.stack[n-1].qname
+		if bytes.HasPrefix(d[end:], top) && !nameContinuesAt(d, end+len(top)) {
+			end += len(top)
+		} else if err := r.badEndTag(start); err != nil {
+			return err
+		}
+	} else if err := r.badEndTag(start); err != nil {
+		return err
 	}
 	p := skipSpace(d, end)
 	if p >= len(d) || d[p] != '>' {
-		return Token{}, r.errAt(p, "expected > to end </%s", name)
-	}
-	if len(r.stack) == 0 {
-		return Token{}, r.errAt(start, "unexpected end tag </%s>", name)
-	}
-	top := r.stack[len(r.stack)-1]
-	if !bytes.Equal(top.qname, name) {
-		return Token{}, r.errAt(start, "end tag </%s> does not match start tag <%s>", name, top.qname)
+		return r.errAt(p, "expected > to end </%s", d[start+2:end])
 	}
 	r.pos = p + 1
-	return r.popElement(), nil
+	r.popElement()
+	return nil
 }
 
-// popElement closes the innermost element and returns its end token.
-func (r *Reader) popElement() Token {
+// badEndTag explains an end tag that does not close the open element.
+func (r *Reader) badEndTag(start int) error {
+	end, err := r.scanName(start + 2)
+	if err != nil {
+		return err
+	}
+	name := r.data[start+2 : end]
+	switch {
+	case len(name) == 0:
+		return r.errAt(start, "expected an element name after </")
+	case len(r.stack) == 0:
+		return r.errAt(start, "unexpected end tag </%s>", name)
+	}
+	return r.errAt(start, "end tag </%s> does not match start tag <%s>", name, r.stack[len(r.stack)-1].qname)
+}
+
+// popElement closes the innermost element and makes its end the token.
+func (r *Reader) popElement() {
 	top := r.stack[len(r.stack)-1]
 	r.stack = r.stack[:len(r.stack)-1]
 	r.ns = r.ns[:top.nsMark]
 	if len(r.stack) == 0 {
 		r.state = inEpilog
 	}
-	return Token{Kind: EndElement, Name: top.name, Prefix: top.prefix}
+	r.tok = Token{Kind: EndElement, Name: top.name, Prefix: top.prefix}
 }

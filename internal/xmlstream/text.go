@@ -18,7 +18,7 @@ func (r *Reader) checkRune(i int, where string) (int, error) {
 }
 
 // readText reads character data up to the next '<'.
-func (r *Reader) readText() (Token, error) {
+func (r *Reader) readText() error {
 	d := r.data
 	start := r.pos
 	i := start
@@ -32,18 +32,18 @@ func (r *Reader) readText() (Token, error) {
 		case clsHigh:
 			n, err := r.checkRune(i, "text")
 			if err != nil {
-				return Token{}, err
+				return err
 			}
 			i += n
 			continue
 		case clsControl:
-			return Token{}, r.errAt(i, "character %U is not allowed in XML (in text)", rune(c))
+			return r.errAt(i, "character %U is not allowed in XML (in text)", rune(c))
 		}
 		if c == '<' {
 			break
 		}
 		if c == ']' && i+2 < len(d) && d[i+1] == ']' && d[i+2] == '>' {
-			return Token{}, r.errAt(i, "]]> is not allowed in text outside a CDATA section")
+			return r.errAt(i, "]]> is not allowed in text outside a CDATA section")
 		}
 		decode = decode || c != ']'
 		i++
@@ -53,10 +53,11 @@ func (r *Reader) readText() (Token, error) {
 	if decode {
 		var err error
 		if data, err = r.decode(data, start, false); err != nil {
-			return Token{}, err
+			return err
 		}
 	}
-	return Token{Kind: CharData, Data: data}, nil
+	r.tok = Token{Kind: CharData, Data: data}
+	return nil
 }
 
 // attrValue reads the quoted value starting at the quote d[q]; it returns

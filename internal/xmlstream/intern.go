@@ -1,0 +1,148 @@
+package xmlstream
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// Strings in tokens come from three places, so that reading a document
+// allocates almost nothing:
+//
+//   - names and namespace URIs are interned: first in a small per-Reader
+//     direct-mapped cache, then in a bounded process-wide table (names
+//     repeat across the documents of one service); attribute values are
+//     never put in the shared table, since they may carry user data;
+//   - other attribute values are copied into an append-only arena of byte
+//     chunks and viewed as strings. Arena bytes are never written again
+//     once a string views them (Reset starts after the used part or on a
+//     fresh chunk), so these strings are as immutable as any other; a kept
+//     string keeps its chunk (at most arenaChunk bytes) alive.
+
+// localCacheSize is the number of slots of the per-Reader caches.
+const localCacheSize = 64
+
+// maxShared bounds the process-wide tables so hostile documents with many
+// distinct names cannot grow them without limit; past it, misses allocate.
+const maxShared = 16384
+
+// maxCachedValue is the longest attribute value looked up in the value
+// cache.
+const maxCachedValue = 32
+
+// arenaChunk is the size of one arena chunk.
+const arenaChunk = 4096
+
+type nameSlot struct {
+	raw string
+	q   qname
+}
+
+type valueSlot struct{ v string }
+
+var shared = struct {
+	sync.RWMutex
+	names map[string]qname
+	uris  map[string]string
+}{names: make(map[string]qname), uris: make(map[string]string)}
+
+// FNV-1a, a cheap hash for short names and values; scanName computes the
+// same hash as it goes.
+const (
+	hashInit  = 2166136261
+	hashPrime = 16777619
+)
+
+func hashBytes(b []byte) uint32 {
+	h := uint32(hashInit)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * hashPrime
+	}
+	return h
+}
+
+// lookupQName returns the cached split of raw, if known.
+func (r *Reader) lookupQName(raw []byte, h uint32) (qname, bool) {
+	slot := &r.nameCache[h%localCacheSize]
+	if slot.raw == string(raw) && slot.raw != "" {
+		return slot.q, true
+	}
+	shared.RLock()
+	q, ok := shared.names[string(raw)]
+	shared.RUnlock()
+	if ok {
+		slot.raw, slot.q = q.raw, q
+	}
+	return q, ok
+}
+
+// storeQName records a validated name whose colon is at index colon (or
+// -1), sharing one allocation for the name and its parts.
+func (r *Reader) storeQName(raw []byte, h uint32, colon int) qname {
+	s := string(raw)
+	q := qname{raw: s, local: s}
+	if colon >= 0 {
+		q.prefix, q.local = s[:colon], s[colon+1:]
+	}
+	r.nameCache[h%localCacheSize] = nameSlot{raw: s, q: q}
+	shared.Lock()
+	if len(shared.names) < maxShared {
+		shared.names[s] = q
+	}
+	shared.Unlock()
+	return q
+}
+
+// internURI returns a namespace URI as a string.
+func (r *Reader) internURI(b []byte) string {
+	slot := &r.uriCache[hashBytes(b)%localCacheSize]
+	if slot.v == string(b) && (slot.v != "" || len(b) == 0) {
+		return slot.v
+	}
+	shared.RLock()
+	s, ok := shared.uris[string(b)]
+	shared.RUnlock()
+	if !ok {
+		s = string(b)
+		shared.Lock()
+		if len(shared.uris) < maxShared {
+			shared.uris[s] = s
+		}
+		shared.Unlock()
+	}
+	slot.v = s
+	return s
+}
+
+// valueString returns an attribute value as a string, sharing short
+// repeated values and copying the rest into the arena.
+func (r *Reader) valueString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	var slot *valueSlot
+	if len(b) <= maxCachedValue {
+		slot = &r.valueCache[hashBytes(b)%localCacheSize]
+		if slot.v == string(b) {
+			return slot.v
+		}
+	}
+	s := r.arenaString(b)
+	if slot != nil {
+		slot.v = s
+	}
+	return s
+}
+
+// arenaString copies b into the arena and returns a string viewing it.
+func (r *Reader) arenaString(b []byte) string {
+	if len(b) > arenaChunk/4 {
+		return string(b)
+	}
+	if cap(r.arena)-len(r.arena) < len(b) {
+		r.arena = make([]byte, 0, arenaChunk)
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, b...)
+	view := r.arena[start:len(r.arena):len(r.arena)]
+	return unsafe.String(unsafe.SliceData(view), len(view))
+}
