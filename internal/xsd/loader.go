@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 )
@@ -134,4 +136,36 @@ func (ls Loaders) Load(ctx context.Context, location string) ([]byte, string, er
 		err = lerr
 	}
 	return nil, "", err
+}
+
+// DirLoader loads documents from a directory tree; locations are
+// slash-separated paths relative to Root and cannot escape it (os.Root).
+type DirLoader struct {
+	Root string
+}
+
+var _ Loader = DirLoader{}
+
+// Load reads the file at location under Root.
+func (d DirLoader) Load(_ context.Context, location string) ([]byte, string, error) {
+	if isURL(location) {
+		return nil, "", fmt.Errorf("%s: %w", location, ErrNotFound)
+	}
+	p := cleanRelative(strings.ReplaceAll(location, "\\", "/"))
+	if strings.HasPrefix(p, "/") || isWindowsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+		return nil, "", fmt.Errorf("%s: location escapes the loader root", location)
+	}
+	root, err := os.OpenRoot(d.Root)
+	if err != nil {
+		return nil, "", fmt.Errorf("open %s: %w", d.Root, err)
+	}
+	defer root.Close()
+	data, err := root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("%s: %w", location, ErrNotFound)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", location, err)
+	}
+	return data, p, nil
 }

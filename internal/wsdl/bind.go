@@ -1,0 +1,179 @@
+package wsdl
+
+import (
+	"fmt"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// build turns the indexed services into Definitions.
+func (p *parser) build() (*Definitions, error) {
+	root := p.docs[0]
+	defs := &Definitions{TargetNamespace: root.tns, Schemas: p.schemas}
+	defs.Name, _ = root.root.Attr("", "name")
+	for _, d := range p.docs {
+		defs.Documents = append(defs.Documents, d.location)
+	}
+	ops := 0
+	for _, sr := range p.services {
+		svc := &Service{}
+		svc.Name, _ = sr.el.Attr("", "name")
+		for _, pe := range children(sr.el, NSWSDL, "port") {
+			port, err := p.port(sr.doc, pe)
+			if err != nil {
+				return nil, err
+			}
+			ops += len(port.Operations)
+			svc.Ports = append(svc.Ports, port)
+		}
+		defs.Services = append(defs.Services, svc)
+	}
+	if ops == 0 {
+		p.warnf("%s: no operation bound to SOAP 1.1 or SOAP 1.2: nothing to import", root.location)
+	}
+	defs.Warnings = append(p.warnings, p.schemas.Warnings()...)
+	return defs, nil
+}
+
+// port compiles one wsdl:port and its binding.
+func (p *parser) port(doc *wdoc, pe *xmlstream.Element) (*Port, error) {
+	port := &Port{}
+	port.Name, _ = pe.Attr("", "name")
+	bn, err := p.resolve(doc, pe, "binding")
+	if err != nil {
+		return nil, err
+	}
+	br, ok := p.lookup(p.bindings, bn, doc, pe)
+	if !ok {
+		return nil, &ImportError{File: doc.location, Line: pe.Line, Reason: fmt.Sprintf("port %s refers to undeclared binding %s", port.Name, showName(bn))}
+	}
+	port.Binding = xmlstream.Name{Space: br.doc.tns, Local: bn.Local}
+	for _, ch := range pe.Children {
+		if ch.Name.Local == "address" {
+			port.Address, _ = ch.Attr("", "location")
+		}
+	}
+	sb, version := soapBinding(br.el)
+	if sb == nil {
+		port.Skipped = "not a SOAP 1.1 or SOAP 1.2 binding"
+		if first(br.el, NSHTTP, "binding") != nil {
+			port.Skipped = "HTTP binding"
+		}
+		p.warnf("%s:%d: port %s skipped: %s", doc.location, pe.Line, port.Name, port.Skipped)
+		return port, nil
+	}
+	port.SOAPVersion = version
+	port.Transport, _ = sb.Attr("", "transport")
+	if ops, done := p.bound[br.el]; done {
+		port.Operations = ops
+		return port, nil
+	}
+	ops, err := p.binding(br, sb)
+	if err != nil {
+		return nil, err
+	}
+	p.bound[br.el] = ops
+	port.Operations = ops
+	return port, nil
+}
+
+// soapBinding returns the soap:binding or soap12:binding of a binding.
+func soapBinding(b *xmlstream.Element) (*xmlstream.Element, string) {
+	if sb := first(b, NSSOAP11, "binding"); sb != nil {
+		return sb, SOAP11
+	}
+	if sb := first(b, NSSOAP12, "binding"); sb != nil {
+		return sb, SOAP12
+	}
+	return nil, ""
+}
+
+// binding compiles every operation of a SOAP binding.
+func (p *parser) binding(br ref, sb *xmlstream.Element) ([]*xsd.Operation, error) {
+	ptn, err := p.resolve(br.doc, br.el, "type")
+	if err != nil {
+		return nil, err
+	}
+	pt, ok := p.lookup(p.ports, ptn, br.doc, br.el)
+	if !ok {
+		return nil, &ImportError{File: br.doc.location, Line: br.el.Line, Reason: fmt.Sprintf("binding refers to undeclared portType %s", showName(ptn))}
+	}
+	style, _ := sb.Attr("", "style")
+	mtom := p.bindingMTOM(br.el)
+	var ops []*xsd.Operation
+	for _, bop := range children(br.el, NSWSDL, "operation") {
+		op, err := p.operation(br.doc, bop, pt, style)
+		if err != nil {
+			return nil, err
+		}
+		op.MTOM = op.MTOM || mtom
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// children returns the children of el named {space}local.
+func children(el *xmlstream.Element, space, local string) []*xmlstream.Element {
+	var out []*xmlstream.Element
+	for _, ch := range el.Children {
+		if ch.Name.Space == space && ch.Name.Local == local {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// first returns the first child of el named {space}local.
+func first(el *xmlstream.Element, space, local string) *xmlstream.Element {
+	for _, ch := range el.Children {
+		if ch.Name.Space == space && ch.Name.Local == local {
+			return ch
+		}
+	}
+	return nil
+}
+
+// soapChild returns the first child in either SOAP binding namespace.
+func soapChild(el *xmlstream.Element, local string) *xmlstream.Element {
+	if c := first(el, NSSOAP11, local); c != nil {
+		return c
+	}
+	return first(el, NSSOAP12, local)
+}
+
+// bindingMTOM reports an MTOM policy assertion inline in the binding or
+// referenced from it.
+func (p *parser) bindingMTOM(b *xmlstream.Element) bool {
+	found := false
+	var walk func(el *xmlstream.Element, depth int)
+	walk = func(el *xmlstream.Element, depth int) {
+		if found || depth > 8 {
+			return
+		}
+		switch el.Name.Local {
+		case "OptimizedMimeSerialization", "MTOM":
+			found = true
+			return
+		case "PolicyReference":
+			uri, _ := el.Attr("", "URI")
+			if pol, ok := p.policies[trimHash(uri)]; ok && pol != el {
+				walk(pol, depth+1)
+			}
+		}
+		for _, ch := range el.Children {
+			if ch.Name.Space != NSWSDL {
+				walk(ch, depth+1)
+			}
+		}
+	}
+	walk(b, 0)
+	return found
+}
+
+func trimHash(s string) string {
+	if len(s) > 0 && s[0] == '#' {
+		return s[1:]
+	}
+	return s
+}
