@@ -10,12 +10,24 @@ import (
 // subtree, to frag as a self-contained fragment: every namespace it uses is
 // declared inside it. It reads through the element's end tag.
 func (x *x2j) capture(frag []byte, tok xmlstream.Token) ([]byte, error) {
-	c := fragWriter{w: xmlstream.NewWriter(frag), r: x.r}
-	c.start(tok)
+	out, err := AppendSubtree(frag, x.r, tok)
+	if err != nil {
+		return frag, x.readErr(err)
+	}
+	return out, nil
+}
+
+// AppendSubtree appends the XML of the element start (just returned by r)
+// and its subtree to dst as a self-contained fragment: every namespace the
+// fragment uses is declared inside it. It reads through the element's end
+// tag.
+func AppendSubtree(dst []byte, r *xmlstream.Reader, start xmlstream.Token) ([]byte, error) {
+	c := fragWriter{w: xmlstream.NewWriter(dst), r: r}
+	c.start(start)
 	for depth := 1; depth > 0; {
-		t, err := x.r.Next()
+		t, err := r.Next()
 		if err != nil {
-			return frag, x.readErr(err)
+			return dst, err
 		}
 		switch t.Kind {
 		case xmlstream.StartElement:

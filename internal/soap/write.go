@@ -1,0 +1,99 @@
+package soap
+
+import (
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// NSDecl is a namespace declaration.
+type NSDecl struct{ Prefix, URI string }
+
+// Envelope describes an envelope to write.
+type Envelope struct {
+	Version Version
+	// Namespaces are declared on the Envelope element, for example the
+	// namespaces of a conversion plan, so that the body declares none.
+	Namespaces []NSDecl
+	// Addressing, when set, is written as WS-Addressing header blocks.
+	Addressing *Addressing
+	// Headers are header blocks written as is; each must be well-formed
+	// and declare the namespaces it uses.
+	Headers [][]byte
+	// HeaderFunc, when set, writes further header blocks.
+	HeaderFunc func(w *xmlstream.Writer) error
+}
+
+// Write writes the envelope to w; body writes the body content into the
+// same writer, between the Body tags.
+func Write(w *xmlstream.Writer, env Envelope, body func(w *xmlstream.Writer) error) error {
+	v := env.Version
+	if v != V12 {
+		v = V11
+	}
+	pre := v.prefix()
+	w.Start(pre, "Envelope")
+	w.NSDecl(pre, v.Namespace())
+	for _, d := range env.Namespaces {
+		if d.Prefix != pre {
+			w.NSDecl(d.Prefix, d.URI)
+		}
+	}
+	if env.Addressing != nil || len(env.Headers) > 0 || env.HeaderFunc != nil {
+		w.Start(pre, "Header")
+		if env.Addressing != nil {
+			env.Addressing.write(w)
+		}
+		for _, h := range env.Headers {
+			w.Raw(h)
+		}
+		if env.HeaderFunc != nil {
+			if err := env.HeaderFunc(w); err != nil {
+				return err
+			}
+		}
+		w.End(pre, "Header")
+	}
+	w.Start(pre, "Body")
+	if body != nil {
+		if err := body(w); err != nil {
+			return err
+		}
+	}
+	w.End(pre, "Body")
+	w.End(pre, "Envelope")
+	return w.Err()
+}
+
+// Addressing holds the WS-Addressing 1.0 message headers s2r uses.
+type Addressing struct {
+	MessageID string
+	RelatesTo string
+	ReplyTo   string // the ReplyTo/Address
+	Action    string
+	To        string
+}
+
+// write writes one header block per set field.
+func (a *Addressing) write(w *xmlstream.Writer) {
+	// Each block declares wsa itself so that it can be copied alone.
+	block := func(local, value string) {
+		if value == "" {
+			return
+		}
+		w.Start("wsa", local)
+		w.NSDecl("wsa", NSAddressing)
+		w.Text(value)
+		w.End("wsa", local)
+	}
+	block("Action", a.Action)
+	block("MessageID", a.MessageID)
+	block("RelatesTo", a.RelatesTo)
+	block("To", a.To)
+	if a.ReplyTo != "" {
+		w.Start("wsa", "ReplyTo")
+		w.NSDecl("wsa", NSAddressing)
+		w.Start("wsa", "Address")
+		w.Text(a.ReplyTo)
+		w.End("wsa", "Address")
+		w.End("wsa", "ReplyTo")
+	}
+}
