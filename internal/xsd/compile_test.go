@@ -1,0 +1,220 @@
+package xsd
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// loadTestdata reads every file under testdata/schemas keyed by its path
+// relative to that folder.
+func loadTestdata(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	root := filepath.Join("testdata", "schemas")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestCompileGolden compiles each top-level test schema (with the files it
+// imports) and compares the dump of every global component with its
+// golden file.
+func TestCompileGolden(t *testing.T) {
+	files := loadTestdata(t)
+	for _, name := range []string{"content.xsd", "derivation.xsd", "facets.xsd", "recursion.xsd", "substitution.xsd", "soaparray.xsd", "qualified.xsd"} {
+		t.Run(name, func(t *testing.T) {
+			s := NewSet(FileSet(files), xmlstream.Limits{})
+			if err := s.LoadSchema(t.Context(), name); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Finish(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := dumpSet(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".xsd")+".txt")
+			compareGolden(t, golden, got)
+		})
+	}
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestRecursionIsCyclic(t *testing.T) {
+	s, err := CompileSchemas(loadTestdata(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := s.Type(xmlstream.Name{Space: "urn:rec", Local: "Node"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := node.Content.Children[1].Element
+	if child.Type != node {
+		t.Errorf("child of Node has type %p, want Node itself %p", child.Type, node)
+	}
+	sub, err := s.Type(xmlstream.Name{Space: "urn:rec", Local: "SubFolder"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := sub.Content.Children[1].Element.Type
+	if folder.Content.Children[0].Element.Type.Derived[0] != sub {
+		t.Errorf("Entry.Derived does not point back to SubFolder")
+	}
+}
+
+func TestBuiltinKinds(t *testing.T) {
+	tests := []struct {
+		local string
+		kind  JSONKind
+	}{
+		{"int", JSONInteger}, {"long", JSONInteger}, {"unsignedLong", JSONInteger}, {"short", JSONInteger},
+		{"byte", JSONInteger}, {"nonNegativeInteger", JSONInteger}, {"positiveInteger", JSONInteger},
+		{"integer", JSONInteger}, {"unsignedByte", JSONInteger}, {"negativeInteger", JSONInteger},
+		{"decimal", JSONNumber}, {"float", JSONNumber}, {"double", JSONNumber},
+		{"boolean", JSONBoolean}, {"string", JSONString}, {"dateTime", JSONString},
+		{"base64Binary", JSONString}, {"QName", JSONString}, {"duration", JSONString}, {"anyURI", JSONString},
+	}
+	s := NewSet(nil, xmlstream.Limits{})
+	for _, tt := range tests {
+		t.Run(tt.local, func(t *testing.T) {
+			typ, err := s.Type(xmlstream.Name{Space: NSXSD, Local: tt.local})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if typ.Simple.Kind != tt.kind || typ.Simple.Builtin != tt.local {
+				t.Errorf("%s: kind %d builtin %q, want %d %q", tt.local, typ.Simple.Kind, typ.Simple.Builtin, tt.kind, tt.local)
+			}
+		})
+	}
+	for local := range builtinKinds { // every built-in resolves
+		if _, err := s.Type(xmlstream.Name{Space: NSXSD, Local: local}); err != nil {
+			t.Errorf("%s: %v", local, err)
+		}
+	}
+}
+
+// TestCompileErrors pairs bad schemas with the exact error they produce.
+func TestCompileErrors(t *testing.T) {
+	const head = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:e" targetNamespace="urn:e">`
+	tests := []struct {
+		name  string
+		files map[string][]byte
+		want  string
+	}{
+		{"unresolved type", map[string][]byte{"a.xsd": []byte(head + `
+<xs:element name="x" type="t:Missing"/></xs:schema>`)}, `a.xsd:2: unresolved type reference {urn:e}Missing`},
+		{"undeclared prefix in QName", map[string][]byte{"a.xsd": []byte(head + `
+<xs:element name="x" type="zz:T"/></xs:schema>`)}, `a.xsd:2: cannot resolve QName "zz:T": `},
+		{"circular group", map[string][]byte{"a.xsd": []byte(head + `
+<xs:group name="g"><xs:sequence><xs:group ref="t:g"/></xs:sequence></xs:group>
+<xs:complexType name="T"><xs:group ref="t:g"/></xs:complexType></xs:schema>`)}, `a.xsd:2: group {urn:e}g contains itself`},
+		{"circular derivation", map[string][]byte{"a.xsd": []byte(head + `
+<xs:complexType name="A"><xs:complexContent><xs:extension base="t:B"/></xs:complexContent></xs:complexType>
+<xs:complexType name="B"><xs:complexContent><xs:extension base="t:A"/></xs:complexContent></xs:complexType></xs:schema>`)}, `a.xsd:2: type {urn:e}A derives from itself`},
+		{"bad maxOccurs", map[string][]byte{"a.xsd": []byte(head + `
+<xs:complexType name="A"><xs:sequence><xs:element name="e" type="xs:string" maxOccurs="many"/></xs:sequence></xs:complexType></xs:schema>`)}, `a.xsd:2: invalid maxOccurs "many"`},
+		{"missing include", map[string][]byte{"a.xsd": []byte(head + `
+<xs:include schemaLocation="nope.xsd"/></xs:schema>`)}, `a.xsd:2: cannot load "nope.xsd": nope.xsd: not found`},
+		{"escaping import", map[string][]byte{"dir/a.xsd": []byte(head + `
+<xs:import namespace="urn:x" schemaLocation="../../x.xsd"/></xs:schema>`)}, `dir/a.xsd:2: cannot load "../x.xsd": ../x.xsd: location escapes the file set root`},
+		{"not xml", map[string][]byte{"a.xsd": []byte("<xs:schema")}, `a.xsd:1: not well-formed XML: `},
+		{"wrong root", map[string][]byte{"a.xsd": []byte("<a/>")}, `a.xsd:1: expected an xs:schema root element, found a`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := CompileSchemas(tt.files)
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error %q, want prefix %q", err, tt.want)
+			}
+			if _, ok := AsImportError(err); !ok {
+				t.Errorf("error %T is not an ImportError", err)
+			}
+		})
+	}
+}
+
+func TestResolveLocation(t *testing.T) {
+	tests := []struct{ base, ref, want string }{
+		{"a/b.wsdl", "c.xsd", "a/c.xsd"},
+		{"a/b.wsdl", "../c.xsd", "c.xsd"},
+		{"a/b.wsdl", "./d/c.xsd", "a/d/c.xsd"},
+		{"b.wsdl", "../c.xsd", "../c.xsd"},
+		{"http://h/x/y.wsdl", "z.xsd", "http://h/x/z.xsd"},
+		{"http://h/x/y.wsdl", "../z.xsd", "http://h/z.xsd"},
+		{"a/b.wsdl", "https://h/z.xsd", "https://h/z.xsd"},
+		{"a/b.wsdl", "/etc/passwd", "/etc/passwd"},
+	}
+	for _, tt := range tests {
+		if got := ResolveLocation(tt.base, tt.ref); got != tt.want {
+			t.Errorf("ResolveLocation(%q, %q) = %q, want %q", tt.base, tt.ref, got, tt.want)
+		}
+	}
+}
+
+func TestFileSetRefusesAbsolute(t *testing.T) {
+	fs := FileSet{"a.xsd": []byte("<x/>")}
+	for _, loc := range []string{"/etc/passwd", `C:\x.xsd`, "../a.xsd"} {
+		if _, _, err := fs.Load(t.Context(), loc); err == nil {
+			t.Errorf("Load(%q) succeeded", loc)
+		}
+	}
+	if _, resolved, err := fs.Load(t.Context(), "./a.xsd"); err != nil || resolved != "a.xsd" {
+		t.Errorf("Load(./a.xsd) = %q, %v", resolved, err)
+	}
+}
+
+func TestBuiltinSchemasCompile(t *testing.T) {
+	for _, w := range wellKnownSchemas {
+		t.Run(w.file, func(t *testing.T) {
+			s := NewSet(nil, xmlstream.Limits{})
+			if err := s.LoadSchema(t.Context(), w.urls[0]); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.CompileAll(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
