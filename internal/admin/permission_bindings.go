@@ -1,0 +1,126 @@
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"net/mail"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+var docGetPermissionBindings = opDoc{
+	summary:  "Every direct user-to-role assignment.",
+	response: []model.PermissionBinding{},
+}
+
+var docPostPermissionBinding = opDoc{
+	summary:  "Assign a role directly to a user e-mail. A second binding for the same e-mail is 409 S2R-ADM-0409.",
+	request:  permissionBindingInput{},
+	response: model.PermissionBinding{},
+	status:   http.StatusCreated,
+	errors:   []int{http.StatusConflict},
+}
+
+var docDeletePermissionBinding = opDoc{
+	summary: "Remove a direct assignment.",
+	status:  http.StatusNoContent,
+	errors:  []int{http.StatusNotFound},
+}
+
+// permissionBindingInput is the POST body; tenantId defaults to "default".
+type permissionBindingInput struct {
+	Email    string `json:"email"`
+	Role     string `json:"role"`
+	TenantID string `json:"tenantId,omitempty"`
+}
+
+// getPermissionBindings answers every permission binding.
+func (s *server) getPermissionBindings(w http.ResponseWriter, r *http.Request) error {
+	bindings, err := s.store.PermissionBindings(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, bindings)
+}
+
+// postPermissionBinding creates a binding with a new UUID.
+func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "permission_binding.create", "permission_binding", "", &err)
+	var in permissionBindingInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	b, err := s.newPermissionBinding(r, in)
+	if err != nil {
+		return err
+	}
+	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
+		if err := tx.InsertPermissionBinding(r.Context(), b); err != nil {
+			return err
+		}
+		msg := "granted " + string(b.Role) + " to " + b.Email
+		return tx.InsertAudit(r.Context(), auditEvent(r, "permission_binding.create", "permission_binding", b.BindingID, msg, nil, b))
+	})
+	if errors.Is(err, store.ErrAlreadyExists) {
+		return apierr.Wrap(apierr.AdmAlreadyExists, err, "a permission binding for this e-mail already exists").WithDetail("field", "email")
+	}
+	if err != nil {
+		return err
+	}
+	s.access.Invalidate()
+	return writeJSON(w, http.StatusCreated, b)
+}
+
+// newPermissionBinding validates in and returns the binding to store.
+func (s *server) newPermissionBinding(r *http.Request, in permissionBindingInput) (model.PermissionBinding, error) {
+	email := access.NormalizeEmail(in.Email)
+	if email == "" {
+		return model.PermissionBinding{}, fieldError("email", "is required")
+	}
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 320 {
+		return model.PermissionBinding{}, fieldError("email", "must be a plain e-mail address such as user@example.com")
+	}
+	role, err := model.ParseRole(in.Role)
+	if err != nil {
+		return model.PermissionBinding{}, fieldError("role", err.Error())
+	}
+	tenant, err := tenantOrDefault(in.TenantID, "tenantId")
+	if err != nil {
+		return model.PermissionBinding{}, err
+	}
+	id, err := uuid.NewRandom()
+	if err != nil {
+		return model.PermissionBinding{}, err
+	}
+	c, _ := access.CallerFrom(r.Context())
+	return model.PermissionBinding{BindingID: id.String(), Email: email, Role: role, TenantID: tenant,
+		CreatedAt: s.now().UTC().Truncate(time.Microsecond), CreatedBy: c.Email}, nil
+}
+
+// deletePermissionBinding removes a binding; 404 when there is none.
+func (s *server) deletePermissionBinding(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("bindingId")
+	defer s.onFailure(r, "permission_binding.delete", "permission_binding", id, &err)
+	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
+		b, err := tx.DeletePermissionBinding(r.Context(), id)
+		if err != nil {
+			return err
+		}
+		msg := "revoked " + string(b.Role) + " from " + b.Email
+		return tx.InsertAudit(r.Context(), auditEvent(r, "permission_binding.delete", "permission_binding", id, msg, b, nil))
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return apierr.New(apierr.AdmNotFound, "permission binding not found")
+	}
+	if err != nil {
+		return err
+	}
+	s.access.Invalidate()
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,84 @@
+package admin
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// route is one admin endpoint: its Go 1.22 method pattern (path relative
+// to Prefix, wildcards in OpenAPI's {name} form), the least role allowed to
+// call it, its handler and its documentation.
+type route struct {
+	method string
+	path   string
+	role   model.Role
+	handle apierr.AdminHandlerFunc
+	doc    opDoc
+}
+
+// pattern returns the ServeMux pattern of rt.
+func (rt route) pattern() string { return rt.method + " " + Prefix + rt.path }
+
+// routeTable lists every admin route. Roles follow DESIGN 6.3: reader for
+// every GET; operator for changes to services and their parts; admin for
+// settings, role and permission bindings, hard delete and OpenAPI
+// generation.
+func (s *server) routeTable() []route {
+	return []route{
+		{"GET", "/me", model.RoleReader, s.getMe, docGetMe},
+		{"GET", "/openapi.json", model.RoleReader, s.getOpenAPI, docGetOpenAPI},
+
+		{"GET", "/settings", model.RoleReader, s.getSettings, docGetSettings},
+		{"PATCH", "/settings", model.RoleAdmin, s.patchSettings, docPatchSettings},
+		{"GET", "/settings/alert-mail-history", model.RoleReader, s.getAlertMailHistory, docGetAlertMailHistory},
+
+		{"GET", "/role-bindings", model.RoleReader, s.getRoleBindings, docGetRoleBindings},
+		{"PUT", "/role-bindings", model.RoleAdmin, s.putRoleBindings, docPutRoleBindings},
+		{"GET", "/permission-bindings", model.RoleReader, s.getPermissionBindings, docGetPermissionBindings},
+		{"POST", "/permission-bindings", model.RoleAdmin, s.postPermissionBinding, docPostPermissionBinding},
+		{"DELETE", "/permission-bindings/{bindingId}", model.RoleAdmin, s.deletePermissionBinding, docDeletePermissionBinding},
+
+		{"GET", "/audit-events", model.RoleReader, s.getAuditEvents, docGetAuditEvents},
+	}
+}
+
+// register builds the mux. Every route's handler is wrapped in
+// authorization here, and nowhere else, so an unguarded route cannot be
+// registered. Paths under Prefix that match no route get 404
+// S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow header when the path
+// exists for other methods.
+func (s *server) register(routes []route) *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, rt := range routes {
+		mux.Handle(rt.pattern(), s.access.Require(rt.role, rt.handle))
+	}
+	mux.Handle(Prefix+"/", apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		return s.unmatched(mux, w, r)
+	}))
+	return mux
+}
+
+// unmatched answers a request that no route pattern matched.
+func (s *server) unmatched(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) error {
+	var allow []string
+	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != Prefix+"/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		return apierr.New(apierr.AdmNotFound, "no admin endpoint at this path")
+	}
+	if slices.Contains(allow, "GET") {
+		allow = append(allow, "HEAD")
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	return apierr.New(apierr.AdmMethodNotAllowed, "method not allowed on this admin endpoint").
+		WithDetail("allowed", allow)
+}

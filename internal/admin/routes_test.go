@@ -1,0 +1,137 @@
+package admin
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+// concretePath fills the wildcards of a route path with a well-formed id.
+func concretePath(path string) string {
+	for strings.Contains(path, "{") {
+		i, j := strings.Index(path, "{"), strings.Index(path, "}")
+		path = path[:i] + "4f1c2b7e-0000-4000-8000-000000000000" + path[j+1:]
+	}
+	return Prefix + path
+}
+
+// below returns the identities whose role is below min: one with no role at
+// all, and one per lower role.
+func below(min model.Role) []string {
+	out := []string{nobodyEmail}
+	if min.Rank() > model.RoleReader.Rank() {
+		out = append(out, readerEmail)
+	}
+	if min.Rank() > model.RoleOperator.Rank() {
+		out = append(out, operatorEmail)
+	}
+	return out
+}
+
+// TestEveryRouteIsGuarded enumerates the registered routes: each must
+// answer 401 without identity and 403 to every role below its minimum.
+func TestEveryRouteIsGuarded(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		if len(api.srv.routes) == 0 {
+			t.Fatal("no routes registered")
+		}
+		for _, rt := range api.srv.routes {
+			t.Run(rt.method+" "+rt.path, func(t *testing.T) {
+				path := concretePath(rt.path)
+				r := api.do(rt.method, path, "", "{}")
+				r.wantStatus(t, http.StatusUnauthorized)
+				if got := r.errorOf(t).Error.Code; got != apierr.AdmUnauthenticated {
+					t.Errorf("anonymous code = %s", got)
+				}
+				for _, email := range below(rt.role) {
+					r := api.do(rt.method, path, email, "{}")
+					r.wantStatus(t, http.StatusForbidden)
+					if got := r.errorOf(t).Error.Code; got != apierr.AdmForbidden {
+						t.Errorf("%s code = %s", email, got)
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestRouteRoleMatrix checks every route for each role. A route added to
+// the table without a row here fails the test.
+func TestRouteRoleMatrix(t *testing.T) {
+	type want struct{ reader, operator, admin int }
+	readAll := want{200, 200, 200}
+	adminOnly := func(adminStatus int) want { return want{403, 403, adminStatus} }
+	cases := map[string]struct {
+		body string
+		want want
+	}{
+		"GET /me":                                 {want: readAll},
+		"GET /openapi.json":                       {want: readAll},
+		"GET /settings":                           {want: readAll},
+		"PATCH /settings":                         {body: `{}`, want: adminOnly(200)},
+		"GET /settings/alert-mail-history":        {want: readAll},
+		"GET /role-bindings":                      {want: readAll},
+		"PUT /role-bindings":                      {body: `[]`, want: adminOnly(200)},
+		"GET /permission-bindings":                {want: readAll},
+		"POST /permission-bindings":               {body: `{"email":"new@example.com","role":"reader"}`, want: adminOnly(201)},
+		"DELETE /permission-bindings/{bindingId}": {want: adminOnly(404)},
+		"GET /audit-events":                       {want: readAll},
+	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		for _, rt := range api.srv.routes {
+			key := rt.method + " " + rt.path
+			tc, ok := cases[key]
+			if !ok {
+				t.Errorf("route %s has no row in the role matrix", key)
+				continue
+			}
+			t.Run(key, func(t *testing.T) {
+				for _, id := range []struct {
+					email  string
+					status int
+				}{{readerEmail, tc.want.reader}, {operatorEmail, tc.want.operator}, {adminEmail, tc.want.admin}} {
+					if r := api.do(rt.method, concretePath(rt.path), id.email, tc.body); r.status != id.status {
+						t.Errorf("%s: status %d, want %d; body %s", id.email, r.status, id.status, r.body)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestUnknownPathAndWrongMethod(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t))
+	tests := []struct {
+		name, method, path string
+		status             int
+		code, allow        string
+	}{
+		{name: "unknown path", method: "GET", path: "/admin/v1/no-such-thing", status: 404, code: apierr.AdmNotFound},
+		{name: "unknown nested", method: "DELETE", path: "/admin/v1/settings/x/y", status: 404, code: apierr.AdmNotFound},
+		{name: "wrong method", method: "PUT", path: "/admin/v1/settings", status: 405, code: apierr.AdmMethodNotAllowed, allow: "GET, PATCH, HEAD"},
+		{name: "wrong method with wildcard", method: "GET", path: "/admin/v1/permission-bindings/abc", status: 405, code: apierr.AdmMethodNotAllowed, allow: "DELETE"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := api.do(tc.method, tc.path, adminEmail, "")
+			r.wantStatus(t, tc.status)
+			e := r.errorOf(t)
+			if e.Error.Code != tc.code {
+				t.Errorf("code = %s, want %s", e.Error.Code, tc.code)
+			}
+			if e.Error.CorrelationID == "" {
+				t.Error("no correlationId in the error body")
+			}
+			if got := r.header.Get("Allow"); got != tc.allow {
+				t.Errorf("Allow = %q, want %q", got, tc.allow)
+			}
+		})
+	}
+}

@@ -1,0 +1,192 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+var docGetSettings = opDoc{
+	summary:  "Every mutable setting with its current value; credentials appear only as their metadata envelope.",
+	response: model.Settings{},
+}
+
+var docPatchSettings = opDoc{
+	summary: "Partial update of the settings, validated strictly and applied atomically with its audit event. " +
+		"smtp_password is write-only: a string sets it, null clears it.",
+	request:  settingsPatchBody{},
+	response: model.Settings{},
+}
+
+var docGetAlertMailHistory = opDoc{
+	summary:  "Recent SMTP alert deliveries, newest first (paginated).",
+	query:    pageParams,
+	response: model.ObservabilityPageRecord[alertMail]{},
+}
+
+// settingsPatchBody documents the PATCH body; the handler decodes the body
+// as a map so that every member is checked against the settings table.
+type settingsPatchBody struct{}
+
+// alertMail is one SMTP alert delivery (filled in by the alert mailer).
+type alertMail struct {
+	SentAt     string   `json:"sentAt"`
+	Recipients []string `json:"recipients"`
+	Subject    string   `json:"subject"`
+	Result     string   `json:"result"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// getSettings answers the current settings.
+func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
+	settings, err := s.store.Settings(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, settings)
+}
+
+// getAlertMailHistory answers an empty page until alert delivery records
+// its history.
+func (s *server) getAlertMailHistory(w http.ResponseWriter, r *http.Request) error {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, model.NewPage[alertMail](nil, page, 0))
+}
+
+// patchSettings validates and applies a partial settings update. The writes,
+// the audit event and the configuration revision bump commit together or
+// not at all.
+func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "settings.update", "settings", "settings", &err)
+	var members map[string]jsontext.Value
+	if err := decodeJSON(w, r, &members); err != nil {
+		return err
+	}
+	raw := make(map[string]json.RawMessage, len(members))
+	for k, v := range members {
+		raw[k] = json.RawMessage(v)
+	}
+	patch, err := model.ParseSettingsPatch(raw)
+	if err != nil {
+		return settingsError(err)
+	}
+	var after model.Settings
+	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
+		after, err = s.applySettingsPatch(r, tx, patch)
+		return err
+	})
+	if err != nil {
+		return settingsError(err)
+	}
+	return writeJSON(w, http.StatusOK, after)
+}
+
+// applySettingsPatch runs inside the PATCH transaction. The revision bump
+// comes first: on PostgreSQL it locks the revision row, so concurrent
+// settings changes apply one after another and each validates against the
+// state it replaces.
+func (s *server) applySettingsPatch(r *http.Request, tx *store.Tx, patch model.SettingsPatch) (model.Settings, error) {
+	ctx := r.Context()
+	names := patch.Names()
+	if len(names) == 0 {
+		return tx.Settings(ctx)
+	}
+	if _, err := tx.BumpRevision(ctx); err != nil {
+		return model.Settings{}, err
+	}
+	before, err := tx.Settings(ctx)
+	if err != nil {
+		return model.Settings{}, err
+	}
+	merged := before
+	if err := patch.ApplyValues(&merged); err != nil {
+		return model.Settings{}, err
+	}
+	for _, name := range names {
+		if err := s.writeSetting(ctx, tx, r, patch, name); err != nil {
+			return model.Settings{}, err
+		}
+	}
+	after, err := tx.Settings(ctx)
+	if err != nil {
+		return model.Settings{}, err
+	}
+	event := auditEvent(r, "settings.update", "settings", "settings", "updated settings: "+changedNames(names),
+		settingsSubset(&before, names), settingsSubset(&after, names))
+	return after, tx.InsertAudit(ctx, event)
+}
+
+// writeSetting stores one changed setting; a credential is sealed first,
+// bound to its setting name, and null deletes it.
+func (s *server) writeSetting(ctx context.Context, tx *store.Tx, r *http.Request, patch model.SettingsPatch, name string) error {
+	c, _ := access.CallerFrom(ctx)
+	row := store.SettingRow{Name: name, Value: patch.Values[name], UpdatedAt: s.now(), UpdatedBy: c.Email}
+	if plain, isCredential := patch.Credentials[name]; isCredential {
+		if plain == nil {
+			if err := tx.DeleteSetting(ctx, name); err != nil {
+				return err
+			}
+			return s.settingWritten(name)
+		}
+		if s.secrets == nil {
+			return apierr.New(apierr.AdmUnavailable, "credential encryption is not configured")
+		}
+		sealed, err := s.secrets.Seal([]byte(*plain), settingAAD(name))
+		if err != nil {
+			return err
+		}
+		row.Value, _ = json.Marshal(sealed)
+	}
+	if err := tx.PutSetting(ctx, row); err != nil {
+		return err
+	}
+	return s.settingWritten(name)
+}
+
+// settingWritten runs the test hook, if any.
+func (s *server) settingWritten(name string) error {
+	if s.afterSettingWrite == nil {
+		return nil
+	}
+	return s.afterSettingWrite(name)
+}
+
+// settingAAD binds a sealed credential to its setting, so it cannot be
+// copied into another credential's row and opened there.
+func settingAAD(name string) string { return "settings/" + name }
+
+// settingsSubset returns the named settings of s as a JSON object; a
+// credential appears as its metadata envelope, never its value.
+func settingsSubset(s *model.Settings, names []string) map[string]any {
+	out := make(map[string]any, len(names))
+	for _, name := range names {
+		if spec, ok := model.LookupSetting(name); ok {
+			out[name] = spec.Value(s)
+		}
+	}
+	return out
+}
+
+// settingsError maps a settings validation error to S2R-VAL-0400 with
+// details.field (and details.index for a list item).
+func settingsError(err error) error {
+	var fe *model.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	e := fieldError(fe.Field, fe.Reason)
+	if fe.Index >= 0 {
+		e = e.WithDetail("index", fe.Index)
+	}
+	return e
+}
