@@ -182,6 +182,7 @@ func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
 		m.json = part.Name
 		if rpc && part.Element == nil {
 			m.nillable = true // rpc parts may be sent as xsi:nil
+			p.prefixFor(NSXSI)
 		}
 		tp.addMember(m)
 	}

@@ -256,21 +256,21 @@ func (j *j2x) element(mp *memberPlan, i int, single bool) error {
 		if !mp.nillable {
 			return j.fail("null is not allowed: the element is not nillable")
 		}
-		w.Start(mp.name.prefix, mp.name.local)
+		j.start(mp)
 		w.Attr("xsi", "nil", "true")
 		w.End(mp.name.prefix, mp.name.local)
 		return nil
 	}
 	switch {
 	case tp.anyType:
-		w.Start(mp.name.prefix, mp.name.local)
+		j.start(mp)
 		if err := j.naiveValue(i); err != nil {
 			return err
 		}
 	case tp.arrayItem != nil:
 		return j.encodedArray(mp, i)
 	case tp.scalar:
-		w.Start(mp.name.prefix, mp.name.local)
+		j.start(mp)
 		if j.p.opts.Encoded {
 			j.writeXSIType(tp)
 		}
@@ -281,13 +281,22 @@ func (j *j2x) element(mp *memberPlan, i int, single bool) error {
 		if tk.kind != '{' {
 			return j.fail("expected an object")
 		}
-		w.Start(mp.name.prefix, mp.name.local)
+		j.start(mp)
 		if err := j.object(tp, i); err != nil {
 			return err
 		}
 	}
 	w.End(mp.name.prefix, mp.name.local)
 	return nil
+}
+
+// start opens the element of mp; the part elements of a bare message
+// declare the plan's namespaces.
+func (j *j2x) start(mp *memberPlan) {
+	j.w.Start(mp.name.prefix, mp.name.local)
+	if j.p.wrapper == nil && len(j.path) == 1 {
+		j.declare()
+	}
 }
 
 // encodedArray writes a SOAP-encoded array from the JSON array at i.
@@ -302,7 +311,7 @@ func (j *j2x) encodedArray(mp *memberPlan, i int) error {
 		count++
 	}
 	w := j.w
-	w.Start(mp.name.prefix, mp.name.local)
+	j.start(mp)
 	if j.p.opts.Encoded {
 		w.Attr("xsi", "type", "soapenc:Array")
 		itemType := item.typ.typeName
