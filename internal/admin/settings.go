@@ -88,6 +88,8 @@ func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err erro
 	if err != nil {
 		return settingsError(err)
 	}
+	c, _ := access.CallerFrom(r.Context())
+	s.log.InfoContext(r.Context(), "admin: settings updated", "settings", patch.Names(), "actor", c.Email)
 	return writeJSON(w, http.StatusOK, after)
 }
 
