@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -10,6 +11,17 @@ import (
 // and an internal subset that declares entities or attribute defaults is
 // refused, so XML bombs and XXE payloads fail here.
 func (r *Reader) readDoctype() error {
+	if err := r.doctypeDecl(); err != nil {
+		if se, ok := err.(*SyntaxError); ok && !strings.Contains(se.Msg, "DOCTYPE") {
+			se.Msg = "in DOCTYPE: " + se.Msg
+		}
+		return err
+	}
+	return nil
+}
+
+// doctypeDecl does the work of readDoctype.
+func (r *Reader) doctypeDecl() error {
 	d := r.data
 	start := r.pos
 	if r.state != inProlog || r.doctype {

@@ -39,7 +39,7 @@ func (r *Reader) scanNameHash(i int) (int, uint32, error) {
 		}
 		ru, n := utf8.DecodeRune(d[i:])
 		if ru == utf8.RuneError && n == 1 {
-			return i, 0, r.errAt(i, "invalid UTF-8")
+			return i, 0, r.errAt(i, "invalid UTF-8 in a name")
 		}
 		if !isNameRune(ru) || i == start && !isNameStartRune(ru) {
 			return i, 0, r.errAt(i, "invalid name character %q", ru)

@@ -144,7 +144,7 @@ var predefined = map[string]byte{"lt": '<', "gt": '>', "amp": '&', "apos": '\'',
 // appending its text to out, and returns its length.
 func (r *Reader) reference(out, b []byte, off int) ([]byte, int, error) {
 	end := 1
-	for end < len(b) && end <= 32 && b[end] != ';' {
+	for end < len(b) && b[end] != ';' && (b[end] == '#' || b[end] < utf8.RuneSelf && nameByte[b[end]] || b[end] >= utf8.RuneSelf) {
 		end++
 	}
 	if end >= len(b) || b[end] != ';' {
