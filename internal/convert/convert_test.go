@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
@@ -30,6 +31,9 @@ func TestGolden(t *testing.T) {
 			var got string
 			if in, ok := g.sections["json"]; ok {
 				got = c.toXML(strings.TrimSpace(in))
+				if c.schema != nil && !strings.HasPrefix(got, "error: ") {
+					validateJSON(t, c.schema, []byte(in), "accepted JSON input")
+				}
 			} else {
 				got = c.toJSON(t, strings.TrimSpace(g.get(t, "xml")))
 			}
@@ -40,8 +44,9 @@ func TestGolden(t *testing.T) {
 
 // goldenCase is a compiled golden case.
 type goldenCase struct {
-	plan  *Plan // nil in naive mode
-	naive bool
+	plan   *Plan // nil in naive mode
+	naive  bool
+	schema *jsonschema.Schema
 }
 
 func loadCase(t *testing.T, g *golden) *goldenCase {
@@ -84,7 +89,7 @@ func loadCase(t *testing.T, g *golden) *goldenCase {
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
-	return &goldenCase{plan: p}
+	return &goldenCase{plan: p, schema: compileJSONSchema(t, msg)}
 }
 
 // buildMessage builds the message described by "wrapped {ns}El",
@@ -173,6 +178,9 @@ func (c *goldenCase) toJSON(t *testing.T, in string) string {
 	}
 	if !c.naive && !c.plan.opts.Lax {
 		c.checkRoundTrip(t, out)
+	}
+	if c.schema != nil {
+		validateJSON(t, c.schema, out, "XML→JSON output")
 	}
 	return string(out)
 }

@@ -228,7 +228,7 @@ func (j *j2x) checkChoices(tp *typePlan, base int) error {
 		var names []string
 		for _, br := range cc.branches {
 			for m := br[0]; m < br[1]; m++ {
-				if j.slots[base+m] >= 0 {
+				if j.memberPresent(tp.members[m], int(j.slots[base+m])) {
 					present++
 					break
 				}
@@ -245,6 +245,18 @@ func (j *j2x) checkChoices(tp *typePlan, base int) error {
 		}
 	}
 	return nil
+}
+
+// memberPresent reports whether a member counts as present for a choice:
+// an empty array does not.
+func (j *j2x) memberPresent(mp *memberPlan, at int) bool {
+	if at < 0 {
+		return false
+	}
+	if mp.repeated && j.t.toks[at].kind == '[' {
+		return int(j.t.toks[at].end) > at+1
+	}
+	return true
 }
 
 // element writes one element of member mp from the JSON value at i.
