@@ -1,0 +1,31 @@
+package wsdl
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParseWSDL imports arbitrary bytes as a WSDL (with the unit test
+// files available for imports): it must return definitions or an error,
+// never panic or hang. Namespace repair runs on the same input.
+func FuzzParseWSDL(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "unit", "*.wsdl"))
+	for _, s := range seeds {
+		if data, err := os.ReadFile(s); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><binding name="b" type="tns:p"><soap:binding/></binding></definitions>`))
+	f.Add([]byte(`<description xmlns="http://www.w3.org/ns/wsdl"/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		files := map[string][]byte{
+			"root.wsdl":            data,
+			"types/calc-types.xsd": []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:calc:types"/>`),
+			"common/shared.xsd":    []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>`),
+		}
+		_, _ = ParseFiles(context.Background(), "root.wsdl", files)
+		_, _, _ = RepairNamespaces(map[string][]byte{"root.wsdl": data})
+	})
+}
