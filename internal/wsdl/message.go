@@ -179,7 +179,7 @@ func (p *parser) headers(spec bodySpec) ([]*xsd.Part, error) {
 
 // messageMTOM reports xmime hints on the elements a message carries.
 func (p *parser) messageMTOM(m *xsd.Message) bool {
-	if m == nil {
+	if m == nil || !p.schemas.HasMTOMHints() {
 		return false
 	}
 	seen := map[*xsd.Type]bool{}

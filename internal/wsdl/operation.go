@@ -32,7 +32,7 @@ func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style stri
 	if style == "rpc" {
 		op.Style = xsd.RPC
 	}
-	ptop := portTypeOperation(pt.el, name, bop)
+	ptop := p.portTypeOperation(pt.el, name, bop)
 	if ptop == nil {
 		return nil, &ImportError{File: doc.location, Line: bop.Line, Reason: fmt.Sprintf("operation %s is not in portType %s", name, showName(xmlstream.Name{Space: pt.doc.tns, Local: attr(pt.el, "name")}))}
 	}
@@ -70,14 +70,19 @@ func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style stri
 }
 
 // portTypeOperation finds the portType operation a binding operation binds:
-// by name, and by input name when the name is overloaded.
-func portTypeOperation(pt *xmlstream.Element, name string, bop *xmlstream.Element) *xmlstream.Element {
-	var match []*xmlstream.Element
-	for _, op := range children(pt, NSWSDL, "operation") {
-		if attr(op, "name") == name {
-			match = append(match, op)
+// by name, and by input name when the name is overloaded. The portType's
+// operations are indexed by name on first use.
+func (p *parser) portTypeOperation(pt *xmlstream.Element, name string, bop *xmlstream.Element) *xmlstream.Element {
+	index, ok := p.ptIndex[pt]
+	if !ok {
+		index = map[string][]*xmlstream.Element{}
+		for _, op := range children(pt, NSWSDL, "operation") {
+			n := attr(op, "name")
+			index[n] = append(index[n], op)
 		}
+		p.ptIndex[pt] = index
 	}
+	match := index[name]
 	if len(match) > 1 {
 		if in := first(bop, NSWSDL, "input"); in != nil && attr(in, "name") != "" {
 			for _, m := range match {

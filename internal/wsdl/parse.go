@@ -40,6 +40,7 @@ type parser struct {
 	policies map[string]*xmlstream.Element // by wsu:Id or Id
 	warnings []string
 	bound    map[*xmlstream.Element][]*xsd.Operation
+	ptIndex  map[*xmlstream.Element]map[string][]*xmlstream.Element
 }
 
 // ParseFiles imports the WSDL at root from an in-memory file set (a ZIP
@@ -57,7 +58,8 @@ func Parse(ctx context.Context, loader xsd.Loader, location string, limits xmlst
 		schemas: xsd.NewSet(loader, limits), loaded: map[string]bool{},
 		messages: map[xmlstream.Name]ref{}, ports: map[xmlstream.Name]ref{},
 		bindings: map[xmlstream.Name]ref{}, policies: map[string]*xmlstream.Element{},
-		bound: map[*xmlstream.Element][]*xsd.Operation{},
+		bound:   map[*xmlstream.Element][]*xsd.Operation{},
+		ptIndex: map[*xmlstream.Element]map[string][]*xmlstream.Element{},
 	}
 	if err := p.load(location, "", 0); err != nil {
 		return nil, err

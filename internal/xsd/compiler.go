@@ -106,6 +106,15 @@ func (s *Set) MTOMHint(e *Element) bool {
 	return s.c.mime[e] || (e.Type != nil && e.Type.Name.Space == NSXMIME)
 }
 
+// HasMTOMHints reports whether anything compiled so far carried an xmime
+// hint, or the set holds the xmime or XOP schema; when false no element
+// needs to be checked with MTOMHint.
+func (s *Set) HasMTOMHints() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.c.mime) > 0 || s.declares(NSXMIME) || s.declares(NSXOP)
+}
+
 // CompileAll compiles every global element and type, reporting the first
 // error.
 func (s *Set) CompileAll() error {
