@@ -13,7 +13,7 @@ import (
 // Sizes of the synthetic large WSDL.
 const (
 	benchOperations = 1000
-	benchTypes      = 400
+	benchTypes      = 1400
 	benchEnums      = 60
 )
 
@@ -48,6 +48,7 @@ func largeWSDL() []byte {
 		fmt.Fprintf(&b, `<xs:element name="Op%d"><xs:complexType><xs:sequence>`, i)
 		fmt.Fprintf(&b, `<xs:element name="requestId" type="xs:string"/><xs:element name="item" type="t:Type%d"/><xs:element name="items" type="t:Type%d" minOccurs="0" maxOccurs="unbounded"/>`, i%benchTypes, (i*13)%benchTypes)
 		fmt.Fprintf(&b, `<xs:element name="mode" type="t:Enum%d"/><xs:element name="limit" type="xs:unsignedInt" minOccurs="0"/>`, i%benchEnums)
+		fmt.Fprintf(&b, `<xs:element name="filter" minOccurs="0"><xs:complexType><xs:sequence><xs:element name="from" type="xs:date"/><xs:element name="to" type="xs:date"/><xs:element name="tags" type="xs:string" maxOccurs="unbounded"/></xs:sequence><xs:attribute name="op%d" type="xs:string"/></xs:complexType></xs:element>`, i)
 		b.WriteString("</xs:sequence></xs:complexType></xs:element>\n")
 		fmt.Fprintf(&b, `<xs:element name="Op%dResponse"><xs:complexType><xs:sequence><xs:element name="result" type="t:Type%d" maxOccurs="unbounded"/><xs:element name="total" type="xs:long"/></xs:sequence></xs:complexType></xs:element>`+"\n", i, (i*31)%benchTypes)
 	}
@@ -93,6 +94,7 @@ func BenchmarkImportLarge(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(total)/float64(b.N)/(1<<20), "alloc-MB/op")
 	b.ReportMetric(float64(len(data))/(1<<20), "wsdl-MB")
+	b.ReportMetric(float64(strings.Index(string(data), "</wsdl:types>"))/(1<<20), "schema-MB")
 }
 
 // BenchmarkParseLargeXMLOnly is the baseline: only parsing the same
