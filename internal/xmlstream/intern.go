@@ -18,8 +18,12 @@ import (
 //     fresh chunk), so these strings are as immutable as any other; a kept
 //     string keeps its chunk (at most arenaChunk bytes) alive.
 
-// localCacheSize is the number of slots of the per-Reader caches.
-const localCacheSize = 64
+// Slots of the per-Reader caches (powers of two).
+const (
+	nameCacheSize  = 64
+	valueCacheSize = 32
+	uriCacheSize   = 16
+)
 
 // maxShared bounds the process-wide tables so hostile documents with many
 // distinct names cannot grow them without limit; past it, misses allocate.
@@ -29,13 +33,12 @@ const maxShared = 16384
 // cache.
 const maxCachedValue = 32
 
-// arenaChunk is the size of one arena chunk.
-const arenaChunk = 4096
-
-type nameSlot struct {
-	raw string
-	q   qname
-}
+// arenaChunk is the size of one arena chunk; the first one is smaller so
+// that small documents stay cheap.
+const (
+	arenaChunk      = 4096
+	arenaFirstChunk = 512
+)
 
 type valueSlot struct{ v string }
 
@@ -62,15 +65,15 @@ func hashBytes(b []byte) uint32 {
 
 // lookupQName returns the cached split of raw, if known.
 func (r *Reader) lookupQName(raw []byte, h uint32) (qname, bool) {
-	slot := &r.nameCache[h%localCacheSize]
+	slot := &r.nameCache[h%nameCacheSize]
 	if slot.raw == string(raw) && slot.raw != "" {
-		return slot.q, true
+		return *slot, true
 	}
 	shared.RLock()
 	q, ok := shared.names[string(raw)]
 	shared.RUnlock()
 	if ok {
-		slot.raw, slot.q = q.raw, q
+		*slot = q
 	}
 	return q, ok
 }
@@ -83,7 +86,7 @@ func (r *Reader) storeQName(raw []byte, h uint32, colon int) qname {
 	if colon >= 0 {
 		q.prefix, q.local = s[:colon], s[colon+1:]
 	}
-	r.nameCache[h%localCacheSize] = nameSlot{raw: s, q: q}
+	r.nameCache[h%nameCacheSize] = q
 	shared.Lock()
 	if len(shared.names) < maxShared {
 		shared.names[s] = q
@@ -94,7 +97,7 @@ func (r *Reader) storeQName(raw []byte, h uint32, colon int) qname {
 
 // internURI returns a namespace URI as a string.
 func (r *Reader) internURI(b []byte) string {
-	slot := &r.uriCache[hashBytes(b)%localCacheSize]
+	slot := &r.uriCache[hashBytes(b)%uriCacheSize]
 	if slot.v == string(b) && (slot.v != "" || len(b) == 0) {
 		return slot.v
 	}
@@ -121,7 +124,7 @@ func (r *Reader) valueString(b []byte) string {
 	}
 	var slot *valueSlot
 	if len(b) <= maxCachedValue {
-		slot = &r.valueCache[hashBytes(b)%localCacheSize]
+		slot = &r.valueCache[hashBytes(b)%valueCacheSize]
 		if slot.v == string(b) {
 			return slot.v
 		}
@@ -139,7 +142,11 @@ func (r *Reader) arenaString(b []byte) string {
 		return string(b)
 	}
 	if cap(r.arena)-len(r.arena) < len(b) {
-		r.arena = make([]byte, 0, arenaChunk)
+		size := arenaChunk
+		if r.arena == nil && len(b) <= arenaFirstChunk {
+			size = arenaFirstChunk
+		}
+		r.arena = make([]byte, 0, size)
 	}
 	start := len(r.arena)
 	r.arena = append(r.arena, b...)

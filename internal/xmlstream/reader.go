@@ -33,15 +33,15 @@ type Reader struct {
 	buf   []byte
 	tok   Token
 
-	nameCache  [localCacheSize]nameSlot
-	uriCache   [localCacheSize]valueSlot
-	valueCache [localCacheSize]valueSlot
+	nameCache  [nameCacheSize]qname
+	uriCache   [uriCacheSize]valueSlot
+	valueCache [valueCacheSize]valueSlot
 	arena      []byte
 
-	stackBuf [16]openElem
-	nsBuf    [16]binding
-	attrBuf  [16]Attr
-	rawBuf   [16]rawAttr
+	stackBuf [8]openElem
+	nsBuf    [8]binding
+	attrBuf  [8]Attr
+	rawBuf   [8]rawAttr
 
 	state      docState
 	begun      bool
@@ -61,7 +61,7 @@ const (
 
 // openElem is an element whose end tag has not been read yet.
 type openElem struct {
-	qname  []byte // as written, for matching the end tag
+	qname  string // as written, for matching the end tag
 	name   Name
 	prefix string
 	nsMark int // len(Reader.ns) before this element's declarations

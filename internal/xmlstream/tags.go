@@ -198,7 +198,7 @@ func (r *Reader) openElement(rawName []byte, q qname, nsMark int, selfClose bool
 		return err
 	}
 	name := Name{Space: space, Local: q.local}
-	r.stack = append(r.stack, openElem{qname: rawName, name: name, prefix: q.prefix, nsMark: nsMark})
+	r.stack = append(r.stack, openElem{qname: q.raw, name: name, prefix: q.prefix, nsMark: nsMark})
 	r.state = inRoot
 	r.pendingEnd = selfClose
 	r.tok = Token{Kind: StartElement, Name: name, Prefix: q.prefix, Attrs: r.attrs}
@@ -247,7 +247,7 @@ func (r *Reader) readEndTag() error {
 	end := start + 2
 	if n := len(r.stack); n > 0 {
 		top := r.stack[n-1].qname
-		if bytes.HasPrefix(d[end:], top) && !nameContinuesAt(d, end+len(top)) {
+		if len(d)-end >= len(top) && string(d[end:end+len(top)]) == top && !nameContinuesAt(d, end+len(top)) {
 			end += len(top)
 		} else if err := r.badEndTag(start); err != nil {
 			return err
