@@ -13,7 +13,7 @@ import (
 // Sizes of the synthetic large WSDL.
 const (
 	benchOperations = 1000
-	benchTypes      = 1400
+	benchTypes      = 1600
 	benchEnums      = 60
 )
 

@@ -90,6 +90,9 @@ func (p *parser) load(location, from string, line int) error {
 	if p.loaded[resolved] {
 		return nil
 	}
+	if len(p.loaded) >= xsd.MaxDocuments {
+		return &ImportError{File: from, Line: line, Reason: fmt.Sprintf("more than %d WSDL documents", xsd.MaxDocuments)}
+	}
 	p.loaded[resolved] = true
 	root, err := xsd.ParseDocument(data, resolved, p.limits)
 	if err != nil {

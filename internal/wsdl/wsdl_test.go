@@ -209,3 +209,26 @@ func TestRepairNamespaces(t *testing.T) {
 		t.Errorf("repaired document:\n%s", repaired["a.wsdl"])
 	}
 }
+
+// TestSchemaLocationPointsAtWSDL covers toolkits that publish schemas
+// inside a WSDL and import them from there.
+func TestSchemaLocationPointsAtWSDL(t *testing.T) {
+	files := map[string][]byte{
+		"a.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tns="urn:a" xmlns:o="urn:o" targetNamespace="urn:a">
+<types><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:a"><xs:import namespace="urn:o" schemaLocation="other.wsdl"/></xs:schema></types>
+<message name="M"><part name="p" element="o:Thing"/></message>
+<portType name="P"><operation name="o"><input message="tns:M"/></operation></portType>
+<binding name="B" type="tns:P"><soap:binding style="document"/><operation name="o"><input><soap:body use="literal"/></input></operation></binding>
+<service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`),
+		"other.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:o">
+<types><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:o"><xs:element name="Thing" type="xs:string"/></xs:schema></types></definitions>`),
+	}
+	defs, err := ParseFiles(t.Context(), "a.wsdl", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, _ := defs.Operation("S", "p", "o")
+	if got := op.Input.Parts[0].Element.Name; got != (xmlstream.Name{Space: "urn:o", Local: "Thing"}) {
+		t.Errorf("part element %v", got)
+	}
+}

@@ -189,15 +189,45 @@ func (s *Set) loadSchema(ctx context.Context, location, chameleonNS string, from
 	if s.loaded[key] {
 		return nil
 	}
+	if len(s.loaded) >= MaxDocuments {
+		return errorf(from, line, "more than %d schema documents", MaxDocuments)
+	}
 	s.loaded[key] = true
 	root, err := ParseDocument(data, resolved, s.limits)
 	if err != nil {
 		return err
 	}
+	if root.Name.Space == nsWSDL11 && root.Name.Local == "definitions" {
+		return s.addWSDLSchemas(ctx, root, resolved, chameleonNS)
+	}
 	if !isXS(root, "schema") {
 		return errorf(resolved, root.Line, "expected an xs:schema root element, found %s", displayName(root.Name))
 	}
 	return s.addSchema(ctx, root, resolved, chameleonNS, true)
+}
+
+// MaxDocuments caps the documents one import may load, so that a hostile
+// server cannot make an import fetch without end.
+const MaxDocuments = 1000
+
+const nsWSDL11 = "http://schemas.xmlsoap.org/wsdl/"
+
+// addWSDLSchemas adds the inline schemas of a WSDL document that a
+// schemaLocation points at (some toolkits publish schemas that way).
+func (s *Set) addWSDLSchemas(ctx context.Context, root *xmlstream.Element, location, chameleonNS string) error {
+	for _, types := range root.Children {
+		if types.Name.Space != nsWSDL11 || types.Name.Local != "types" {
+			continue
+		}
+		for _, sch := range types.Children {
+			if isXS(sch, "schema") {
+				if err := s.addSchema(ctx, sch, location, chameleonNS, false); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Set) addSchema(ctx context.Context, el *xmlstream.Element, location, chameleonNS string, keyed bool) error {
@@ -212,8 +242,12 @@ func (s *Set) addSchema(ctx context.Context, el *xmlstream.Element, location, ch
 	if v, _ := el.Attr("", "attributeFormDefault"); v == "qualified" {
 		doc.attributeQualified = true
 	}
-	if !keyed {
-		s.loaded[location+"#"+fmt.Sprint(el.Line)+"|"+doc.tns] = true
+	if !keyed { // an inline schema: identified by document, line and namespace
+		key := location + "#" + fmt.Sprint(el.Line) + "|" + doc.tns
+		if s.loaded[key] {
+			return nil
+		}
+		s.loaded[key] = true
 	}
 	s.docs = append(s.docs, doc)
 	s.index(doc)
