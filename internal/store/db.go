@@ -1,0 +1,155 @@
+// Package store is the only package that talks to the database. It runs on
+// SQLite (embedded default, modernc.org/sqlite, pure Go) and PostgreSQL
+// (pgx through database/sql), with SQL written once in the portable subset
+// both accept ($1-style placeholders, RETURNING, ON CONFLICT) and the few
+// differences made explicit by Dialect.
+//
+// Conventions for area files (one file per area, e.g. settings.go):
+//
+//   - Reads that need no transaction are methods on *Store and use s.reader().
+//   - Writes are methods on *Tx and run inside Store.Transact; reads that must
+//     see the transaction's own writes are methods on *Tx too. A helper that
+//     takes a Querier serves both: s.reader() and tx both implement it.
+//   - Driver errors are mapped to ErrNotFound, ErrAlreadyExists and
+//     ErrConflict by the Querier methods, so area code checks errors.Is.
+//   - Times are passed and scanned as Time (UTC, microseconds); JSON
+//     columns as string or []byte holding JSON text.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers driver "pgx"
+	_ "modernc.org/sqlite"             // registers driver "sqlite"
+)
+
+// Config says which database to open.
+type Config struct {
+	// URL is a postgres:// or postgresql:// URL; empty selects SQLite.
+	URL string
+	// DataDir holds the SQLite file s2r.db when URL is empty.
+	DataDir string
+}
+
+// Store is an open database. It is safe for concurrent use.
+type Store struct {
+	dialect Dialect
+	// read serves reads outside transactions. On SQLite it is a pool of
+	// query-only connections; on PostgreSQL it is the same pool as write.
+	read *sql.DB
+	// write runs transactions. On SQLite it holds exactly one connection
+	// whose transactions begin IMMEDIATE, so writers queue in-process
+	// instead of failing with SQLITE_BUSY.
+	write *sql.DB
+}
+
+// SQLiteFile is the name of the SQLite database file in the data directory.
+const SQLiteFile = "s2r.db"
+
+// Open opens the database described by cfg. It does not migrate.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	var (
+		s   *Store
+		err error
+	)
+	switch {
+	case cfg.URL == "":
+		s, err = openSQLite(cfg.DataDir)
+	case strings.HasPrefix(cfg.URL, "postgres://"), strings.HasPrefix(cfg.URL, "postgresql://"):
+		s, err = openPostgres(cfg.URL)
+	default:
+		return nil, fmt.Errorf("store: unsupported database URL scheme in %q (want postgres:// or empty for SQLite)", redactURL(cfg.URL))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openSQLite(dataDir string) (*Store, error) {
+	if dataDir == "" {
+		return nil, errors.New("store: SQLite needs a data directory")
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, SQLiteFile)
+	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("store: open sqlite writer: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	write.SetConnMaxIdleTime(0)
+	read, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("store: open sqlite readers: %w", err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+	return &Store{dialect: SQLite, read: read, write: write}, nil
+}
+
+func openPostgres(u string) (*Store, error) {
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		return nil, fmt.Errorf("store: open postgres %s: %w", redactURL(u), err)
+	}
+	db.SetMaxOpenConns(max(8, 4*runtime.GOMAXPROCS(0)))
+	db.SetMaxIdleConns(max(4, runtime.GOMAXPROCS(0)))
+	return &Store{dialect: Postgres, read: db, write: db}, nil
+}
+
+// Dialect returns the database dialect decided at Open.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Ping checks that the database answers, on every pool.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.write.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: ping %s: %w", s.dialect, err)
+	}
+	if s.read != s.write {
+		if err := s.read.PingContext(ctx); err != nil {
+			return fmt.Errorf("store: ping %s readers: %w", s.dialect, err)
+		}
+	}
+	return nil
+}
+
+// Close closes every pool.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(err, s.read.Close())
+	}
+	return err
+}
+
+// reader returns the Querier for reads outside a transaction.
+func (s *Store) reader() Querier { return querier{q: s.read} }
+
+// redactURL removes the password from a database URL for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}

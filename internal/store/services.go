@@ -1,0 +1,197 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+const serviceColumns = `service_id, service_key, service_name, environment, direction, status, debug_enabled,
+	description, backend_routing_mode, backend_health_check_mode, backend_health_check_interval_sec,
+	default_backend_profile_id, fault_detail_exposure_mode, envelope_wrap_override, error_shape_override,
+	callback_auth_mode, active_version_id, last_traffic_at, created_at, updated_at`
+
+// CreateService stores a new service. Another service with the same
+// direction, environment and key gives ErrAlreadyExists.
+func (tx *Tx) CreateService(ctx context.Context, s model.Service) error {
+	_, err := tx.Exec(ctx, "INSERT INTO services ("+serviceColumns+`) VALUES
+		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		serviceArgs(s)...)
+	if err != nil {
+		return fmt.Errorf("store: create service: %w", err)
+	}
+	return nil
+}
+
+// UpdateService rewrites every mutable column of the service s.ServiceID
+// (all but its id, key, environment, direction and creation time);
+// ErrNotFound when there is none, ErrAlreadyExists on a key conflict.
+func (tx *Tx) UpdateService(ctx context.Context, s model.Service) error {
+	args := serviceArgs(s)
+	res, err := tx.Exec(ctx, `UPDATE services SET service_name = $3, status = $6, debug_enabled = $7, description = $8,
+		backend_routing_mode = $9, backend_health_check_mode = $10, backend_health_check_interval_sec = $11,
+		default_backend_profile_id = $12, fault_detail_exposure_mode = $13, envelope_wrap_override = $14,
+		error_shape_override = $15, callback_auth_mode = $16, active_version_id = $17, last_traffic_at = $18,
+		updated_at = $20 WHERE service_id = $1 AND service_key = $2 AND environment = $4 AND direction = $5
+		AND created_at = $19`, args...)
+	if err != nil {
+		return fmt.Errorf("store: update service: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("store: update service %s: %w", s.ServiceID, ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteService removes the service and, through ON DELETE CASCADE, its
+// versions, operations, mappings and every other dependant row;
+// ErrNotFound when there is none.
+func (tx *Tx) DeleteService(ctx context.Context, id string) error {
+	res, err := tx.Exec(ctx, "DELETE FROM services WHERE service_id = $1", id)
+	if err != nil {
+		return fmt.Errorf("store: delete service: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("store: delete service %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// Service returns the service with id; ErrNotFound when there is none.
+func (s *Store) Service(ctx context.Context, id string) (model.Service, error) {
+	return getService(ctx, s.reader(), "service_id = $1", id)
+}
+
+// Service returns the service with id as seen by the transaction.
+func (tx *Tx) Service(ctx context.Context, id string) (model.Service, error) {
+	return getService(ctx, tx, "service_id = $1", id)
+}
+
+// ServiceByKey returns the service with the route key (direction,
+// environment, serviceKey); ErrNotFound when there is none.
+func (tx *Tx) ServiceByKey(ctx context.Context, direction, environment, key string) (model.Service, error) {
+	return getService(ctx, tx, "direction = $1 AND environment = $2 AND service_key = $3", direction, environment, key)
+}
+
+func getService(ctx context.Context, q Querier, where string, args ...any) (model.Service, error) {
+	row := q.QueryRow(ctx, "SELECT "+serviceColumns+" FROM services WHERE "+where, args...)
+	svc, err := scanService(row.Scan)
+	if err != nil {
+		return model.Service{}, fmt.Errorf("store: service: %w", err)
+	}
+	return svc, nil
+}
+
+// Services returns one page of the services matching f, ordered by
+// environment, key and direction.
+func (s *Store) Services(ctx context.Context, f model.ServiceFilter) (model.ObservabilityPageRecord[model.Service], error) {
+	where, args := serviceWhere(f)
+	var total int64
+	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM services"+where, args...).Scan(&total); err != nil {
+		return model.ObservabilityPageRecord[model.Service]{}, fmt.Errorf("store: count services: %w", err)
+	}
+	n := len(args)
+	query := "SELECT " + serviceColumns + " FROM services" + where +
+		" ORDER BY environment, service_key, direction LIMIT $" + strconv.Itoa(n+1) + " OFFSET $" + strconv.Itoa(n+2)
+	args = append(args, f.Page.PageSize, f.Page.Offset())
+	rows, err := s.reader().Query(ctx, query, args...)
+	if err != nil {
+		return model.ObservabilityPageRecord[model.Service]{}, fmt.Errorf("store: services: %w", err)
+	}
+	defer rows.Close()
+	items := []model.Service{}
+	for rows.Next() {
+		svc, err := scanService(rows.Scan)
+		if err != nil {
+			return model.ObservabilityPageRecord[model.Service]{}, fmt.Errorf("store: services: %w", err)
+		}
+		items = append(items, svc)
+	}
+	if err := rows.Err(); err != nil {
+		return model.ObservabilityPageRecord[model.Service]{}, fmt.Errorf("store: services: %w", mapError(err))
+	}
+	return model.NewPage(items, f.Page, total), nil
+}
+
+// serviceWhere builds the WHERE clause of f with $n placeholders.
+func serviceWhere(f model.ServiceFilter) (string, []any) {
+	var (
+		conds []string
+		args  []any
+	)
+	add := func(cond string, arg any) {
+		args = append(args, arg)
+		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	for _, eq := range []struct{ col, v string }{
+		{"environment", f.Environment}, {"direction", f.Direction}, {"status", f.Status},
+	} {
+		if eq.v != "" {
+			add(eq.col+" = ?", eq.v)
+		}
+	}
+	if f.Query != "" {
+		pat := "%" + escapeLike(strings.ToLower(f.Query)) + "%"
+		args = append(args, pat)
+		p := "$" + strconv.Itoa(len(args))
+		conds = append(conds, `(LOWER(service_key) LIKE `+p+` ESCAPE '\' OR LOWER(service_name) LIKE `+p+` ESCAPE '\')`)
+	}
+	switch f.Traffic {
+	case "with":
+		conds = append(conds, "last_traffic_at IS NOT NULL")
+	case "without":
+		conds = append(conds, "last_traffic_at IS NULL")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func serviceArgs(s model.Service) []any {
+	var lastTraffic Time
+	if s.LastTrafficAt != nil {
+		lastTraffic = NewTime(*s.LastTrafficAt)
+	}
+	return []any{s.ServiceID, s.ServiceKey, s.ServiceName, s.Environment, s.Direction, s.Status, s.DebugEnabled,
+		s.Description, s.BackendRoutingMode, s.BackendHealthCheckMode, s.BackendHealthCheckIntervalSec,
+		s.DefaultBackendProfileID, s.FaultDetailExposureMode, jsonOrNull(s.EnvelopeWrapOverride),
+		jsonOrNull(s.ErrorShapeOverride), s.CallbackAuthMode, s.ActiveVersionID, lastTraffic,
+		NewTime(s.CreatedAt), NewTime(s.UpdatedAt)}
+}
+
+func scanService(scan func(...any) error) (model.Service, error) {
+	var (
+		s                    model.Service
+		envelope, errShape   *string
+		lastTraffic, created Time
+		updated              Time
+	)
+	err := scan(&s.ServiceID, &s.ServiceKey, &s.ServiceName, &s.Environment, &s.Direction, &s.Status, &s.DebugEnabled,
+		&s.Description, &s.BackendRoutingMode, &s.BackendHealthCheckMode, &s.BackendHealthCheckIntervalSec,
+		&s.DefaultBackendProfileID, &s.FaultDetailExposureMode, &envelope, &errShape, &s.CallbackAuthMode,
+		&s.ActiveVersionID, &lastTraffic, &created, &updated)
+	if err != nil {
+		return model.Service{}, err
+	}
+	s.EnvelopeWrapOverride, s.ErrorShapeOverride = rawOrNil(envelope), rawOrNil(errShape)
+	if !lastTraffic.IsZero() {
+		t := lastTraffic.Time
+		s.LastTrafficAt = &t
+	}
+	s.CreatedAt, s.UpdatedAt = created.Time, updated.Time
+	return s, nil
+}
+
+// jsonText returns v encoded as JSON text for a TEXT column.
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}

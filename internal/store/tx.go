@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Querier runs statements on the reader pool or inside a transaction, with
+// driver errors mapped to the store sentinels. *Tx implements it, and
+// Store.reader returns one, so helpers written against it serve both.
+type Querier interface {
+	// Exec runs a statement that returns no rows.
+	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
+	// Query runs a statement returning rows; the caller closes them and
+	// should pass rows.Err() through mapError.
+	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	// QueryRow runs a statement returning at most one row; Scan reports
+	// ErrNotFound when there is none.
+	QueryRow(ctx context.Context, query string, args ...any) *Row
+}
+
+// sqlRunner is what *sql.DB and *sql.Tx have in common.
+type sqlRunner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+type querier struct{ q sqlRunner }
+
+func (q querier) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	r, err := q.q.ExecContext(ctx, query, args...)
+	return r, mapError(err)
+}
+
+func (q querier) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := q.q.QueryContext(ctx, query, args...)
+	return rows, mapError(err)
+}
+
+func (q querier) QueryRow(ctx context.Context, query string, args ...any) *Row {
+	return &Row{row: q.q.QueryRowContext(ctx, query, args...)}
+}
+
+// Row is the result of QueryRow.
+type Row struct{ row *sql.Row }
+
+// Scan copies the row's columns into dest; ErrNotFound when there is no row.
+func (r *Row) Scan(dest ...any) error { return mapError(r.row.Scan(dest...)) }
+
+// Tx is a database transaction, passed to the function given to Transact.
+// It must not be used after that function returns.
+type Tx struct {
+	querier
+	dialect Dialect
+}
+
+var _ Querier = (*Tx)(nil)
+
+// Dialect returns the dialect of the transaction's database.
+func (tx *Tx) Dialect() Dialect { return tx.dialect }
+
+// Transact runs fn in a transaction. It commits when fn returns nil and
+// rolls back when fn returns an error or panics (the panic is re-raised
+// after the rollback). The returned error is fn's or the commit's.
+//
+// On SQLite every transaction runs on the single writer connection and
+// begins IMMEDIATE, so transactions are serialized and never fail with
+// SQLITE_BUSY because of each other. Keep them short.
+func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
+	sqlTx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", mapError(err))
+	}
+	tx := &Tx{querier: querier{q: sqlTx}, dialect: s.dialect}
+	defer func() {
+		if p := recover(); p != nil {
+			sqlTx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+				err = errors.Join(err, fmt.Errorf("store: rollback: %w", rbErr))
+			}
+			return
+		}
+		if cErr := sqlTx.Commit(); cErr != nil {
+			err = fmt.Errorf("store: commit: %w", mapError(cErr))
+		}
+	}()
+	return fn(tx)
+}
