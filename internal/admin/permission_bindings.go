@@ -34,9 +34,9 @@ var docDeletePermissionBinding = opDoc{
 
 // permissionBindingInput is the POST body; tenantId defaults to "default".
 type permissionBindingInput struct {
-	Email    string `json:"email"`
-	Role     string `json:"role"`
-	TenantID string `json:"tenantId,omitempty"`
+	Email    string     `json:"email"`
+	Role     model.Role `json:"role"`
+	TenantID string     `json:"tenantId,omitempty"`
 }
 
 // getPermissionBindings answers every permission binding.
@@ -85,7 +85,7 @@ func (s *server) newPermissionBinding(r *http.Request, in permissionBindingInput
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 320 {
 		return model.PermissionBinding{}, fieldError("email", "must be a plain e-mail address such as user@example.com")
 	}
-	role, err := model.ParseRole(in.Role)
+	role, err := model.ParseRole(string(in.Role))
 	if err != nil {
 		return model.PermissionBinding{}, fieldError("role", err.Error())
 	}

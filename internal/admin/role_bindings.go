@@ -24,9 +24,9 @@ var docPutRoleBindings = opDoc{
 // roleBindingInput is one binding of a PUT body; tenantId defaults to
 // "default".
 type roleBindingInput struct {
-	Group    string `json:"group"`
-	Role     string `json:"role"`
-	TenantID string `json:"tenantId,omitempty"`
+	Group    string     `json:"group"`
+	Role     model.Role `json:"role"`
+	TenantID string     `json:"tenantId,omitempty"`
 }
 
 // Limits of role bindings.
@@ -99,7 +99,7 @@ func validateRoleBindings(in []roleBindingInput) ([]model.RoleBinding, error) {
 		case strings.ContainsAny(group, ",\r\n"):
 			return nil, fieldError(at+"group", "must not contain commas or line breaks (the groups header is comma-separated)")
 		}
-		role, err := model.ParseRole(b.Role)
+		role, err := model.ParseRole(string(b.Role))
 		if err != nil {
 			return nil, fieldError(at+"role", err.Error())
 		}

@@ -1,0 +1,104 @@
+package admin
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const goldenOpenAPI = "testdata/openapi.golden.json"
+
+func TestOpenAPIGolden(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t))
+	got := api.do("GET", "/admin/v1/openapi.json", readerEmail, "").wantStatus(t, 200).body
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(goldenOpenAPI), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenOpenAPI, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(goldenOpenAPI)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestOpenAPIGolden -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("OpenAPI document differs from %s (-want +got; rerun with -update if intended):\n%s", goldenOpenAPI, diff)
+	}
+}
+
+func TestOpenAPIValidAndComplete(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t))
+	body := api.do("GET", "/admin/v1/openapi.json", readerEmail, "").wantStatus(t, 200).body
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(body)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %s", doc.OpenAPI)
+	}
+	registered := map[string]bool{}
+	for _, rt := range api.srv.routes {
+		registered[rt.method+" "+rt.path] = true
+		item := doc.Paths.Value(rt.path)
+		if item == nil || item.GetOperation(rt.method) == nil {
+			t.Errorf("route %s %s is missing from the document", rt.method, rt.path)
+			continue
+		}
+		op := item.GetOperation(rt.method)
+		if strings.TrimSpace(op.Summary) == "" {
+			t.Errorf("route %s %s has no summary", rt.method, rt.path)
+		}
+		for _, status := range []int{401, 403} {
+			if op.Responses.Status(status) == nil {
+				t.Errorf("route %s %s does not document %d", rt.method, rt.path, status)
+			}
+		}
+		if rt.method != "GET" && rt.method != "DELETE" && op.RequestBody == nil {
+			t.Errorf("route %s %s has no request body", rt.method, rt.path)
+		}
+	}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !registered[method+" "+path] {
+				t.Errorf("document describes %s %s, which is not registered", method, path)
+			}
+		}
+	}
+}
+
+// TestOpenAPIDescribesSettings checks the settings schemas come from the
+// settings table: every setting, its bounds and its default.
+func TestOpenAPIDescribesSettings(t *testing.T) {
+	doc := openAPIDocument(newServer(Config{Store: storetest.SQLite(t)}).routes, "x")
+	settings := doc.Components.Schemas["Settings"].Value
+	timeout := settings.Properties["default_timeout_ms"].Value
+	if timeout.Default != int64(30000) || *timeout.Min != 1 || *timeout.Max != 600000 {
+		t.Errorf("default_timeout_ms schema = %+v", timeout)
+	}
+	patch := doc.Components.Schemas["SettingsPatch"].Value
+	if pw := patch.Properties["smtp_password"].Value; !pw.WriteOnly || !pw.Type.Includes("null") {
+		t.Errorf("smtp_password patch schema = %+v", pw)
+	}
+	if len(settings.Properties) != len(patch.Properties) || len(settings.Required) != len(settings.Properties) {
+		t.Error("Settings and SettingsPatch disagree")
+	}
+	if !bytes.Contains([]byte(doc.Info.Title), []byte("admin")) {
+		t.Error("title")
+	}
+}
