@@ -116,6 +116,9 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 			return x.fail("attribute " + a.Name.Local + ": " + reason)
 		}
 	}
+	if err := x.requiredAttrs(tp, tok); err != nil {
+		return err
+	}
 	if tp.simple != nil {
 		text, err := x.collectText()
 		if err != nil {
@@ -133,6 +136,29 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 		return err
 	}
 	x.out = append(x.out, '}')
+	return nil
+}
+
+// requiredAttrs checks that every required attribute of tp is on tok.
+func (x *x2j) requiredAttrs(tp *typePlan, tok xmlstream.Token) error {
+	if x.p.opts.Lax {
+		return nil
+	}
+	for _, ap := range tp.attrs {
+		if !ap.attr.Required {
+			continue
+		}
+		found := false
+		for _, a := range tok.Attrs {
+			if a.Name.Local == ap.name.local && a.Name.Space == ap.name.space {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return x.fail("missing required attribute " + ap.name.local)
+		}
+	}
 	return nil
 }
 

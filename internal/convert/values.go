@@ -262,10 +262,15 @@ func checkFragment(frag []byte) error {
 			}
 			return err
 		}
-		if tok.Kind == xmlstream.Directive || tok.Kind == xmlstream.ProcInst && r.Depth() == 0 {
+		if tok.Kind == xmlstream.Directive || tok.Kind == xmlstream.ProcInst && r.Depth() == 1 {
 			return errFragmentDecl
+		}
+		if tok.Kind == xmlstream.CharData && r.Depth() == 1 && !isBlank(tok.Data) {
+			return errFragmentText
 		}
 	}
 }
+
+var errFragmentText = errors.New("text outside elements")
 
 var errFragmentDecl = errors.New("declarations and processing instructions are not allowed")

@@ -1,0 +1,82 @@
+package soap
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+func seedSection(f *testing.F, name string, add func(string)) {
+	files, _ := filepath.Glob("testdata/*.txt")
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		_, after, ok := strings.Cut(string(data), "-- "+name+" --\n")
+		if !ok {
+			continue
+		}
+		in, _, _ := strings.Cut(after, "\n-- ")
+		add(in)
+	}
+}
+
+// FuzzParseEnvelope parses arbitrary input: no panic, offsets in range, and
+// a parsed fault written again parses to the same class and reason.
+func FuzzParseEnvelope(f *testing.F) {
+	seedSection(f, "envelope", func(s string) { f.Add([]byte(s)) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Parse(data, xmlstream.Limits{})
+		if err != nil {
+			return
+		}
+		if m.BodyStart > m.BodyEnd || m.BodyEnd > len(data) || m.FirstStart > m.FirstEnd || m.FirstEnd > len(data) {
+			t.Fatalf("offsets out of range: %+v", m)
+		}
+		for _, h := range m.Headers {
+			_ = m.Raw(h)
+		}
+		if _, err := m.BodyReader(); err != nil {
+			t.Fatalf("BodyReader: %v", err)
+		}
+		if m.Fault == nil {
+			return
+		}
+		w := xmlstream.NewWriter(nil)
+		if err := WriteFaultEnvelope(w, m.Version, m.Fault); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse(w.Bytes(), xmlstream.Limits{})
+		if err != nil {
+			t.Fatalf("rewritten fault does not parse: %v\n%s", err, w.Bytes())
+		}
+		if again.Fault == nil || again.Fault.Reason != m.Fault.Reason {
+			t.Fatalf("rewritten fault differs: %+v vs %+v", again.Fault, m.Fault)
+		}
+	})
+}
+
+// FuzzMTOM inlines arbitrary packages: no panic, and the output respects
+// the limit.
+func FuzzMTOM(f *testing.F) {
+	var cts []string
+	seedSection(f, "content-type", func(s string) { cts = append(cts, strings.TrimSpace(s)) })
+	i := 0
+	seedSection(f, "mtom", func(s string) {
+		if i < len(cts) {
+			f.Add(cts[i], []byte(strings.ReplaceAll(s, "\n", "\r\n")))
+		}
+		i++
+	})
+	f.Fuzz(func(t *testing.T, ct string, body []byte) {
+		const limit = 1 << 16
+		out, _, err := InlineMTOM(ct, body, limit, xmlstream.Limits{})
+		if err == nil && len(out) > limit {
+			t.Fatalf("output of %d bytes over the limit", len(out))
+		}
+	})
+}
