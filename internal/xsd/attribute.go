@@ -48,12 +48,12 @@ func (c *compiler) attributes(d decl, el *xmlstream.Element) ([]*Attribute, bool
 			}
 			out = mergeAttributes(out, []*Attribute{a}, nil)
 		case isXS(ch, "attributeGroup"):
-			attrs, any, err := c.attributeGroup(d, ch)
+			attrs, groupAny, err := c.attributeGroup(d, ch)
 			if err != nil {
 				return nil, false, err
 			}
 			out = mergeAttributes(out, attrs, nil)
-			anyAttr = anyAttr || any
+			anyAttr = anyAttr || groupAny
 		case isXS(ch, "anyAttribute"):
 			anyAttr = true
 		}
@@ -180,6 +180,9 @@ func (c *compiler) attributeGroup(d decl, el *xmlstream.Element) ([]*Attribute, 
 	if !ok {
 		return nil, false, refErr(d, el, "attributeGroup", gn)
 	}
+	if g, ok := c.attrGroups[gd.el]; ok {
+		return g.attrs, g.any, nil
+	}
 	if c.stack[gd.el] {
 		return nil, false, errorf(d.doc.location, el.Line, "attributeGroup %s contains itself", displayName(gn))
 	}
@@ -188,5 +191,16 @@ func (c *compiler) attributeGroup(d decl, el *xmlstream.Element) ([]*Attribute, 
 	}
 	c.stack[gd.el] = true
 	defer func() { delete(c.stack, gd.el); c.leave() }()
-	return c.attributes(gd, gd.el)
+	attrs, anyAttr, err := c.attributes(gd, gd.el)
+	if err != nil {
+		return nil, false, err
+	}
+	c.attrGroups[gd.el] = attrGroup{attrs, anyAttr}
+	return attrs, anyAttr, nil
+}
+
+// attrGroup is a compiled attribute group definition.
+type attrGroup struct {
+	attrs []*Attribute
+	any   bool
 }

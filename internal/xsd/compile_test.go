@@ -2,6 +2,7 @@ package xsd
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,24 @@ func TestBuiltinSchemasCompile(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestGroupsAreShared compiles 30 nested groups that each reference the
+// next twice: expanded naively that is 2^30 particles.
+func TestGroupsAreShared(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:g" targetNamespace="urn:g">`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `<xs:group name="g%d"><xs:sequence><xs:group ref="t:g%d"/><xs:group ref="t:g%d"/></xs:sequence></xs:group>`, i, i+1, i+1)
+	}
+	b.WriteString(`<xs:group name="g30"><xs:sequence><xs:element name="leaf" type="xs:string"/></xs:sequence></xs:group>`)
+	b.WriteString(`<xs:element name="root"><xs:complexType><xs:group ref="t:g0"/></xs:complexType></xs:element></xs:schema>`)
+	s, err := CompileSchemas(map[string][]byte{"a.xsd": []byte(b.String())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Element(xmlstream.Name{Space: "urn:g", Local: "root"}); err != nil {
+		t.Fatal(err)
 	}
 }

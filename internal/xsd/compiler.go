@@ -15,6 +15,9 @@ var ErrNotDeclared = errors.New("not declared")
 // attribute-group expansion, so hostile schemas cannot exhaust the stack.
 const maxCompileDepth = 512
 
+// maxLinks caps the total of Derived and Substitutes entries in a Set.
+const maxLinks = 1 << 20
+
 // Compile states of a named component.
 const (
 	statePending uint8 = iota
@@ -43,17 +46,22 @@ type simpleEntry struct {
 // compiled through a work queue rather than recursively, so recursive
 // schemas become cyclic graphs and recursion depth stays bounded.
 type compiler struct {
-	s        *Set
-	types    map[xmlstream.Name]*typeEntry
-	elements map[xmlstream.Name]*elementEntry
-	simples  map[xmlstream.Name]*simpleEntry
-	attrs    map[xmlstream.Name]*Attribute
-	locals   map[*xmlstream.Element]*Element
-	anySimpl map[*xmlstream.Element]*SimpleType
-	mime     map[*Element]bool
-	queue    []func() error
-	depth    int
-	stack    map[*xmlstream.Element]bool // groups being expanded
+	s          *Set
+	types      map[xmlstream.Name]*typeEntry
+	elements   map[xmlstream.Name]*elementEntry
+	simples    map[xmlstream.Name]*simpleEntry
+	attrs      map[xmlstream.Name]*Attribute
+	locals     map[*xmlstream.Element]*Element
+	anySimpl   map[*xmlstream.Element]*SimpleType
+	mime       map[*Element]bool
+	groups     map[*xmlstream.Element]*Particle
+	attrGroups map[*xmlstream.Element]attrGroup
+	// links counts Derived and Substitutes entries, capped by maxLinks so
+	// that hostile derivation chains cannot grow quadratically.
+	links int
+	queue []func() error
+	depth int
+	stack map[*xmlstream.Element]bool // groups being expanded
 }
 
 func (c *compiler) init(s *Set) {
@@ -65,6 +73,8 @@ func (c *compiler) init(s *Set) {
 	c.locals = map[*xmlstream.Element]*Element{}
 	c.anySimpl = map[*xmlstream.Element]*SimpleType{}
 	c.mime = map[*Element]bool{}
+	c.groups = map[*xmlstream.Element]*Particle{}
+	c.attrGroups = map[*xmlstream.Element]attrGroup{}
 	c.stack = map[*xmlstream.Element]bool{}
 }
 
@@ -261,7 +271,11 @@ func (c *compiler) completeType(e *typeEntry) error {
 	if err != nil {
 		return err
 	}
-	for _, dn := range c.descendants(e.t.Name) {
+	desc := c.descendants(e.t.Name)
+	if err := c.link(e.d, len(desc)); err != nil {
+		return err
+	}
+	for _, dn := range desc {
 		dt, err := c.typeRef(dn, e.d, e.d.el)
 		if err != nil {
 			return err
@@ -269,6 +283,15 @@ func (c *compiler) completeType(e *typeEntry) error {
 		e.t.Derived = append(e.t.Derived, dt)
 	}
 	e.state = stateDone
+	return nil
+}
+
+// link accounts for n more Derived or Substitutes entries.
+func (c *compiler) link(d decl, n int) error {
+	c.links += n
+	if c.links > maxLinks {
+		return errorf(d.doc.location, d.el.Line, "more than %d derivation and substitution links", maxLinks)
+	}
 	return nil
 }
 

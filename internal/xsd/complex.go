@@ -249,25 +249,40 @@ func (c *compiler) groupRef(d decl, el *xmlstream.Element, minOcc, maxOcc int) (
 	if !ok {
 		return nil, refErr(d, el, "group", gn)
 	}
-	if c.stack[gd.el] {
-		return nil, errorf(d.doc.location, el.Line, "group %s contains itself", displayName(gn))
+	p, err := c.groupParticle(gd, gn, el)
+	if err != nil || p == nil {
+		return nil, err
 	}
-	if err := c.enter(d, el); err != nil {
+	cp := *p // the group's particles are shared; only the bounds differ
+	cp.MinOccurs, cp.MaxOccurs = minOcc, maxOcc
+	return &cp, nil
+}
+
+// groupParticle compiles a model group definition once.
+func (c *compiler) groupParticle(gd decl, gn xmlstream.Name, at *xmlstream.Element) (*Particle, error) {
+	if p, ok := c.groups[gd.el]; ok {
+		return p, nil
+	}
+	if c.stack[gd.el] {
+		return nil, errorf(gd.doc.location, at.Line, "group %s contains itself", displayName(gn))
+	}
+	if err := c.enter(gd, at); err != nil {
 		return nil, err
 	}
 	c.stack[gd.el] = true
 	defer func() { delete(c.stack, gd.el); c.leave() }()
+	var p *Particle
 	for _, ch := range gd.el.Children {
 		if isXS(ch, "sequence") || isXS(ch, "choice") || isXS(ch, "all") {
-			p, err := c.particle(gd, ch)
-			if err != nil {
+			var err error
+			if p, err = c.particle(gd, ch); err != nil {
 				return nil, err
 			}
-			p.MinOccurs, p.MaxOccurs = minOcc, maxOcc
-			return p, nil
+			break
 		}
 	}
-	return nil, nil
+	c.groups[gd.el] = p
+	return p, nil
 }
 
 func wildcard(el *xmlstream.Element) *Wildcard {

@@ -49,7 +49,11 @@ func (c *compiler) completeElement(e *elementEntry) error {
 		}
 		e.e.Type = t
 	}
-	for _, m := range c.members(e.e.Name) {
+	members := c.members(e.e.Name)
+	if err := c.link(e.d, len(members)); err != nil {
+		return err
+	}
+	for _, m := range members {
 		me, err := c.elementRef(m, e.d, el)
 		if err != nil {
 			return err
