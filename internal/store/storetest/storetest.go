@@ -78,7 +78,7 @@ func PostgresConfig(t testing.TB) store.Config {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" STRATEGY FILE_COPY"); err != nil {
 		admin.Close()
 		t.Fatalf("storetest: create database %s: %v", name, err)
 	}
