@@ -31,13 +31,13 @@ func (tx *Tx) CreateService(ctx context.Context, s model.Service) error {
 // (all but its id, key, environment, direction and creation time);
 // ErrNotFound when there is none, ErrAlreadyExists on a key conflict.
 func (tx *Tx) UpdateService(ctx context.Context, s model.Service) error {
-	args := serviceArgs(s)
-	res, err := tx.Exec(ctx, `UPDATE services SET service_name = $3, status = $6, debug_enabled = $7, description = $8,
-		backend_routing_mode = $9, backend_health_check_mode = $10, backend_health_check_interval_sec = $11,
-		default_backend_profile_id = $12, fault_detail_exposure_mode = $13, envelope_wrap_override = $14,
-		error_shape_override = $15, callback_auth_mode = $16, active_version_id = $17, last_traffic_at = $18,
-		updated_at = $20 WHERE service_id = $1 AND service_key = $2 AND environment = $4 AND direction = $5
-		AND created_at = $19`, args...)
+	a := serviceArgs(s)
+	res, err := tx.Exec(ctx, `UPDATE services SET service_name = $2, status = $3, debug_enabled = $4, description = $5,
+		backend_routing_mode = $6, backend_health_check_mode = $7, backend_health_check_interval_sec = $8,
+		default_backend_profile_id = $9, fault_detail_exposure_mode = $10, envelope_wrap_override = $11,
+		error_shape_override = $12, callback_auth_mode = $13, active_version_id = $14, last_traffic_at = $15,
+		updated_at = $16 WHERE service_id = $1`, a[0], a[2], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14],
+		a[15], a[16], a[17], a[19])
 	if err != nil {
 		return fmt.Errorf("store: update service: %w", err)
 	}
