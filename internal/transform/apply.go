@@ -36,28 +36,32 @@ func (st *step) fail(at, reason string) *ApplyError {
 	return &ApplyError{Index: st.index, Kind: st.kind, Field: at, Reason: reason}
 }
 
-// stringFunc transforms one string value; a non-empty reason fails the rule.
-type stringFunc func(st *step, s, at string) (*node, string)
+// stringFunc replaces the string s held by n, in place; a non-empty reason
+// fails the rule instead.
+type stringFunc func(st *step, n *node, s string) string
 
 // eachString returns a run function applying fn to every string the path
-// reaches, in place. Null values are left alone; other types are errors.
+// reaches. Null values are left alone; other types are errors.
 func eachString(fn stringFunc) func(*step, *node) error {
 	return func(st *step, root *node) error {
-		return st.path.visit(root, func(n *node, at string) error {
+		return st.path.visit(root, func(n *node, at *trail) error {
 			switch n.kind {
 			case 'n':
 				return nil
 			case '"':
-				out, reason := fn(st, n.text, at)
-				if reason != "" {
-					return st.fail(at, reason)
+				if reason := fn(st, n, n.str()); reason != "" {
+					return st.fail(at.String(), reason)
 				}
-				*n = *out
 				return nil
 			}
-			return st.fail(at, wrongType(st.kind, "strings", n))
+			return st.fail(at.String(), wrongType(st.kind, "strings", n))
 		})
 	}
+}
+
+// setString makes n the string s.
+func (n *node) setString(s string) {
+	*n = node{kind: '"', text: s}
 }
 
 func wrongType(k Kind, want string, n *node) string {
@@ -68,42 +72,51 @@ func wrongType(k Kind, want string, n *node) string {
 	return msg
 }
 
-func runSplit(st *step, s, _ string) (*node, string) {
-	out := &node{kind: '[', items: []*node{}}
-	if s == "" {
-		return out, ""
+func runSplit(st *step, n *node, s string) string {
+	var parts []string
+	if s != "" {
+		parts = strings.SplitN(s, st.separator, st.limit)
 	}
-	for _, part := range strings.SplitN(s, st.separator, st.limit) {
-		out.items = append(out.items, &node{kind: '"', text: part})
+	nodes := make([]node, len(parts))
+	items := make([]*node, len(parts))
+	for i, part := range parts {
+		nodes[i] = node{kind: '"', text: part}
+		items[i] = &nodes[i]
 	}
-	return out, ""
+	*n = node{kind: '[', items: items, expanded: true}
+	return ""
 }
 
-func runDateFormat(st *step, s, _ string) (*node, string) {
+func runDateFormat(st *step, n *node, s string) string {
 	t, err := st.from.parse(s)
 	if err != nil {
-		return nil, fmt.Sprintf("value %q does not match the pattern %q: %v", truncate(s, 40), st.from.source, err)
+		return fmt.Sprintf("value %q does not match the pattern %q: %v", truncate(s, 40), st.from.source, err)
 	}
-	return &node{kind: '"', text: st.out.format(t)}, ""
+	n.setString(st.out.format(t))
+	return ""
 }
 
 func runJoin(st *step, root *node) error {
-	return st.path.visit(root, func(n *node, at string) error {
+	return st.path.visit(root, func(n *node, at *trail) error {
 		switch n.kind {
 		case 'n':
 			return nil
 		case '[':
 		default:
-			return st.fail(at, wrongType(st.kind, "arrays of strings", n))
+			return st.fail(at.String(), wrongType(st.kind, "arrays of strings", n))
 		}
-		parts := make([]string, len(n.items))
+		n.expand()
+		var b strings.Builder
 		for i, it := range n.items {
 			if it.kind != '"' {
-				return st.fail(at+"/"+strconv.Itoa(i), fmt.Sprintf("join needs an array of strings, found %s", it.kindName()))
+				return st.fail(at.String()+"/"+strconv.Itoa(i), fmt.Sprintf("join needs an array of strings, found %s", it.kindName()))
 			}
-			parts[i] = it.text
+			if i > 0 {
+				b.WriteString(st.separator)
+			}
+			b.WriteString(it.str())
 		}
-		*n = node{kind: '"', text: strings.Join(parts, st.separator)}
+		n.setString(b.String())
 		return nil
 	})
 }
@@ -113,7 +126,7 @@ func (st *step) parentPath() path { return st.path[:len(st.path)-1] }
 
 func runDefault(st *step, root *node) error {
 	name := st.path.last().name
-	return st.parentPath().visit(root, func(n *node, _ string) error {
+	return st.parentPath().visit(root, func(n *node, _ *trail) error {
 		if n.kind != '{' {
 			return nil
 		}
@@ -129,7 +142,7 @@ func runDefault(st *step, root *node) error {
 
 func runRename(st *step, root *node) error {
 	name := st.path.last().name
-	return st.parentPath().visit(root, func(n *node, at string) error {
+	return st.parentPath().visit(root, func(n *node, at *trail) error {
 		if n.kind != '{' {
 			return nil
 		}
@@ -138,9 +151,9 @@ func runRename(st *step, root *node) error {
 			return nil
 		}
 		if n.lookup(st.to) >= 0 {
-			return st.fail(at+"/"+escapeSegment(name), fmt.Sprintf("cannot rename to %q: the object already has a member of that name", st.to))
+			return st.fail(at.String()+"/"+escapeSegment(name), fmt.Sprintf("cannot rename to %q: the object already has a member of that name", st.to))
 		}
-		n.members[i].name = st.to
+		n.members[i].rawName, n.members[i].name = nil, st.to
 		return nil
 	})
 }

@@ -163,7 +163,12 @@ func TestApplyKeepsDocument(t *testing.T) {
 	runApplyCases(t, []applyCase{
 		{name: "numbers exact and order kept", rules: []Rule{rule(KindTrim, "/s")},
 			in:   `{ "z": 1.10, "big": 123456789012345678901234567890, "e": -1.5E+300, "s": " x ", "a": [1, {"k": 0.1}], "t": true, "f": false, "n": null }`,
-			want: `{"z":1.10,"big":123456789012345678901234567890,"e":-1.5E+300,"s":"x","a":[1,{"k":0.1}],"t":true,"f":false,"n":null}`},
+			want: `{"z":1.10,"big":123456789012345678901234567890,"e":-1.5E+300,"s":"x","a":[1, {"k": 0.1}],"t":true,"f":false,"n":null}`},
+		{name: "changed parts compact, untouched kept", rules: []Rule{rule(KindUppercase, "/a/*/k")},
+			in:   "{\n  \"a\" : [ {\"k\" : \"x\", \"o\" : { \"p\" : [ 1 , 2 ] } } ] ,\n \"b\" : { \"c\" : \"\\u0041\" }\n}\n",
+			want: `{"a":[{"k":"X","o":{ "p" : [ 1 , 2 ] }}],"b":{ "c" : "\u0041" }}`},
+		{name: "escaped names", rules: []Rule{rule(KindUppercase, "/a\"b"), rule(KindRename, "/é", "to", "e")},
+			in: `{"a\"b":"x","\u00e9":1}`, want: `{"a\"b":"X","e":1}`},
 		{name: "escapes", rules: []Rule{rule(KindTrim, "/s")}, in: `{"s":" \"q\" \\ \u0001 </x> ☃ "}`, want: `{"s":"\"q\" \\ \u0001 </x> ☃"}`},
 		{name: "root array", rules: []Rule{rule(KindUppercase, "/0/a")}, in: `[{"a":"x"}]`, want: `[{"a":"X"}]`},
 		{name: "root scalar", rules: []Rule{rule(KindUppercase, "/a")}, in: `"x"`, want: `"x"`},

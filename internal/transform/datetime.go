@@ -16,7 +16,7 @@ var (
 
 // format renders t with the pattern.
 func (p *datePattern) format(t time.Time) string {
-	var b []byte
+	b := make([]byte, 0, 40)
 	for _, tok := range p.tokens {
 		b = appendField(b, tok, t)
 	}
@@ -90,11 +90,14 @@ func appendOffset(b []byte, tok token, t time.Time) []byte {
 }
 
 func appendPadded(b []byte, n, width int) []byte {
-	s := strconv.Itoa(n)
-	for i := len(s); i < width; i++ {
+	digits := 1
+	for v := n; v >= 10; v /= 10 {
+		digits++
+	}
+	for i := digits; i < width; i++ {
 		b = append(b, '0')
 	}
-	return append(b, s...)
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 func pow10(n int) int {

@@ -1,7 +1,10 @@
 package transform
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -54,7 +57,26 @@ func FuzzApply(f *testing.F) {
 		if string(again) != string(out) {
 			t.Fatalf("re-encoding changed the output:\n%s\n%s", out, again)
 		}
+		same, err := noop.Apply(doc)
+		if err != nil {
+			t.Fatalf("noop failed on a document the program accepted: %v", err)
+		}
+		if !reflect.DeepEqual(decodeAny(t, doc), decodeAny(t, same)) {
+			t.Fatalf("a rule that matches nothing changed the document:\n%s\n%s", doc, same)
+		}
 	})
+}
+
+// decodeAny decodes with encoding/json, numbers as json.Number.
+func decodeAny(t *testing.T, b []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("encoding/json cannot decode %q: %v", b, err)
+	}
+	return v
 }
 
 func FuzzDatePattern(f *testing.F) {

@@ -28,8 +28,11 @@ var compilers = map[Kind]compiler{
 // valueRule builds the compiler of a string-to-string kind.
 func valueRule(fn func(string) string) func(*step, map[string]any) string {
 	return func(st *step, _ map[string]any) string {
-		st.run = eachString(func(_ *step, s, _ string) (*node, string) {
-			return &node{kind: '"', text: fn(s)}, ""
+		st.run = eachString(func(_ *step, n *node, s string) string {
+			if out := fn(s); out != s || n.raw == nil {
+				n.setString(out)
+			}
+			return ""
 		})
 		return ""
 	}

@@ -93,30 +93,74 @@ func escapeSegment(s string) string {
 // last returns the final segment.
 func (p path) last() segment { return p[len(p)-1] }
 
-// visit calls fn for every value the path reaches, with the concrete
-// pointer of that value. Missing members, out-of-range indexes and type
-// mismatches along the way simply reach nothing.
-func (p path) visit(root *node, fn func(n *node, at string) error) error {
-	return visitFrom(root, p, "", fn)
+// trail records the concrete pointer of the value being visited; it is
+// rendered only when a rule fails, so visiting allocates nothing for it.
+type trail struct {
+	names   []string
+	indexes []int // -1 where the step is a member name
 }
 
-func visitFrom(n *node, p path, at string, fn func(*node, string) error) error {
+func (t *trail) push(name string, index int) {
+	t.names = append(t.names, name)
+	t.indexes = append(t.indexes, index)
+}
+
+func (t *trail) pop() {
+	t.names = t.names[:len(t.names)-1]
+	t.indexes = t.indexes[:len(t.indexes)-1]
+}
+
+// String renders the trail as a JSON Pointer.
+func (t *trail) String() string {
+	var b strings.Builder
+	for i, name := range t.names {
+		b.WriteByte('/')
+		if t.indexes[i] >= 0 {
+			b.WriteString(strconv.Itoa(t.indexes[i]))
+		} else {
+			b.WriteString(escapeSegment(name))
+		}
+	}
+	return b.String()
+}
+
+// visitFunc is called for each value a path reaches.
+type visitFunc func(n *node, at *trail) error
+
+// visit calls fn for every value the path reaches, with the trail of that
+// value. Missing members, out-of-range indexes and type mismatches along
+// the way simply reach nothing.
+func (p path) visit(root *node, fn visitFunc) error {
+	var t trail
+	return visitFrom(root, p, &t, fn)
+}
+
+func visitFrom(n *node, p path, t *trail, fn visitFunc) error {
 	if len(p) == 0 {
-		return fn(n, at)
+		return fn(n, t)
 	}
 	seg := p[0]
+	n.expand()
 	switch {
 	case n.kind == '[' && seg.wildcard:
 		for i, it := range n.items {
-			if err := visitFrom(it, p[1:], at+"/"+strconv.Itoa(i), fn); err != nil {
+			t.push("", i)
+			if err := visitFrom(it, p[1:], t, fn); err != nil {
 				return err
 			}
+			t.pop()
 		}
 	case n.kind == '[' && seg.index >= 0 && seg.index < len(n.items):
-		return visitFrom(n.items[seg.index], p[1:], at+"/"+seg.name, fn)
+		t.push("", seg.index)
+		err := visitFrom(n.items[seg.index], p[1:], t, fn)
+		t.pop()
+		return err
 	case n.kind == '{' && !seg.wildcard:
 		if i := n.lookup(seg.name); i >= 0 {
-			return visitFrom(n.members[i].val, p[1:], at+"/"+escapeSegment(seg.name), fn)
+			t.push(seg.name, -1)
+			err := visitFrom(n.members[i].val, p[1:], t, fn)
+			t.pop()
+			return err
 		}
 	}
 	return nil

@@ -8,7 +8,9 @@
 // segment "*" stands for every element of an array, e.g. /items/*/sku.
 //
 // Apply keeps the document's member order and the exact text of every
-// number, and writes compact JSON. Rules run in order, each on the result
+// number: values no rule changed or looked inside are copied byte for byte
+// (their insignificant white space included), and the objects and arrays
+// a rule opened are written compactly. Rules run in order, each on the result
 // of the one before. A rule whose field is absent (or null, except for
 // default_value) does nothing; a rule that meets a value of the wrong type
 // fails with an error naming the rule and the concrete field.

@@ -3,25 +3,32 @@ package transform
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// node is one JSON value. Objects keep their members in document order and
-// numbers keep their exact source text, so a document that goes through
-// Apply loses neither key order nor numeric precision.
+// node is one JSON value in a lazily expanded tree. The document is
+// validated once as a whole; after that a value stays the raw bytes it was
+// in the input until a rule needs to look inside it, and raw values are
+// written back byte for byte. Objects therefore keep their member order
+// and numbers their exact text, and untouched parts cost one copy.
 type node struct {
-	kind    jsontext.Kind // '{', '[', '"', '0', 't', 'f' or 'n'
-	text    string        // string value, or the literal text of a number
-	members []member      // object members, in order
-	items   []*node       // array elements
+	kind     jsontext.Kind // '{', '[', '"', '0', 't', 'f' or 'n'
+	raw      []byte        // source bytes; nil once the value was replaced or expanded
+	text     string        // value of a string that was created or replaced
+	members  []member      // object members, in order, once expanded
+	items    []*node       // array elements, once expanded
+	expanded bool
 }
 
+// member is one object member. rawName is the quoted source name, nil when
+// the member was created or renamed (then name holds it).
 type member struct {
-	name string
-	val  *node
+	rawName []byte
+	name    string
+	val     *node
 }
 
 // kindName names a node kind for error messages.
@@ -41,23 +48,58 @@ func (n *node) kindName() string {
 	return "null"
 }
 
+// str returns the value of a string node.
+func (n *node) str() string {
+	if n.raw == nil {
+		return n.text
+	}
+	return unquote(n.raw)
+}
+
+// unquote decodes a quoted JSON string that is known to be valid.
+func unquote(q []byte) string {
+	inner := q[1 : len(q)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	out, err := jsontext.AppendUnquote(nil, q)
+	if err != nil {
+		return string(inner) // unreachable: the document was validated
+	}
+	return string(out)
+}
+
+// is reports whether the member is called name.
+func (m *member) is(name string) bool {
+	if m.rawName == nil {
+		return m.name == name
+	}
+	inner := m.rawName[1 : len(m.rawName)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner) == name
+	}
+	return unquote(m.rawName) == name
+}
+
 // lookup returns the index of the member called name, or -1.
 func (n *node) lookup(name string) int {
-	for i, m := range n.members {
-		if m.name == name {
+	n.expand()
+	for i := range n.members {
+		if n.members[i].is(name) {
 			return i
 		}
 	}
 	return -1
 }
 
-// clone returns a deep copy.
+// clone returns a copy that can be changed without touching n. Raw bytes
+// are never modified in place, so they are shared.
 func (n *node) clone() *node {
-	c := &node{kind: n.kind, text: n.text}
+	c := *n
 	if n.members != nil {
 		c.members = make([]member, len(n.members))
 		for i, m := range n.members {
-			c.members[i] = member{name: m.name, val: m.val.clone()}
+			c.members[i] = member{rawName: m.rawName, name: m.name, val: m.val.clone()}
 		}
 	}
 	if n.items != nil {
@@ -66,82 +108,150 @@ func (n *node) clone() *node {
 			c.items[i] = it.clone()
 		}
 	}
-	return c
+	return &c
 }
 
-// parseJSON reads exactly one JSON value. Duplicate member names and
-// invalid UTF-8 are errors (jsontext defaults).
+// parseJSON validates doc as exactly one JSON value (RFC 7493: valid UTF-8,
+// no duplicate member names) and returns its unexpanded root.
 func parseJSON(doc []byte) (*node, error) {
+	if !jsontext.Value(doc).IsValid() {
+		return nil, invalidReason(doc)
+	}
+	doc = bytes.Trim(doc, " \t\r\n")
+	return rawNode(doc), nil
+}
+
+// invalidReason explains why doc is not valid.
+func invalidReason(doc []byte) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(doc))
-	n, err := readValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return n, nil
-}
-
-func readValue(dec *jsontext.Decoder) (*node, error) {
-	tok, err := dec.ReadToken()
-	if err != nil {
+	if _, err := dec.ReadValue(); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, io.ErrUnexpectedEOF
+			return io.ErrUnexpectedEOF
 		}
-		return nil, err
+		return err
 	}
-	switch k := tok.Kind(); k {
-	case '{':
-		return readObject(dec)
-	case '[':
-		return readArray(dec)
-	case '"', '0':
-		return &node{kind: k, text: tok.String()}, nil
-	case 't', 'f', 'n':
-		return &node{kind: k}, nil
+	return errors.New("unexpected data after the JSON value")
+}
+
+// rawNode wraps the bytes of one valid value.
+func rawNode(b []byte) *node {
+	n := &node{}
+	n.setRaw(b)
+	return n
+}
+
+func (n *node) setRaw(b []byte) {
+	k := jsontext.Kind(b[0])
+	switch k {
+	case '{', '[', '"', 't', 'f', 'n':
 	default:
-		return nil, fmt.Errorf("unexpected %v", k)
+		k = '0'
 	}
+	*n = node{kind: k, raw: b}
 }
 
-func readObject(dec *jsontext.Decoder) (*node, error) {
-	n := &node{kind: '{', members: []member{}}
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, err
-		}
-		name := tok.String() // before the next read voids tok
-		val, err := readValue(dec)
-		if err != nil {
-			return nil, err
-		}
-		n.members = append(n.members, member{name: name, val: val})
+// span is the source of one member or element found by expand.
+type span struct{ name, val []byte }
+
+// expand splits a raw object or array into its members or elements, with
+// one allocation for all the child nodes.
+func (n *node) expand() {
+	if n.expanded || n.raw == nil || (n.kind != '{' && n.kind != '[') {
+		return
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, err
+	var buf [32]span
+	spans := splitValue(n.raw, n.kind == '{', buf[:0])
+	nodes := make([]node, len(spans))
+	for i, sp := range spans {
+		nodes[i].setRaw(sp.val)
 	}
-	return n, nil
+	if n.kind == '{' {
+		n.members = make([]member, len(spans))
+		for i, sp := range spans {
+			n.members[i] = member{rawName: sp.name, val: &nodes[i]}
+		}
+	} else {
+		n.items = make([]*node, len(spans))
+		for i := range nodes {
+			n.items[i] = &nodes[i]
+		}
+	}
+	n.raw, n.expanded = nil, true
 }
 
-func readArray(dec *jsontext.Decoder) (*node, error) {
-	n := &node{kind: '[', items: []*node{}}
-	for dec.PeekKind() != ']' {
-		val, err := readValue(dec)
-		if err != nil {
-			return nil, err
+// splitValue finds the members (object) or elements of a valid raw value.
+func splitValue(b []byte, object bool, spans []span) []span {
+	i := skipSpace(b, 1)
+	for b[i] != '}' && b[i] != ']' {
+		var name []byte
+		if object {
+			end := valueEnd(b, i)
+			name = b[i:end]
+			i = skipSpace(b, skipSpace(b, end)+1) // past ':'
 		}
-		n.items = append(n.items, val)
+		end := valueEnd(b, i)
+		spans = append(spans, span{name: name, val: b[i:end]})
+		i = skipSpace(b, end)
+		if b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, err
-	}
-	return n, nil
+	return spans
 }
 
-// appendJSON writes n compactly.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the valid value starting at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[i])) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string starting at b[i].
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// appendJSON writes n: raw values as they were, changed ones compactly.
 func appendJSON(dst []byte, n *node) []byte {
+	if n.raw != nil {
+		return append(dst, n.raw...)
+	}
 	switch n.kind {
 	case '{':
 		dst = append(dst, '{')
@@ -149,7 +259,11 @@ func appendJSON(dst []byte, n *node) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, m.name)
+			if m.rawName != nil {
+				dst = append(dst, m.rawName...)
+			} else {
+				dst = appendString(dst, m.name)
+			}
 			dst = append(dst, ':')
 			dst = appendJSON(dst, m.val)
 		}
@@ -165,18 +279,13 @@ func appendJSON(dst []byte, n *node) []byte {
 		return append(dst, ']')
 	case '"':
 		return appendString(dst, n.text)
-	case '0':
-		return append(dst, n.text...)
-	case 't':
-		return append(dst, "true"...)
-	case 'f':
-		return append(dst, "false"...)
 	}
+	// Unreachable: numbers, booleans and null only come from source bytes.
 	return append(dst, "null"...)
 }
 
-// appendString quotes s. Strings in the tree are valid UTF-8 (the decoder
-// and the rules only produce such), so quoting cannot fail.
+// appendString quotes s. Strings in the tree are valid UTF-8 (the document
+// was validated and the rules only produce such), so quoting cannot fail.
 func appendString(dst []byte, s string) []byte {
 	out, err := jsontext.AppendQuote(dst, s)
 	if err != nil {
