@@ -23,6 +23,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -72,6 +73,10 @@ func New(p Policy) *Fetcher {
 	f.client = &http.Client{Transport: transport, CheckRedirect: f.checkRedirect}
 	return f
 }
+
+// CloseIdleConnections closes kept-alive connections; call it when the
+// Fetcher is dropped (for example when the CIDR settings change).
+func (f *Fetcher) CloseIdleConnections() { f.client.CloseIdleConnections() }
 
 // Policy returns the effective policy, defaults applied.
 func (f *Fetcher) Policy() Policy { return f.policy }
@@ -180,7 +185,7 @@ func connectDetail(err error) string {
 	switch {
 	case errors.As(err, &certErr):
 		return ": TLS certificate not trusted"
-	case errors.As(err, &recordErr):
+	case errors.As(err, &recordErr), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
 		return ": server did not answer with TLS"
 	case errors.As(err, &errno):
 		return ": " + errno.Error()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -229,4 +231,22 @@ func TestGetResolvedNameAllowed(t *testing.T) {
 	if string(res.Body) != "wsdl.internal:"+port {
 		t.Errorf("Host seen by the server = %q", res.Body)
 	}
+}
+
+func TestGetUntrustedTLS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	srv.StartTLS()
+	defer srv.Close()
+	f := New(Policy{AllowedCIDRs: allowLoopback})
+	defer f.CloseIdleConnections()
+	_, err := f.Get(context.Background(), srv.URL+"/a.wsdl")
+	wantFetchError(t, err, ReasonConnect, "fetch "+srv.URL+"/a.wsdl: request failed: TLS certificate not trusted")
+}
+
+func TestGetPlainHTTPOnTLSPort(t *testing.T) {
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {})
+	httpsURL := "https://" + strings.TrimPrefix(srv.URL, "http://")
+	_, err := New(Policy{AllowedCIDRs: allowLoopback}).Get(context.Background(), httpsURL)
+	wantFetchError(t, err, ReasonConnect, "fetch "+httpsURL+": request failed: server did not answer with TLS")
 }

@@ -2,7 +2,9 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 )
 
@@ -140,4 +142,28 @@ func containsAddr(prefixes []netip.Prefix, ip netip.Addr) bool {
 
 func blocked(ip netip.Addr, why string) *Error {
 	return newError(ReasonBlockedAddress, "address "+ip.String()+" is not allowed ("+why+")", nil)
+}
+
+// ParseCIDRs parses a CIDR list as settings hold it (outbound_allowed_cidrs,
+// outbound_denied_cidrs): entries such as "10.0.0.0/8" or "fd00::/8", and
+// bare addresses, which mean a single host (/32 or /128). Entries are
+// trimmed; empty entries are skipped. The error names the bad entry.
+func ParseCIDRs(entries []string) ([]netip.Prefix, error) {
+	out := make([]netip.Prefix, 0, len(entries))
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(e); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(e)
+		if err != nil || ip.Zone() != "" {
+			return nil, fmt.Errorf("invalid CIDR %q: write an address range such as 10.0.0.0/8 or a single address", e)
+		}
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
 }

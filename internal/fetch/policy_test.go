@@ -97,3 +97,26 @@ func TestControlRefusesBeforeConnect(t *testing.T) {
 		t.Errorf("control(10.0.0.1:80) = %v, want nil", err)
 	}
 }
+
+func TestParseCIDRs(t *testing.T) {
+	got, err := ParseCIDRs([]string{" 10.0.0.0/8", "", "192.168.1.77/24", "127.0.0.1", "::1", "fd00::/8 "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := prefixes("10.0.0.0/8", "192.168.1.0/24", "127.0.0.1/32", "::1/128", "fd00::/8")
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	for _, bad := range []string{"10.0.0.0/33", "example.com", "fe80::1%eth0", "10.0.0.0/8/8"} {
+		_, err := ParseCIDRs([]string{"10.0.0.0/8", bad})
+		want := `invalid CIDR "` + bad + `": write an address range such as 10.0.0.0/8 or a single address`
+		if err == nil || err.Error() != want {
+			t.Errorf("ParseCIDRs(%q) error = %v, want %s", bad, err, want)
+		}
+	}
+}
