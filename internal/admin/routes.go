@@ -53,7 +53,7 @@ func (s *server) routeTable() []route {
 // exists for other methods.
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
-	for _, rt := range routes {
+	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
 		mux.Handle(rt.pattern(), s.access.Require(rt.role, rt.handle))
 	}
 	mux.Handle(Prefix+"/", apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
