@@ -72,6 +72,7 @@ func (g *guardedDialer) resolve(ctx context.Context, host string) ([]netip.Addr,
 	if len(ips) == 0 {
 		return nil, newError(ReasonDNS, "host "+host+" has no addresses", nil)
 	}
+	ips = append([]netip.Addr(nil), ips...) // the resolver's slice is not ours to change
 	for i, ip := range ips {
 		if err := g.policy.CheckAddr(ip); err != nil {
 			fe := err.(*Error)

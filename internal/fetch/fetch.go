@@ -32,7 +32,9 @@ import (
 type Result struct {
 	// Body is the complete response body, at most Policy.MaxBytes long.
 	Body []byte
-	// FinalURL is the redacted URL of the last request, after redirects.
+	// FinalURL is the URL of the last request, after redirects, to resolve
+	// relative references (schema imports) against. It has no userinfo but
+	// may carry query values: show it through RedactString.
 	FinalURL string
 	// ContentType is the Content-Type header of the response.
 	ContentType string
@@ -122,6 +124,8 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	}
 	defer resp.Body.Close()
 	final := Redact(resp.Request.URL)
+	finalURL := *resp.Request.URL
+	finalURL.Fragment, finalURL.RawFragment = "", ""
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := newError(ReasonHTTPStatus, "server answered "+resp.Status, nil)
 		e.StatusCode = resp.StatusCode
@@ -131,7 +135,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	if ferr != nil {
 		return nil, withURL(ferr, final)
 	}
-	return &Result{Body: body, FinalURL: final, ContentType: resp.Header.Get("Content-Type"), StatusCode: resp.StatusCode}, nil
+	return &Result{Body: body, FinalURL: finalURL.String(), ContentType: resp.Header.Get("Content-Type"), StatusCode: resp.StatusCode}, nil
 }
 
 // readBody reads at most MaxBytes, failing as soon as one more byte arrives.

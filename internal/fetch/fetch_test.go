@@ -48,15 +48,18 @@ func TestGetSuccess(t *testing.T) {
 		fmt.Fprint(w, "<definitions/>")
 	})
 	f := New(Policy{AllowedCIDRs: allowLoopback})
-	res, err := f.Get(context.Background(), srv.URL+"/calc?wsdl")
+	res, err := f.Get(context.Background(), srv.URL+"/calc?wsdl&token=abc#frag")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(res.Body) != "<definitions/>" || res.ContentType != "text/xml" || res.StatusCode != 200 {
 		t.Errorf("result = %+v", res)
 	}
-	if res.FinalURL != srv.URL+"/calc?wsdl" {
+	if res.FinalURL != srv.URL+"/calc?wsdl&token=abc" {
 		t.Errorf("FinalURL = %q", res.FinalURL)
+	}
+	if got, want := RedactString(res.FinalURL), srv.URL+"/calc?wsdl&token=REDACTED"; got != want {
+		t.Errorf("RedactString = %q, want %q", got, want)
 	}
 }
 

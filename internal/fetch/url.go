@@ -108,6 +108,15 @@ func Redact(u *url.URL) string {
 	return s + "?" + redactQuery(u.RawQuery)
 }
 
+// RedactString is Redact for a URL string; an unparsable URL gives "".
+func RedactString(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return Redact(u)
+}
+
 func redactQuery(raw string) string {
 	parts := strings.Split(raw, "&")
 	out := make([]string, 0, len(parts))

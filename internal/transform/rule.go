@@ -47,8 +47,10 @@ var Kinds = []Kind{KindTrim, KindUppercase, KindLowercase, KindDefaultValue, Kin
 //	                            trim removes Unicode white space at both
 //	                            ends; case uses Unicode simple case
 //	                            mapping (strings.ToUpper: "ß" stays "ß")
-//	default_value  value (any JSON, required): set when the member is
-//	               absent or null; the parent object must exist
+//	default_value  value (any non-null JSON, required): set when the
+//	               member is absent (appended last) or null (replaced in
+//	               place); the parent object must exist; objects inside
+//	               value are written with sorted keys (Params is a map)
 //	rename         to (string, required): new member name in the same
 //	               object; the member keeps its position; an existing
 //	               member of that name is an error
