@@ -232,3 +232,59 @@ func TestSchemaLocationPointsAtWSDL(t *testing.T) {
 		t.Errorf("part element %v", got)
 	}
 }
+
+// TestBodyPartsAndOverloads covers soap:body parts="…" (the other parts
+// travel as attachments), rpc/literal with element parts and overloaded
+// operation names told apart by input name.
+func TestBodyPartsAndOverloads(t *testing.T) {
+	files := map[string][]byte{"a.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+ xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t" targetNamespace="urn:t">
+<types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified"><xs:element name="Doc" type="xs:string"/></xs:schema></types>
+<message name="Up"><part name="meta" type="xs:string"/><part name="file" type="xs:base64Binary"/></message>
+<message name="One"><part name="a" type="xs:int"/></message>
+<message name="Two"><part name="a" type="xs:int"/><part name="b" element="tns:Doc"/></message>
+<portType name="P">
+ <operation name="upload"><input message="tns:Up"/></operation>
+ <operation name="add"><input name="addOne" message="tns:One"/></operation>
+ <operation name="add"><input name="addTwo" message="tns:Two"/></operation>
+</portType>
+<binding name="B" type="tns:P"><soap:binding style="rpc"/>
+ <operation name="upload"><input><mime:multipartRelated><mime:part><soap:body use="literal" parts="meta" namespace="urn:up"/></mime:part>
+  <mime:part><mime:content part="file" type="application/octet-stream"/></mime:part></mime:multipartRelated></input></operation>
+ <operation name="add"><input name="addTwo"><soap:body use="literal" namespace="urn:add"/></input></operation>
+</binding>
+<service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`)}
+	defs, err := ParseFiles(t.Context(), "a.wsdl", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `service S
+  port p SOAP 1.1 binding B address "http://x"
+    upload rpc/literal action="" in=rpc(upload)(meta:string) out=-
+    add rpc/literal action="" in=rpc(add)(a:int b=Doc) out=-
+`
+	if diff := cmp.Diff(want, summarize(defs)); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+}
+
+func TestRepairSkipsProlog(t *testing.T) {
+	doc := []byte("<?xml version=\"1.0\"?>\n<!DOCTYPE d [ <!ELEMENT d ANY> ]>\n<!-- c --><?pi x?>\n<d><p:x/></d>")
+	_, repaired, err := RepairNamespaces(map[string][]byte{"d.xml": doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(repaired["d.xml"]), "<d xmlns:p=") {
+		// p has no proposal: the document must come back unchanged
+		if string(repaired["d.xml"]) != string(doc) {
+			t.Errorf("repaired:\n%s", repaired["d.xml"])
+		}
+	}
+	got, err := addDeclarations(doc, []PrefixRepair{{Prefix: "p", URI: "urn:p&q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `<d xmlns:p="urn:p&amp;q">`) {
+		t.Errorf("declaration not added on the root:\n%s", got)
+	}
+}
