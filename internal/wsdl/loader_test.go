@@ -76,3 +76,36 @@ func TestDirLoader(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFollowsRedirects resolves relative imports against the URL a
+// redirect led to, when the fetcher reports it.
+func TestParseFollowsRedirects(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/v2/", http.StripPrefix("/v2", http.FileServer(http.Dir(filepath.Join("testdata", "unit")))))
+	mux.Handle("/calc.wsdl", http.RedirectHandler("/v2/calc.wsdl", http.StatusFound))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	loader := xsd.URLLoader{FetchFinal: func(ctx context.Context, url string) ([]byte, string, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, "", err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, "", err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, "", fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		data, err := io.ReadAll(resp.Body)
+		return data, resp.Request.URL.String(), err
+	}}
+	defs, err := Parse(t.Context(), loader, srv.URL+"/calc.wsdl", xmlstream.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := defs.Documents[0], srv.URL+"/v2/calc.wsdl"; got != want {
+		t.Errorf("root document %q, want %q", got, want)
+	}
+}

@@ -96,18 +96,32 @@ func (fs FileSet) Load(_ context.Context, location string) ([]byte, string, erro
 	return nil, "", fmt.Errorf("%s: %w", location, ErrNotFound)
 }
 
-// URLLoader loads http and https locations through Fetch, the guarded
-// fetcher of the control plane. It refuses every other location.
+// URLLoader loads http and https locations through the guarded fetcher of
+// the control plane. It refuses every other location.
 type URLLoader struct {
 	Fetch func(ctx context.Context, url string) ([]byte, error)
+	// FetchFinal, when set, is used instead of Fetch: it also returns the
+	// URL finally read after redirects, which relative imports of the
+	// document then resolve against.
+	FetchFinal func(ctx context.Context, url string) (data []byte, finalURL string, err error)
 }
 
 var _ Loader = URLLoader{}
 
 // Load fetches location.
 func (u URLLoader) Load(ctx context.Context, location string) ([]byte, string, error) {
-	if !isURL(location) || u.Fetch == nil {
+	if !isURL(location) || (u.Fetch == nil && u.FetchFinal == nil) {
 		return nil, "", fmt.Errorf("%s: %w", location, ErrNotFound)
+	}
+	if u.FetchFinal != nil {
+		data, final, err := u.FetchFinal(ctx, location)
+		if err != nil {
+			return nil, "", fmt.Errorf("fetch %s: %w", location, err)
+		}
+		if final == "" {
+			final = location
+		}
+		return data, final, nil
 	}
 	data, err := u.Fetch(ctx, location)
 	if err != nil {
