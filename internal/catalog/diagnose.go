@@ -1,0 +1,111 @@
+package catalog
+
+import (
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// Mapping diagnostic statuses (SPEC 3.3).
+const (
+	AutoReady             = "AUTO_READY"
+	AutoReadyWithWarnings = "AUTO_READY_WITH_WARNINGS"
+	ManualRequired        = "MANUAL_REQUIRED"
+)
+
+// Reason codes of diagnostics.
+const (
+	ReasonAnyContent    = "ANY_CONTENT"     // warning: xs:any, anyType or anyAttribute content
+	ReasonRPCEncoded    = "RPC_ENCODED"     // warning: SOAP encoding rules apply
+	ReasonMTOM          = "MTOM"            // warning: binary parts travel as base64 in JSON
+	ReasonRecursive     = "RECURSIVE_TYPE"  // warning: a type contains itself
+	ReasonTruncated     = "DEEP_CONTRACT"   // warning: deeper or wider than the walk limits
+	ReasonOneWay        = "ONE_WAY"         // warning: no response message
+	ReasonNoContract    = "NO_CONTRACT"     // manual: the operation is not in its WSDL import
+	ReasonMappingError  = "MAPPING_INVALID" // manual: a mapping does not parse or names unknown fields
+	ReasonManualMapping = "MANUAL_MAPPING"  // information: the mapping was written by hand
+)
+
+// Reason explains a diagnostic status.
+type Reason struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"` // info, warning or blocking
+	Section  string `json:"section,omitempty"`
+	Field    string `json:"field,omitempty"`
+	Message  string `json:"message"`
+}
+
+// Diagnostics is the mapping readiness of one operation.
+type Diagnostics struct {
+	Status  string   `json:"status"`
+	Reasons []Reason `json:"reasons"`
+}
+
+// Summary counts diagnostics by status; every status is present.
+type Summary map[string]int
+
+// NewSummary returns a summary with every status at zero.
+func NewSummary() Summary {
+	return Summary{AutoReady: 0, AutoReadyWithWarnings: 0, ManualRequired: 0}
+}
+
+// Diagnose assesses the mapping m of an operation with contract op (nil
+// when the operation has no contract). MANUAL_REQUIRED: no contract, or a
+// mapping that does not parse, names fields the contract lacks, or (request
+// mapping of a consume operation) has an unusable REST target.
+// AUTO_READY_WITH_WARNINGS: the mapping is usable but the contract has
+// content JSON cannot pin down exactly (wildcards, rpc/encoded, MTOM,
+// recursion, very deep or wide types, one-way). AUTO_READY otherwise.
+func Diagnose(op *xsd.Operation, m model.Mapping) Diagnostics {
+	d := Diagnostics{Reasons: []Reason{}}
+	for _, p := range CheckMapping(op, m) {
+		code := ReasonMappingError
+		if p.Section == "contract" {
+			code = ReasonNoContract
+		}
+		d.Reasons = append(d.Reasons, Reason{Code: code, Severity: "blocking", Section: p.Section, Field: p.Field, Message: p.Reason})
+	}
+	if op != nil {
+		d.Reasons = append(d.Reasons, contractWarnings(op)...)
+	}
+	if m.Source == model.MappingManual {
+		d.Reasons = append(d.Reasons, Reason{Code: ReasonManualMapping, Severity: "info", Message: "the mapping was edited by hand"})
+	}
+	d.Status = AutoReady
+	for _, r := range d.Reasons {
+		switch r.Severity {
+		case "blocking":
+			d.Status = ManualRequired
+		case "warning":
+			if d.Status == AutoReady {
+				d.Status = AutoReadyWithWarnings
+			}
+		}
+	}
+	return d
+}
+
+// contractWarnings lists what makes op's JSON shape less than exact.
+func contractWarnings(op *xsd.Operation) []Reason {
+	var out []Reason
+	warn := func(code, msg string) { out = append(out, Reason{Code: code, Severity: "warning", Message: msg}) }
+	in, outShape := MessageShape(op.Input), MessageShape(op.Output)
+	if in.Any || outShape.Any {
+		warn(ReasonAnyContent, "the contract has xs:any, xs:anyType or xs:anyAttribute content, passed through without a schema")
+	}
+	if op.Use == xsd.Encoded {
+		warn(ReasonRPCEncoded, "the operation is rpc/encoded: SOAP encoding rules (arrays, xsi:type) apply")
+	}
+	if op.MTOM {
+		warn(ReasonMTOM, "the binding uses MTOM/XOP: binary content is base64 in JSON")
+	}
+	if in.Recursive || outShape.Recursive {
+		warn(ReasonRecursive, "a type of the contract contains itself (recursive JSON shape)")
+	}
+	if in.Truncated || outShape.Truncated {
+		warn(ReasonTruncated, "the contract is deeper than 16 levels or has more than 5000 fields")
+	}
+	if op.Output == nil {
+		warn(ReasonOneWay, "one-way operation: the REST answer has no body")
+	}
+	return out
+}
