@@ -127,7 +127,9 @@ func checkSection(section string, raw json.RawMessage, shape *Shape, request boo
 		return []Problem{{Section: section, Reason: err.Error()}}
 	}
 	var probs []Problem
-	bad := func(field, reason string) { probs = append(probs, Problem{Section: section, Field: field, Reason: reason}) }
+	bad := func(field, reason string) {
+		probs = append(probs, Problem{Section: section, Field: field, Reason: reason})
+	}
 	if m.Mode != "" && m.Mode != ModeIdentity {
 		bad("mode", `must be "identity"`)
 	}
@@ -169,7 +171,9 @@ func checkSection(section string, raw json.RawMessage, shape *Shape, request boo
 // checkRESTTarget checks the consume REST call of a request mapping.
 func checkRESTTarget(section string, m MessageMapping, shape *Shape) []Problem {
 	var probs []Problem
-	bad := func(field, reason string) { probs = append(probs, Problem{Section: section, Field: field, Reason: reason}) }
+	bad := func(field, reason string) {
+		probs = append(probs, Problem{Section: section, Field: field, Reason: reason})
+	}
 	if m.RestMethod != "" && !slices.Contains(RestMethods, m.RestMethod) {
 		bad("restMethod", "must be one of "+strings.Join(RestMethods, ", "))
 	}
