@@ -201,6 +201,10 @@ func TestFileSetRefusesAbsolute(t *testing.T) {
 			t.Errorf("Load(%q) succeeded", loc)
 		}
 	}
+	fs["my types.xsd"] = []byte("<y/>")
+	if _, resolved, err := fs.Load(t.Context(), "my%20types.xsd"); err != nil || resolved != "my types.xsd" {
+		t.Errorf("Load(my%%20types.xsd) = %q, %v", resolved, err)
+	}
 	if _, resolved, err := fs.Load(t.Context(), "./a.xsd"); err != nil || resolved != "a.xsd" {
 		t.Errorf("Load(./a.xsd) = %q, %v", resolved, err)
 	}

@@ -227,12 +227,10 @@ func (c *compiler) typeRef(name xmlstream.Name, from decl, at *xmlstream.Element
 		return nil, refErr(from, at, "type", name)
 	}
 	if e, ok := c.types[resolved]; ok {
-		c.types[name] = e
 		return e.t, nil
 	}
 	e := &typeEntry{t: &Type{Name: resolved}, d: d}
 	c.types[resolved] = e
-	c.types[name] = e
 	c.queue = append(c.queue, func() error { return c.completeType(e) })
 	return e.t, nil
 }
@@ -243,7 +241,10 @@ func (c *compiler) completedType(name xmlstream.Name, from decl, at *xmlstream.E
 	if err != nil {
 		return nil, err
 	}
-	e := c.types[name]
+	e, ok := c.types[t.Name]
+	if !ok || e.t != t {
+		return t, nil // built-in
+	}
 	if err := c.completeType(e); err != nil {
 		return nil, err
 	}

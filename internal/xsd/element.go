@@ -15,12 +15,10 @@ func (c *compiler) elementRef(name xmlstream.Name, from decl, at *xmlstream.Elem
 		return nil, refErr(from, at, "element", name)
 	}
 	if e, ok := c.elements[resolved]; ok {
-		c.elements[name] = e
 		return e.e, nil
 	}
 	e := &elementEntry{e: &Element{Name: resolved}, d: d}
 	c.elements[resolved] = e
-	c.elements[name] = e
 	c.queue = append(c.queue, func() error { return c.completeElement(e) })
 	return e.e, nil
 }
@@ -72,10 +70,11 @@ func (c *compiler) headType(d decl, el *xmlstream.Element) (*Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := c.elementRef(hn, d, el); err != nil {
+		head, err := c.elementRef(hn, d, el)
+		if err != nil {
 			return nil, err
 		}
-		he := c.elements[hn]
+		he := c.elements[head.Name]
 		if err := c.completeElement(he); err != nil {
 			return nil, err
 		}

@@ -93,6 +93,11 @@ func (fs FileSet) Load(_ context.Context, location string) ([]byte, string, erro
 			return data, p, nil
 		}
 	}
+	if u, err := url.PathUnescape(p); err == nil && u != p { // "my%20types.xsd"
+		if data, ok := fs[u]; ok {
+			return data, u, nil
+		}
+	}
 	return nil, "", fmt.Errorf("%s: %w", location, ErrNotFound)
 }
 
