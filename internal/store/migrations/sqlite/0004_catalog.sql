@@ -38,7 +38,7 @@ CREATE TABLE service_versions (
     service_id     TEXT NOT NULL REFERENCES services (service_id) ON DELETE CASCADE,
     version_number INTEGER NOT NULL,
     status         TEXT NOT NULL CHECK (status IN ('draft', 'active', 'inactive')),
-    artifact_id    TEXT,
+    artifact_id    TEXT REFERENCES wsdl_artifacts (artifact_id),
     wsdl_service   TEXT NOT NULL DEFAULT '',
     wsdl_port      TEXT NOT NULL DEFAULT '',
     created_at     TEXT NOT NULL,
