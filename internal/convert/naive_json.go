@@ -10,13 +10,12 @@ import (
 // → repeated elements, "@name" → attributes, "$value" → text, null → an
 // element with xsi:nil="true".
 func NaiveJSONToXML(w *xmlstream.Writer, in []byte) error {
-	t := tapePool.Get().(*tape)
-	defer tapePool.Put(t)
-	if err := t.build(in); err != nil {
+	j := getJ2X(&Plan{}, w)
+	defer putJ2X(j)
+	if err := j.t.build(in); err != nil {
 		return err
 	}
-	j := &j2x{p: &Plan{}, t: t, w: w}
-	if t.toks[0].kind != '{' {
+	if j.t.toks[0].kind != '{' {
 		return j.fail("expected a JSON object")
 	}
 	return j.naiveMembers(0)
@@ -27,7 +26,7 @@ func NaiveJSONToXML(w *xmlstream.Writer, in []byte) error {
 func (j *j2x) naiveMembers(i int) error {
 	end := j.t.skip(i)
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
-		name := string(j.t.str(nil, k))
+		name := string(j.t.view(k))
 		if name == "$value" || len(name) > 0 && name[0] == '@' {
 			continue
 		}
@@ -84,7 +83,7 @@ func (j *j2x) naiveValue(i int) error {
 	}
 	end := j.t.skip(i)
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
-		name := string(j.t.str(nil, k))
+		name := string(j.t.view(k))
 		if len(name) < 2 || name[0] != '@' {
 			continue
 		}
@@ -95,7 +94,7 @@ func (j *j2x) naiveValue(i int) error {
 		j.w.Attr("", name[1:], string(j.naiveScalar(k+1)))
 	}
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
-		if string(j.t.str(nil, k)) == "$value" {
+		if string(j.t.view(k)) == "$value" {
 			if !isScalar(j.t.toks[k+1].kind) {
 				j.path = append(j.path, pathSeg{name: "$value"})
 				return j.fail("\"$value\" must be a string, number or boolean")
@@ -112,7 +111,7 @@ func isScalar(k jsontext.Kind) bool { return k == '"' || k == '0' || k == 't' ||
 func (j *j2x) naiveScalar(i int) []byte {
 	switch j.t.toks[i].kind {
 	case '"':
-		j.buf = j.t.str(j.buf[:0], i)
+		j.buf = j.t.appendStr(j.buf[:0], i)
 		return j.buf
 	case 'n':
 		return nil

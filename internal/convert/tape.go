@@ -119,20 +119,31 @@ func (t *tape) skip(i int) int {
 	return i + 1
 }
 
-// str appends the unquoted string at i to dst. Strings without escapes
-// are sliced, not copied, when dst is nil.
-func (t *tape) str(dst []byte, i int) []byte {
+// view returns the unquoted string at i: a slice of the input when it has
+// no escapes (never to be appended to), else a fresh copy.
+func (t *tape) view(i int) []byte {
+	r := t.raw(i)
+	body := r[1 : len(r)-1 : len(r)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	out, err := jsontext.AppendUnquote(nil, r)
+	if err != nil {
+		return body // validated by the decoder; unreachable
+	}
+	return out
+}
+
+// appendStr appends the unquoted string at i to dst.
+func (t *tape) appendStr(dst []byte, i int) []byte {
 	r := t.raw(i)
 	body := r[1 : len(r)-1]
 	if bytes.IndexByte(body, '\\') < 0 {
-		if dst == nil {
-			return body
-		}
 		return append(dst, body...)
 	}
 	out, err := jsontext.AppendUnquote(dst, r)
 	if err != nil {
-		return append(dst, body...) // validated by the decoder; unreachable
+		return append(dst, body...)
 	}
 	return out
 }

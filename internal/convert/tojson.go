@@ -3,6 +3,7 @@ package convert
 import (
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
@@ -12,11 +13,22 @@ import (
 // Body); XMLToJSON reads through the container's end tag. path is the XML
 // path of the container, used in error messages (e.g. "/Envelope/Body").
 func (p *Plan) XMLToJSON(dst []byte, r *xmlstream.Reader, path string) ([]byte, error) {
-	x := &x2j{p: p, r: r, out: dst, base: path}
+	x := x2jPool.Get().(*x2j)
+	defer x.release()
+	x.p, x.r, x.out, x.base = p, r, dst, path
 	if err := x.container(); err != nil {
 		return dst, err
 	}
 	return x.out, nil
+}
+
+var x2jPool = sync.Pool{New: func() any { return &x2j{} }}
+
+// release returns x to the pool, keeping its scratch buffers.
+func (x *x2j) release() {
+	x.p, x.r, x.out = nil, nil, nil
+	x.path, x.counts, x.spans, x.text = x.path[:0], x.counts[:0], x.spans[:0], x.text[:0]
+	x2jPool.Put(x)
 }
 
 // XMLToJSONBytes converts doc, whose root element is the container of the
@@ -58,6 +70,8 @@ type x2j struct {
 	counts []int32
 	spans  []span
 	text   []byte
+	// attrText is scratch for attribute values.
+	attrText []byte
 }
 
 // span is the output range of one child element's JSON value.

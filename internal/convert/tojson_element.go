@@ -112,7 +112,8 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 			continue
 		}
 		var reason string
-		if x.out, reason = appendSimpleJSON(x.out, ap.attr.Type, []byte(a.Value)); reason != "" {
+		x.attrText = append(x.attrText[:0], a.Value...)
+		if x.out, reason = appendSimpleJSON(x.out, ap.attr.Type, x.attrText); reason != "" {
 			return x.fail("attribute " + a.Name.Local + ": " + reason)
 		}
 	}

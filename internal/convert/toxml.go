@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"sync"
+
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -9,13 +11,33 @@ import (
 // part elements (bare). Every namespace the plan uses is declared once on
 // each top-level element.
 func (p *Plan) JSONToXML(w *xmlstream.Writer, in []byte) error {
-	t := tapePool.Get().(*tape)
-	defer tapePool.Put(t)
-	if err := t.build(in); err != nil {
+	j := getJ2X(p, w)
+	defer putJ2X(j)
+	if err := j.t.build(in); err != nil {
 		return err
 	}
-	j := &j2x{p: p, t: t, w: w}
 	return j.root()
+}
+
+var j2xPool = sync.Pool{New: func() any {
+	return &j2x{t: tapePool.Get().(*tape)}
+}}
+
+// getJ2X returns pooled conversion state, keeping its buffers.
+func getJ2X(p *Plan, w *xmlstream.Writer) *j2x {
+	j := j2xPool.Get().(*j2x)
+	j.p, j.w = p, w
+	j.path, j.slots, j.buf = j.path[:0], j.slots[:0], j.buf[:0]
+	return j
+}
+
+func putJ2X(j *j2x) {
+	j.p, j.w = nil, nil
+	j.t.in = nil
+	if cap(j.t.toks) > 1<<20 {
+		j.t.toks = nil // do not pin huge documents' tapes
+	}
+	j2xPool.Put(j)
 }
 
 // j2x is the state of one JSON→XML conversion.
@@ -89,14 +111,14 @@ func qname(n xmlName) string {
 func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, error) {
 	end := j.t.skip(i)
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
-		if string(j.t.str(nil, k)) != "$type" {
+		if string(j.t.view(k)) != "$type" {
 			continue
 		}
 		j.path = append(j.path, pathSeg{name: "$type"})
 		if j.t.toks[k+1].kind != '"' {
 			return nil, j.fail("expected a string naming a derived type")
 		}
-		name := string(j.t.str(nil, k+1))
+		name := string(j.t.view(k + 1))
 		d, ok := tp.derived[name]
 		if !ok && tp.xtype != nil && tp.xtype.Name.Local == name {
 			d, ok = tp, true
@@ -126,7 +148,7 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	end := j.t.skip(i)
 	var anyAttrs []int
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
-		name := j.t.str(nil, k)
+		name := j.t.view(k)
 		if idx, ok := tp.byJSON[string(name)]; ok {
 			if idx < 0 {
 				j.slots[base+len(tp.members)+^idx] = int32(k + 1)
@@ -364,7 +386,7 @@ func (j *j2x) attributes(tp *typePlan, base int, anyAttrs []int) error {
 		j.w.Attr(ap.name.prefix, ap.name.local, string(text))
 	}
 	for _, k := range anyAttrs {
-		name := string(j.t.str(nil, k))
+		name := string(j.t.view(k))
 		j.path = append(j.path, pathSeg{name: name})
 		if !isNCName(name[1:]) {
 			return j.fail("invalid attribute name " + quote(name))
@@ -400,7 +422,7 @@ func (j *j2x) rawXML(at int) error {
 	if j.t.toks[at].kind != '"' {
 		return j.fail("expected a string of XML")
 	}
-	frag := j.t.str(nil, at)
+	frag := j.t.view(at)
 	if err := checkFragment(frag); err != nil {
 		return j.fail("invalid XML fragment: " + err.Error())
 	}

@@ -83,7 +83,7 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 		return appendDecimalFromJSON(dst, string(j.t.raw(i))), ""
 	case lexFloat:
 		if tk.kind == '"' {
-			s := j.t.str(nil, i)
+			s := j.t.view(i)
 			switch string(s) {
 			case "INF", "-INF", "NaN":
 				return append(dst, s...), ""
@@ -106,7 +106,7 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 	if tk.kind != '"' {
 		return dst, "expected a string, got " + kindName(tk.kind)
 	}
-	return j.t.str(dst, i), ""
+	return j.t.appendStr(dst, i), ""
 }
 
 func kindName(k jsontext.Kind) string {
