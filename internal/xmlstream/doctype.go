@@ -57,7 +57,7 @@ func (r *Reader) doctypeDecl() error {
 		return err
 	}
 	r.pos = p + 1
-	r.tok = Token{Kind: Directive, Data: data}
+	r.setData(Directive, data, false)
 	return nil
 }
 

@@ -20,7 +20,7 @@ import (
 
 // Slots of the per-Reader caches (powers of two).
 const (
-	nameCacheSize  = 64
+	nameCacheSize  = 256
 	valueCacheSize = 32
 	uriCacheSize   = 16
 )
@@ -44,9 +44,9 @@ type valueSlot struct{ v string }
 
 var shared = struct {
 	sync.RWMutex
-	names map[string]qname
+	names map[string]*qname
 	uris  map[string]string
-}{names: make(map[string]qname), uris: make(map[string]string)}
+}{names: make(map[string]*qname), uris: make(map[string]string)}
 
 // FNV-1a, a cheap hash for short names and values; scanName computes the
 // same hash as it goes.
@@ -64,25 +64,25 @@ func hashBytes(b []byte) uint32 {
 }
 
 // lookupQName returns the cached split of raw, if known.
-func (r *Reader) lookupQName(raw []byte, h uint32) (qname, bool) {
+func (r *Reader) lookupQName(raw []byte, h uint32) *qname {
 	slot := &r.nameCache[h%nameCacheSize]
-	if slot.raw == string(raw) && slot.raw != "" {
-		return *slot, true
+	if q := *slot; q != nil && q.raw == string(raw) {
+		return q
 	}
 	shared.RLock()
-	q, ok := shared.names[string(raw)]
+	q := shared.names[string(raw)]
 	shared.RUnlock()
-	if ok {
+	if q != nil {
 		*slot = q
 	}
-	return q, ok
+	return q
 }
 
 // storeQName records a validated name whose colon is at index colon (or
 // -1), sharing one allocation for the name and its parts.
-func (r *Reader) storeQName(raw []byte, h uint32, colon int) qname {
+func (r *Reader) storeQName(raw []byte, h uint32, colon int) *qname {
 	s := string(raw)
-	q := qname{raw: s, local: s}
+	q := &qname{raw: s, local: s}
 	if colon >= 0 {
 		q.prefix, q.local = s[:colon], s[colon+1:]
 	}

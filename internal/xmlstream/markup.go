@@ -84,7 +84,7 @@ func (r *Reader) readProcInst() error {
 		return err
 	}
 	r.pos = end + 2
-	r.tok = Token{Kind: ProcInst, Data: data}
+	r.setData(ProcInst, data, false)
 	return nil
 }
 
@@ -129,7 +129,7 @@ func (r *Reader) readComment() error {
 		return err
 	}
 	r.pos = end + 3
-	r.tok = Token{Kind: Comment, Data: data}
+	r.setData(Comment, data, false)
 	return nil
 }
 
@@ -146,6 +146,6 @@ func (r *Reader) readCDATA() error {
 		return err
 	}
 	r.pos = start + i + 3
-	r.tok = Token{Kind: CharData, Data: data, CDATA: true}
+	r.setData(CharData, data, true)
 	return nil
 }

@@ -54,7 +54,7 @@ func (r *Reader) lookup(prefix string) (string, bool) {
 }
 
 // resolveElem returns the namespace of an element name.
-func (r *Reader) resolveElem(q qname, off int) (string, error) {
+func (r *Reader) resolveElem(q *qname, off int) (string, error) {
 	if q.prefix == "xmlns" {
 		return "", r.errAt(off, "element <%s:%s> cannot use the reserved prefix xmlns", q.prefix, q.local)
 	}
@@ -86,7 +86,7 @@ func (r *Reader) resolveAttr(a rawAttr) (Name, error) {
 
 // undeclaredPrefix fails, or in repair mode records the prefix and
 // resolves it to no namespace.
-func (r *Reader) undeclaredPrefix(q qname, off int) (string, error) {
+func (r *Reader) undeclaredPrefix(q *qname, off int) (string, error) {
 	if !r.lim.AllowUndeclaredPrefixes {
 		return "", r.errAt(off, "undeclared namespace prefix %q in %s:%s", q.prefix, q.prefix, q.local)
 	}

@@ -31,9 +31,15 @@ type Reader struct {
 	attrs []Attr
 	raw   []rawAttr
 	buf   []byte
-	tok   Token
 
-	nameCache  [nameCacheSize]qname
+	// The last token, turned into a Token by Next: its kind, the element
+	// (for StartElement, the top of stack; for EndElement, the entry just
+	// above it, which popElement leaves in place) or the data.
+	kind  Kind
+	text  []byte
+	cdata bool
+
+	nameCache  [nameCacheSize]*qname
 	uriCache   [uriCacheSize]valueSlot
 	valueCache [valueCacheSize]valueSlot
 	arena      []byte
@@ -61,10 +67,9 @@ const (
 
 // openElem is an element whose end tag has not been read yet.
 type openElem struct {
-	qname  string // as written, for matching the end tag
-	name   Name
-	prefix string
-	nsMark int // len(Reader.ns) before this element's declarations
+	q      *qname // as written, for matching the end tag
+	space  string // resolved namespace
+	nsMark int    // len(Reader.ns) before this element's declarations
 }
 
 // NewReader returns a Reader over data with the given limits. Zero fields
@@ -87,7 +92,7 @@ func (r *Reader) Reset(data []byte, lim Limits) {
 	}
 	r.stack, r.ns, r.attrs, r.raw = r.stack[:0], r.ns[:0], r.attrs[:0], r.raw[:0]
 	r.state, r.begun, r.pendingEnd, r.doctype, r.err = inProlog, false, false, false, nil
-	r.tok = Token{}
+	r.kind, r.text, r.cdata = 0, nil, false
 	r.undeclared = r.undeclared[:0]
 }
 
@@ -140,10 +145,23 @@ func (r *Reader) Next() (Token, error) {
 	if err := r.next(); err != nil {
 		return Token{}, err
 	}
-	return r.tok, nil
+	switch r.kind {
+	case StartElement:
+		e := &r.stack[len(r.stack)-1]
+		return Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}, nil
+	case EndElement:
+		e := &r.stack[:len(r.stack)+1][len(r.stack)]
+		return Token{Kind: EndElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix}, nil
+	}
+	return Token{Kind: r.kind, Data: r.text, CDATA: r.cdata}, nil
 }
 
-// next reads the next token into r.tok.
+// setData records a token made of data.
+func (r *Reader) setData(k Kind, data []byte, cdata bool) {
+	r.kind, r.text, r.cdata = k, data, cdata
+}
+
+// next reads the next token.
 func (r *Reader) next() error {
 	if r.err != nil {
 		return r.err
@@ -199,7 +217,7 @@ func (r *Reader) atEOF() error {
 		return r.errAt(r.pos, "no root element")
 	case inRoot:
 		top := r.stack[len(r.stack)-1]
-		return r.errAt(r.pos, "unexpected end of document: element <%s> is not closed", top.qname)
+		return r.errAt(r.pos, "unexpected end of document: element <%s> is not closed", top.q.raw)
 	}
 	return io.EOF
 }

@@ -11,7 +11,7 @@ type qname struct{ raw, prefix, local string }
 
 // rawAttr is an attribute before namespace resolution.
 type rawAttr struct {
-	q     qname
+	q     *qname
 	value string
 	off   int
 }
@@ -68,17 +68,17 @@ func nameContinuesAt(d []byte, i int) bool {
 }
 
 // splitQName splits and interns a qualified name found at offset off.
-func (r *Reader) splitQName(b []byte, h uint32, off int) (qname, error) {
-	if q, ok := r.lookupQName(b, h); ok {
+func (r *Reader) splitQName(b []byte, h uint32, off int) (*qname, error) {
+	if q := r.lookupQName(b, h); q != nil {
 		return q, nil
 	}
 	i := bytes.IndexByte(b, ':')
 	if i >= 0 {
 		if i == 0 || i == len(b)-1 || bytes.IndexByte(b[i+1:], ':') >= 0 {
-			return qname{}, r.errAt(off, "invalid QName %q: a name has at most one colon, between a prefix and a local name", b)
+			return nil, r.errAt(off, "invalid QName %q: a name has at most one colon, between a prefix and a local name", b)
 		}
 		if ru, _ := utf8.DecodeRune(b[i+1:]); !isNameStartRune(ru) {
-			return qname{}, r.errAt(off, "invalid QName %q: the local name cannot start with %q", b, ru)
+			return nil, r.errAt(off, "invalid QName %q: the local name cannot start with %q", b, ru)
 		}
 	}
 	return r.storeQName(b, h, i), nil
@@ -180,7 +180,7 @@ func (r *Reader) readAttr(p int, elem []byte) (int, error) {
 
 // openElement resolves names, checks attribute uniqueness and pushes the
 // element.
-func (r *Reader) openElement(rawName []byte, q qname, nsMark int, selfClose bool) error {
+func (r *Reader) openElement(rawName []byte, q *qname, nsMark int, selfClose bool) error {
 	start := r.tokStart
 	space, err := r.resolveElem(q, start)
 	if err != nil {
@@ -197,11 +197,10 @@ func (r *Reader) openElement(rawName []byte, q qname, nsMark int, selfClose bool
 	if err := r.checkUnique(rawName); err != nil {
 		return err
 	}
-	name := Name{Space: space, Local: q.local}
-	r.stack = append(r.stack, openElem{qname: q.raw, name: name, prefix: q.prefix, nsMark: nsMark})
+	r.stack = append(r.stack, openElem{q: q, space: space, nsMark: nsMark})
 	r.state = inRoot
 	r.pendingEnd = selfClose
-	r.tok = Token{Kind: StartElement, Name: name, Prefix: q.prefix, Attrs: r.attrs}
+	r.kind = StartElement
 	return nil
 }
 
@@ -246,7 +245,7 @@ func (r *Reader) readEndTag() error {
 	start := r.pos
 	end := start + 2
 	if n := len(r.stack); n > 0 {
-		top := r.stack[n-1].qname
+		top := r.stack[n-1].q.raw
 		if len(d)-end >= len(top) && string(d[end:end+len(top)]) == top && !nameContinuesAt(d, end+len(top)) {
 			end += len(top)
 		} else if err := r.badEndTag(start); err != nil {
@@ -277,7 +276,7 @@ func (r *Reader) badEndTag(start int) error {
 	case len(r.stack) == 0:
 		return r.errAt(start, "unexpected end tag </%s>", name)
 	}
-	return r.errAt(start, "end tag </%s> does not match start tag <%s>", name, r.stack[len(r.stack)-1].qname)
+	return r.errAt(start, "end tag </%s> does not match start tag <%s>", name, r.stack[len(r.stack)-1].q.raw)
 }
 
 // popElement closes the innermost element and makes its end the token.
@@ -288,5 +287,5 @@ func (r *Reader) popElement() {
 	if len(r.stack) == 0 {
 		r.state = inEpilog
 	}
-	r.tok = Token{Kind: EndElement, Name: top.name, Prefix: top.prefix}
+	r.kind = EndElement
 }

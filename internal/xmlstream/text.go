@@ -56,7 +56,7 @@ func (r *Reader) readText() error {
 			return err
 		}
 	}
-	r.tok = Token{Kind: CharData, Data: data}
+	r.setData(CharData, data, false)
 	return nil
 }
 
