@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
@@ -44,6 +45,8 @@ type server struct {
 	routes  []route
 	mux     *http.ServeMux
 	openapi openAPICache
+	// contracts parses stored WSDL import artifacts once (internal/contracts).
+	contracts *contracts.Cache
 
 	// afterSettingWrite, when set (by tests), runs inside the settings PATCH
 	// transaction after each setting is written; an error aborts the
@@ -69,6 +72,7 @@ func newServer(cfg Config) *server {
 		version: cfg.Version,
 		now:     time.Now,
 	}
+	s.contracts = contracts.New(cfg.Store)
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	return s
