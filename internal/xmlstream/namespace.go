@@ -14,8 +14,21 @@ var ErrUndeclaredPrefix = errors.New("undeclared namespace prefix")
 // not a QName.
 var ErrInvalidQName = errors.New("invalid QName")
 
-// binding is one namespace declaration in scope.
-type binding struct{ prefix, uri string }
+// binding is one namespace declaration in scope. prev is the index of the
+// binding of the same prefix it hides, or -1; it is kept only while
+// Reader.nsIndex exists.
+type binding struct {
+	prefix, uri string
+	prev        int
+}
+
+// nsLinearMax is the number of bindings in scope up to which lookups scan
+// the stack; beyond it Reader.nsIndex maps each prefix to its binding, so
+// hostile documents with thousands of declarations stay linear.
+const nsLinearMax = 32
+
+// maxBindings caps the namespace declarations in scope at once.
+const maxBindings = 4096
 
 // declare records a namespace declaration attribute, enforcing the rules
 // of Namespaces in XML 1.0.
@@ -36,14 +49,54 @@ func (r *Reader) declare(a rawAttr) error {
 	case prefix != "" && a.value == "":
 		return r.errAt(a.off, "xmlns:%s=\"\" cannot undeclare a prefix in XML 1.0", prefix)
 	}
-	r.ns = append(r.ns, binding{prefix: prefix, uri: a.value})
+	if len(r.ns) >= maxBindings {
+		return r.errAt(a.off, "namespace declaration limit %d exceeded", maxBindings)
+	}
+	r.ns = append(r.ns, binding{prefix: prefix, uri: a.value, prev: -1})
+	switch {
+	case r.nsIndex != nil:
+		r.indexBinding(len(r.ns) - 1)
+	case len(r.ns) > nsLinearMax:
+		r.nsIndex = make(map[string]int, 2*nsLinearMax)
+		for i := range r.ns {
+			r.indexBinding(i)
+		}
+	}
 	return nil
+}
+
+func (r *Reader) indexBinding(i int) {
+	b := &r.ns[i]
+	if prev, ok := r.nsIndex[b.prefix]; ok {
+		b.prev = prev
+	}
+	r.nsIndex[b.prefix] = i
+}
+
+// popBindings drops the bindings from index mark on.
+func (r *Reader) popBindings(mark int) {
+	if r.nsIndex != nil {
+		for i := len(r.ns) - 1; i >= mark; i-- {
+			if b := r.ns[i]; b.prev >= 0 {
+				r.nsIndex[b.prefix] = b.prev
+			} else {
+				delete(r.nsIndex, b.prefix)
+			}
+		}
+	}
+	r.ns = r.ns[:mark]
 }
 
 // lookup finds the binding of prefix in the current scope.
 func (r *Reader) lookup(prefix string) (string, bool) {
 	if prefix == "xml" {
 		return NSXML, true
+	}
+	if r.nsIndex != nil {
+		if i, ok := r.nsIndex[prefix]; ok {
+			return r.ns[i].uri, true
+		}
+		return "", false
 	}
 	for i := len(r.ns) - 1; i >= 0; i-- {
 		if r.ns[i].prefix == prefix {
@@ -95,11 +148,13 @@ func (r *Reader) undeclaredPrefix(q *qname, off int) (string, error) {
 }
 
 func (r *Reader) noteUndeclared(prefix string) {
-	for _, p := range r.undeclared {
-		if p == prefix {
-			return
-		}
+	if _, seen := r.undeclaredSet[prefix]; seen {
+		return
 	}
+	if r.undeclaredSet == nil {
+		r.undeclaredSet = make(map[string]struct{})
+	}
+	r.undeclaredSet[prefix] = struct{}{}
 	r.undeclared = append(r.undeclared, prefix)
 }
 

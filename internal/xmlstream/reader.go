@@ -49,12 +49,14 @@ type Reader struct {
 	attrBuf  [8]Attr
 	rawBuf   [8]rawAttr
 
-	state      docState
-	begun      bool
-	pendingEnd bool
-	doctype    bool
-	err        error
-	undeclared []string
+	state         docState
+	begun         bool
+	pendingEnd    bool
+	doctype       bool
+	err           error
+	undeclared    []string
+	undeclaredSet map[string]struct{}
+	nsIndex       map[string]int // see nsLinearMax
 }
 
 type docState uint8
@@ -93,7 +95,7 @@ func (r *Reader) Reset(data []byte, lim Limits) {
 	r.stack, r.ns, r.attrs, r.raw = r.stack[:0], r.ns[:0], r.attrs[:0], r.raw[:0]
 	r.state, r.begun, r.pendingEnd, r.doctype, r.err = inProlog, false, false, false, nil
 	r.kind, r.text, r.cdata = 0, nil, false
-	r.undeclared = r.undeclared[:0]
+	r.undeclared, r.undeclaredSet, r.nsIndex = nil, nil, nil
 }
 
 func withDefaults(lim Limits) Limits {

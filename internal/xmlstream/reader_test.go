@@ -491,3 +491,42 @@ func TestResetReuses(t *testing.T) {
 		r.Reset([]byte(`<a xmlns="u"/>`), Limits{})
 	}
 }
+
+// TestManyBindings covers the indexed lookup used beyond nsLinearMax
+// bindings in scope: shadowing, popping and resolution after pops.
+func TestManyBindings(t *testing.T) {
+	var b strings.Builder
+	const depth, perLevel = 8, 10
+	for d := range depth {
+		b.WriteString("<e")
+		for p := range perLevel {
+			fmt.Fprintf(&b, " xmlns:p%d='urn:%d:%d'", p, d, p)
+		}
+		fmt.Fprintf(&b, " xmlns:only%d='urn:only:%d'>", d, d)
+	}
+	b.WriteString("<p3:leaf only0:a='1'/>")
+	for range depth {
+		b.WriteString("<p1:after/></e>")
+	}
+	got, err := readAll(b.String(), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range got {
+		if strings.HasPrefix(s, "start {") {
+			names = append(names, strings.SplitN(s, " {http", 2)[0])
+		}
+	}
+	want := []string{"start {urn:7:3}leaf {urn:only:0}a=\"1\"", "start {urn:7:1}after"}
+	for d := depth - 2; d >= 0; d-- {
+		want = append(want, fmt.Sprintf("start {urn:%d:1}after", d))
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("resolved names (-want +got):\n%s", diff)
+	}
+	_, err = readAll("<e>"+strings.Repeat("<e xmlns:a='u' xmlns:b='u' xmlns:c='u' xmlns:d='u'>", 1100), Limits{MaxDepth: 2000})
+	if err == nil || !strings.Contains(err.Error(), "namespace declaration limit 4096 exceeded") {
+		t.Errorf("error = %v, want the namespace declaration limit", err)
+	}
+}

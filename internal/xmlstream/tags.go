@@ -283,7 +283,7 @@ func (r *Reader) badEndTag(start int) error {
 func (r *Reader) popElement() {
 	top := r.stack[len(r.stack)-1]
 	r.stack = r.stack[:len(r.stack)-1]
-	r.ns = r.ns[:top.nsMark]
+	r.popBindings(top.nsMark)
 	if len(r.stack) == 0 {
 		r.state = inEpilog
 	}

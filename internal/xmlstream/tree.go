@@ -24,7 +24,8 @@ type Element struct {
 // instructions and the DOCTYPE are dropped.
 func Parse(data []byte, lim Limits) (*Element, error) {
 	r := NewReader(data, lim)
-	var root, cur *Element
+	var root *Element
+	var open []openText // the elements being built, innermost last
 	for {
 		tok, err := r.Next()
 		if err == io.EOF {
@@ -35,23 +36,33 @@ func Parse(data []byte, lim Limits) (*Element, error) {
 		}
 		switch tok.Kind {
 		case StartElement:
-			e := newElement(tok, r.Line(), cur)
-			if cur == nil {
+			var parent *Element
+			if len(open) > 0 {
+				parent = open[len(open)-1].e
+			}
+			e := newElement(tok, r.Line(), parent)
+			if parent == nil {
 				root = e
 			} else {
-				cur.Children = append(cur.Children, e)
+				parent.Children = append(parent.Children, e)
 			}
-			cur = e
+			open = append(open, openText{e: e})
 		case EndElement:
-			cur = cur.Parent
+			top := &open[len(open)-1]
+			top.e.Text = string(top.text)
+			open = open[:len(open)-1]
 		case CharData:
-			if cur.Text == "" {
-				cur.Text = string(tok.Data)
-			} else {
-				cur.Text += string(tok.Data)
-			}
+			top := &open[len(open)-1]
+			top.text = append(top.text, tok.Data...)
 		}
 	}
+}
+
+// openText is an element under construction and its text so far (joined
+// at the end, so text split by many comments stays linear).
+type openText struct {
+	e    *Element
+	text []byte
 }
 
 func newElement(tok Token, line int, parent *Element) *Element {

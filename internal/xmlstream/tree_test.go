@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -79,5 +80,16 @@ func TestParseErrors(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]string{"xml": NSXML, "p": "u"}, root.Children[0].InScope(), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("InScope (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseTextManyPieces(t *testing.T) {
+	doc := "<a>" + strings.Repeat("x<!---->", 10000) + "<b>in b</b>y</a>"
+	root, err := Parse([]byte(doc), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Repeat("x", 10000) + "y"; root.Text != want || root.Children[0].Text != "in b" {
+		t.Errorf("text = %d bytes, child %q", len(root.Text), root.Children[0].Text)
 	}
 }
