@@ -172,10 +172,8 @@ func (r *reader) readEntry(f *zip.File) ([]byte, error) {
 		return nil, &EntryError{Entry: f.Name, Reason: "cannot open: " + err.Error()}
 	}
 	defer rc.Close()
-	var buf bytes.Buffer
-	buf.Grow(int(min(f.UncompressedSize64, uint64(budget), 1<<20)))
-	n, err := io.Copy(&buf, io.LimitReader(rc, budget+1))
-	if n > budget {
+	body, err := readLimited(rc, budget)
+	if errors.Is(err, errOverBudget) {
 		if budget < r.lim.MaxFileBytes {
 			return nil, r.totalTooLarge(f)
 		}
@@ -184,8 +182,55 @@ func (r *reader) readEntry(f *zip.File) ([]byte, error) {
 	if err != nil {
 		return nil, &EntryError{Entry: f.Name, Reason: decompressProblem(err)}
 	}
-	r.total += n
-	return buf.Bytes(), nil
+	r.total += int64(len(body))
+	return body, nil
+}
+
+var errOverBudget = errors.New("over budget")
+
+// readLimited reads all of r, failing with errOverBudget as soon as more
+// than limit bytes arrive. It reads into chunks that double from 8 KiB to
+// 1 MiB and joins them into an exactly sized slice at the end, so it
+// allocates about twice what it returns whatever the headers claim, and
+// never the limit up front.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	var chunks [][]byte
+	var total int64
+	size := 8 << 10
+	for {
+		chunk := make([]byte, size)
+		n, err := fill(r, chunk)
+		total += int64(n)
+		if total > limit {
+			return nil, errOverBudget
+		}
+		chunks = append(chunks, chunk[:n])
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(size*2, 1<<20)
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
+}
+
+// fill reads until buf is full (nil error) or r fails (io.EOF at the end).
+func fill(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 func (r *reader) fileTooLarge(f *zip.File) error {
