@@ -25,13 +25,14 @@ type tape struct {
 	in    []byte
 	toks  []tapeTok
 	stack []int32
-	rd    bytes.Reader
+	// bb wraps the input: the decoder parses a bytes.Buffer in place.
+	bb    bytes.Buffer
 	dec   *jsontext.Decoder
 }
 
 var tapePool = sync.Pool{New: func() any {
 	t := &tape{}
-	t.dec = jsontext.NewDecoder(&t.rd)
+	t.dec = jsontext.NewDecoder(&t.bb)
 	return t
 }}
 
@@ -45,8 +46,8 @@ func (t *tape) build(in []byte) error {
 		return &Error{Reason: "JSON document too large"}
 	}
 	t.in, t.toks, t.stack = in, t.toks[:0], t.stack[:0]
-	t.rd.Reset(in)
-	t.dec.Reset(&t.rd)
+	t.bb = *bytes.NewBuffer(in[:len(in):len(in)])
+	t.dec.Reset(&t.bb)
 	for {
 		if err := t.next(); err != nil {
 			return jsonSyntaxError(t.dec, err)
