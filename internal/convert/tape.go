@@ -26,8 +26,8 @@ type tape struct {
 	toks  []tapeTok
 	stack []int32
 	// bb wraps the input: the decoder parses a bytes.Buffer in place.
-	bb    bytes.Buffer
-	dec   *jsontext.Decoder
+	bb  bytes.Buffer
+	dec *jsontext.Decoder
 }
 
 var tapePool = sync.Pool{New: func() any {
