@@ -28,7 +28,7 @@ func (rt route) pattern() string { return rt.method + " " + Prefix + rt.path }
 // settings, role and permission bindings, hard delete and OpenAPI
 // generation.
 func (s *server) routeTable() []route {
-	return []route{
+	routes := []route{
 		{"GET", "/me", model.RoleReader, s.getMe, docGetMe},
 		{"GET", "/openapi.json", model.RoleReader, s.getOpenAPI, docGetOpenAPI},
 
@@ -44,6 +44,8 @@ func (s *server) routeTable() []route {
 
 		{"GET", "/audit-events", model.RoleReader, s.getAuditEvents, docGetAuditEvents},
 	}
+	routes = append(routes, s.importRoutes()...)
+	return routes
 }
 
 // register builds the mux. Every route's handler is wrapped in

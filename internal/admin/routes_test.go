@@ -82,6 +82,11 @@ func TestRouteRoleMatrix(t *testing.T) {
 		"POST /permission-bindings":               {body: `{"email":"new@example.com","role":"reader"}`, want: adminOnly(201)},
 		"DELETE /permission-bindings/{bindingId}": {want: adminOnly(404)},
 		"GET /audit-events":                       {want: readAll},
+
+		"POST /wsdl/import":             {want: want{403, 415, 415}},
+		"POST /wsdl/import-url":         {body: `{}`, want: want{403, 400, 400}},
+		"POST /wsdl/import-xml":         {body: `{}`, want: want{403, 400, 400}},
+		"GET /wsdl/import/{artifactId}": {want: want{404, 404, 404}},
 	}
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)

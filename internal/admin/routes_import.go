@@ -1,0 +1,56 @@
+package admin
+
+import (
+	"net/http"
+
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// importRoutes lists the WSDL import, autopilot and repair routes
+// (SPEC 4.8, DESIGN 8). Imports are operator changes; reading an artifact
+// is a reader's.
+func (s *server) importRoutes() []route {
+	return []route{
+		{"POST", "/wsdl/import", model.RoleOperator, s.postImport, docPostImport},
+		{"POST", "/wsdl/import-url", model.RoleOperator, s.postImportURL, docPostImportURL},
+		{"POST", "/wsdl/import-xml", model.RoleOperator, s.postImportXML, docPostImportXML},
+		{"GET", "/wsdl/import/{artifactId}", model.RoleReader, s.getImport, docGetImport},
+	}
+}
+
+var importErrors = []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge}
+
+var docPostImport = opDoc{
+	summary: "Import a WSDL uploaded as multipart/form-data field file: one WSDL, or a ZIP of a WSDL and its XSDs " +
+		"(detected by its magic bytes; root WSDL: the only .wsdl at the shallowest depth). Parsed and compiled fully " +
+		"before anything is stored; a contract that cannot be imported answers 400 S2R-VAL-0400 with details {file, line, reason}. " +
+		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 64 MB (413 S2R-ADM-0413).",
+	request:  importUploadBody{},
+	response: artifactView{},
+	status:   http.StatusCreated,
+	errors:   importErrors,
+}
+
+var docPostImportURL = opDoc{
+	summary: "Import the WSDL at an http(s) URL, and its relative and remote imports, through the guarded fetcher " +
+		"(loopback, link-local and metadata addresses refused unless in outbound_allowed_cidrs; outbound_denied_cidrs always refused).",
+	request:  importURLBody{},
+	response: artifactView{},
+	status:   http.StatusCreated,
+	errors:   importErrors,
+}
+
+var docPostImportXML = opDoc{
+	summary:  "Import pasted WSDL XML (stored as root.wsdl) with optional further files keyed by the relative path its imports use.",
+	request:  importXMLBody{},
+	response: artifactView{},
+	status:   http.StatusCreated,
+	errors:   importErrors,
+}
+
+var docGetImport = opDoc{
+	summary:  "A stored WSDL import artifact: files (paths, sizes, SHA-256; texts with includeFiles=true), services, ports and operations.",
+	query:    []param{{"includeFiles", "string", "true to include every file's text"}},
+	response: artifactView{},
+	errors:   []int{http.StatusNotFound},
+}
