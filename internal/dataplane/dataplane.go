@@ -1,0 +1,157 @@
+// Package dataplane is the runtime surface: every request that is not for
+// /health, /metrics, /admin/v1 or /ingest/v1 arrives here as
+// /{direction}/{environment}/{serviceKey}/...
+//
+// This file is the dispatcher skeleton: it validates the direction segment
+// (400 S2R-RUN-0405, recorded for the bad-URL summary), applies the license
+// gate (503 S2R-RUN-0503 on RUNTIME_STOP) and the payload limit (413
+// S2R-RUN-0413), and looks the route up (404 S2R-RUN-0404). The direction
+// handlers come with the route table in later work.
+//
+// The data plane never touches the database: it declares the small
+// interfaces it consumes (Routes, BadURLRecorder, LicenseStater) and gets
+// their implementations at wiring time.
+package dataplane
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/license"
+)
+
+// Direction is the first path segment of a runtime URL.
+type Direction string
+
+// Directions (SPEC 1).
+const (
+	Publish Direction = "publish"
+	Consume Direction = "consume"
+	Gateway Direction = "gateway"
+)
+
+// ParseDirection returns the Direction named by s.
+func ParseDirection(s string) (Direction, bool) {
+	switch d := Direction(s); d {
+	case Publish, Consume, Gateway:
+		return d, true
+	}
+	return "", false
+}
+
+// BadURLRecorder receives requests rejected with S2R-RUN-0405. It must not
+// block: implementations queue and write off the request path.
+type BadURLRecorder interface {
+	// RecordBadURL notes one attempt; it never blocks.
+	RecordBadURL(method, path string, at time.Time)
+}
+
+// LicenseStater reports the license state (license.Checker implements it).
+type LicenseStater interface {
+	// State returns the current license state.
+	State() license.State
+}
+
+// Config configures the dispatcher. Nil fields get harmless defaults.
+type Config struct {
+	Routes       Routes
+	BadURLs      BadURLRecorder
+	License      LicenseStater
+	MaxPayloadMB httpx.MaxPayloadFunc // read per request; default 10
+	Logger       *slog.Logger
+	Now          func() time.Time
+}
+
+// Dispatcher is the runtime http.Handler.
+type Dispatcher struct {
+	cfg   Config
+	limit func(http.Handler) http.Handler
+	route http.Handler
+}
+
+// maxRecordedPath bounds the path stored for a bad-URL attempt.
+const maxRecordedPath = 512
+
+// New returns the runtime dispatcher.
+func New(cfg Config) *Dispatcher {
+	if cfg.Routes == nil {
+		cfg.Routes = NoRoutes{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	d := &Dispatcher{cfg: cfg}
+	d.route = httpx.LimitBody(apierr.RunPayloadTooLarge, cfg.MaxPayloadMB)(http.HandlerFunc(d.serveRoute))
+	return d
+}
+
+// ServeHTTP implements http.Handler.
+func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	target, ok := parseTarget(r.URL.Path)
+	if !ok {
+		d.recordBadURL(r)
+		apierr.Render(w, r, apierr.Newf(apierr.RunBadDirection,
+			"missing or invalid direction segment: the path must start with /publish/, /consume/ or /gateway/ followed by an environment"),
+			apierr.RunInternal)
+		return
+	}
+	if d.cfg.License != nil && d.cfg.License.State() == license.RuntimeStop {
+		d.fail(w, r, target, apierr.New(apierr.RunUnavailable, "the runtime is stopped: the license has expired"))
+		return
+	}
+	d.route.ServeHTTP(w, r.WithContext(withTarget(r.Context(), target)))
+}
+
+func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
+	t := targetFrom(r.Context())
+	if t.ServiceKey == "" {
+		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /%s/%s/{serviceKey}/...", t.Direction, t.Environment))
+		return
+	}
+	route, ok := d.cfg.Routes.Lookup(RouteKey{Direction: t.Direction, Environment: t.Environment, ServiceKey: t.ServiceKey})
+	if !ok {
+		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no route for %s service %q in environment %q", t.Direction, t.ServiceKey, t.Environment))
+		return
+	}
+	// Direction handlers are not implemented yet: a found route cannot be
+	// served. Later work replaces this with publish/consume/gateway.
+	_ = route
+	d.fail(w, r, t, apierr.Newf(apierr.RunInternal, "%s traffic is not served yet", t.Direction))
+}
+
+// fail renders err in the shape of the target's direction: a SOAP Fault on
+// consume paths (SPEC 7.1), JSON otherwise.
+func (d *Dispatcher) fail(w http.ResponseWriter, r *http.Request, t Target, err error) {
+	if t.Direction == Consume {
+		apierr.RenderFault(w, r, soapVersionOf(r), err)
+		return
+	}
+	apierr.Render(w, r, err, apierr.RunInternal)
+}
+
+// soapVersionOf picks the Fault version from the request's Content-Type:
+// application/soap+xml is SOAP 1.2, anything else SOAP 1.1.
+func soapVersionOf(r *http.Request) apierr.SOAPVersion {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Type"))), "application/soap+xml") {
+		return apierr.SOAP12
+	}
+	return apierr.SOAP11
+}
+
+func (d *Dispatcher) recordBadURL(r *http.Request) {
+	if d.cfg.BadURLs == nil {
+		return
+	}
+	p := r.URL.Path
+	if len(p) > maxRecordedPath {
+		p = p[:maxRecordedPath]
+	}
+	d.cfg.BadURLs.RecordBadURL(r.Method, p, d.cfg.Now())
+}
