@@ -46,6 +46,8 @@
 // escaping rules and the U+FFFD replacement of invalid characters.
 package xmlstream
 
+import "strconv"
+
 // Name is a namespace-resolved XML name. Space is the namespace URI, empty
 // for unqualified names.
 type Name struct {
@@ -117,3 +119,22 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string { return syntaxErrorString(e) }
+
+// String returns the name of the kind.
+func (k Kind) String() string {
+	switch k {
+	case StartElement:
+		return "StartElement"
+	case EndElement:
+		return "EndElement"
+	case CharData:
+		return "CharData"
+	case Comment:
+		return "Comment"
+	case ProcInst:
+		return "ProcInst"
+	case Directive:
+		return "Directive"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}

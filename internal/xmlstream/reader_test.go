@@ -530,3 +530,27 @@ func TestManyBindings(t *testing.T) {
 		t.Errorf("error = %v, want the namespace declaration limit", err)
 	}
 }
+
+// TestConcurrentReaders exercises the shared intern tables from many
+// goroutines (run with -race).
+func TestConcurrentReaders(t *testing.T) {
+	docs := [][]byte{soapEnvelope(4 << 10), []byte(`<x:a xmlns:x="urn:x" b="1"><x:c/></x:a>`)}
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			var err error
+			for i := range 50 {
+				doc := docs[(g+i)%len(docs)]
+				if _, e := readAll(string(doc), Limits{}); e != nil {
+					err = e
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
