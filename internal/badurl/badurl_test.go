@@ -1,0 +1,64 @@
+package badurl
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+func TestRecorderWritesBatches(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		r := New(Config{Store: s, BatchSize: 10, FlushInterval: 20 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- r.Run(ctx) }()
+		now := time.Now()
+		for range 25 {
+			r.RecordBadURL("GET", "/foo", now)
+		}
+		r.RecordBadURL("POST", "/publish/", now)
+		deadline := time.Now().Add(10 * time.Second)
+		for r.Written() < 26 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		sum, err := s.BadURLSummary(context.Background(), now.Add(-time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.BadURLCount{{Path: "/foo", Count: 25}, {Path: "/publish/", Count: 1}}
+		if len(sum) != 2 || sum[0] != want[0] || sum[1] != want[1] {
+			t.Errorf("summary = %v, want %v", sum, want)
+		}
+	})
+}
+
+func TestRecorderFlushesOnShutdown(t *testing.T) {
+	s := storetest.SQLite(t)
+	r := New(Config{Store: s, FlushInterval: time.Hour})
+	for range 5 {
+		r.RecordBadURL("GET", "/x", time.Now())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Run(ctx)
+	if r.Written() != 5 {
+		t.Errorf("written = %d, want 5 flushed at shutdown", r.Written())
+	}
+}
+
+func TestRecorderNeverBlocks(t *testing.T) {
+	r := New(Config{Store: nil, QueueSize: 3})
+	for range 10 {
+		r.RecordBadURL("GET", "/x", time.Now()) // no Run: the queue fills
+	}
+	if r.Dropped() != 7 {
+		t.Errorf("dropped = %d, want 7", r.Dropped())
+	}
+}
