@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 // FuzzParseWSDL imports arbitrary bytes as a WSDL (with the unit test
 // files available for imports): it must return definitions or an error,
-// never panic or hang. Namespace repair runs on the same input.
+// never panic or hang. Namespace repair and the reference walk run on the
+// same input.
 func FuzzParseWSDL(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "unit", "*.wsdl"))
 	for _, s := range seeds {
@@ -27,5 +30,6 @@ func FuzzParseWSDL(f *testing.F) {
 		}
 		_, _ = ParseFiles(context.Background(), "root.wsdl", files)
 		_, _, _ = RepairNamespaces(map[string][]byte{"root.wsdl": data})
+		_, _ = References(context.Background(), xsd.FileSet(files), "root.wsdl")
 	})
 }
