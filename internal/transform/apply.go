@@ -59,11 +59,6 @@ func eachString(fn stringFunc) func(*step, *node) error {
 	}
 }
 
-// setString makes n the string s.
-func (n *node) setString(s string) {
-	*n = node{kind: '"', text: s}
-}
-
 func wrongType(k Kind, want string, n *node) string {
 	msg := fmt.Sprintf("%s applies to %s, found %s", k, want, n.kindName())
 	if n.kind == '[' && want == "strings" {
@@ -77,13 +72,23 @@ func runSplit(st *step, n *node, s string) string {
 	if s != "" {
 		parts = strings.SplitN(s, st.separator, st.limit)
 	}
+	// Encode every part into one buffer first, then slice it: slicing
+	// while appending would keep pointers into outgrown arrays.
+	buf := make([]byte, 0, len(s)+2*len(parts))
+	ends := make([]int, len(parts))
+	for i, part := range parts {
+		buf = appendString(buf, part)
+		ends[i] = len(buf)
+	}
 	nodes := make([]node, len(parts))
 	items := make([]*node, len(parts))
-	for i, part := range parts {
-		nodes[i] = node{kind: '"', text: part}
+	start := 0
+	for i, end := range ends {
+		nodes[i] = node{kind: '"', raw: buf[start:end:end]}
 		items[i] = &nodes[i]
+		start = end
 	}
-	*n = node{kind: '[', items: items, expanded: true}
+	*n = node{kind: '[', items: items}
 	return ""
 }
 
@@ -132,7 +137,7 @@ func runDefault(st *step, root *node) error {
 		}
 		switch i := n.lookup(name); {
 		case i < 0:
-			n.members = append(n.members, member{name: name, val: st.value.clone()})
+			n.members = append(n.members, member{rawName: st.nameRaw, val: st.value.clone()})
 		case n.members[i].val.kind == 'n':
 			n.members[i].val = st.value.clone()
 		}
@@ -153,7 +158,7 @@ func runRename(st *step, root *node) error {
 		if n.lookup(st.to) >= 0 {
 			return st.fail(at.String()+"/"+escapeSegment(name), fmt.Sprintf("cannot rename to %q: the object already has a member of that name", st.to))
 		}
-		n.members[i].rawName, n.members[i].name = nil, st.to
+		n.members[i].rawName = st.toRaw
 		return nil
 	})
 }

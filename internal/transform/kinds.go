@@ -29,7 +29,7 @@ var compilers = map[Kind]compiler{
 func valueRule(fn func(string) string) func(*step, map[string]any) string {
 	return func(st *step, _ map[string]any) string {
 		st.run = eachString(func(_ *step, n *node, s string) string {
-			if out := fn(s); out != s || n.raw == nil {
+			if out := fn(s); out != s {
 				n.setString(out)
 			}
 			return ""
@@ -58,6 +58,7 @@ func compileDefault(st *step, params map[string]any) string {
 		return fmt.Sprintf(`parameter "value" is not JSON: %v`, err)
 	}
 	st.value = n
+	st.nameRaw = appendString(nil, st.path.last().name)
 	st.run = runDefault
 	return ""
 }
@@ -73,7 +74,7 @@ func compileRename(st *step, params map[string]any) string {
 	if to == st.path.last().name {
 		return `parameter "to" is the field's own name`
 	}
-	st.to = to
+	st.to, st.toRaw = to, appendString(nil, to)
 	st.run = runRename
 	return ""
 }

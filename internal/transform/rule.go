@@ -108,7 +108,9 @@ type step struct {
 	run   func(st *step, root *node) error
 	// parameters, by kind
 	value     *node
+	nameRaw   []byte // quoted member name default_value creates
 	to        string
+	toRaw     []byte // quoted new name of rename
 	separator string
 	limit     int
 	from, out *datePattern

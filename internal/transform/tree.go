@@ -15,19 +15,18 @@ import (
 // written back byte for byte. Objects therefore keep their member order
 // and numbers their exact text, and untouched parts cost one copy.
 type node struct {
-	kind     jsontext.Kind // '{', '[', '"', '0', 't', 'f' or 'n'
-	raw      []byte        // source bytes; nil once the value was replaced or expanded
-	text     string        // value of a string that was created or replaced
-	members  []member      // object members, in order, once expanded
-	items    []*node       // array elements, once expanded
-	expanded bool
+	// raw is the JSON text of a scalar (source bytes, or the encoding of a
+	// value a rule set) or of a container not expanded yet; it is nil for
+	// an expanded container. Raw bytes are never modified in place.
+	raw     []byte
+	members []member // object members, in order, once expanded
+	items   []*node  // array elements, once expanded
+	kind    jsontext.Kind
 }
 
-// member is one object member. rawName is the quoted source name, nil when
-// the member was created or renamed (then name holds it).
+// member is one object member; rawName is its quoted JSON name.
 type member struct {
 	rawName []byte
-	name    string
 	val     *node
 }
 
@@ -49,11 +48,11 @@ func (n *node) kindName() string {
 }
 
 // str returns the value of a string node.
-func (n *node) str() string {
-	if n.raw == nil {
-		return n.text
-	}
-	return unquote(n.raw)
+func (n *node) str() string { return unquote(n.raw) }
+
+// setString makes n the string s.
+func (n *node) setString(s string) {
+	*n = node{kind: '"', raw: appendString(nil, s)}
 }
 
 // unquote decodes a quoted JSON string that is known to be valid.
@@ -71,9 +70,6 @@ func unquote(q []byte) string {
 
 // is reports whether the member is called name.
 func (m *member) is(name string) bool {
-	if m.rawName == nil {
-		return m.name == name
-	}
 	inner := m.rawName[1 : len(m.rawName)-1]
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return string(inner) == name
@@ -99,7 +95,7 @@ func (n *node) clone() *node {
 	if n.members != nil {
 		c.members = make([]member, len(n.members))
 		for i, m := range n.members {
-			c.members[i] = member{rawName: m.rawName, name: m.name, val: m.val.clone()}
+			c.members[i] = member{rawName: m.rawName, val: m.val.clone()}
 		}
 	}
 	if n.items != nil {
@@ -156,7 +152,7 @@ type span struct{ name, val []byte }
 // expand splits a raw object or array into its members or elements, with
 // one allocation for all the child nodes.
 func (n *node) expand() {
-	if n.expanded || n.raw == nil || (n.kind != '{' && n.kind != '[') {
+	if n.raw == nil || (n.kind != '{' && n.kind != '[') {
 		return
 	}
 	var buf [32]span
@@ -176,7 +172,7 @@ func (n *node) expand() {
 			n.items[i] = &nodes[i]
 		}
 	}
-	n.raw, n.expanded = nil, true
+	n.raw = nil
 }
 
 // splitValue finds the members (object) or elements of a valid raw value.
@@ -259,11 +255,7 @@ func appendJSON(dst []byte, n *node) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if m.rawName != nil {
-				dst = append(dst, m.rawName...)
-			} else {
-				dst = appendString(dst, m.name)
-			}
+			dst = append(dst, m.rawName...)
 			dst = append(dst, ':')
 			dst = appendJSON(dst, m.val)
 		}
@@ -277,10 +269,8 @@ func appendJSON(dst []byte, n *node) []byte {
 			dst = appendJSON(dst, it)
 		}
 		return append(dst, ']')
-	case '"':
-		return appendString(dst, n.text)
 	}
-	// Unreachable: numbers, booleans and null only come from source bytes.
+	// Unreachable: scalars always have their JSON text in raw.
 	return append(dst, "null"...)
 }
 
