@@ -242,3 +242,35 @@ func TestGroupsAreShared(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportFallbacks covers a well-known namespace whose local copy is
+// missing (built-in used, with a warning) and xs:redefine (read as an
+// include, with a warning).
+func TestImportFallbacks(t *testing.T) {
+	files := map[string][]byte{
+		"a.xsd": []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:t="urn:a" targetNamespace="urn:a">
+<xs:import namespace="http://schemas.xmlsoap.org/soap/encoding/" schemaLocation="local/soapenc.xsd"/>
+<xs:redefine schemaLocation="b.xsd"/>
+<xs:element name="e"><xs:complexType><xs:sequence><xs:element name="s" type="enc:string"/><xs:element name="b" type="t:B"/></xs:sequence></xs:complexType></xs:element>
+</xs:schema>`),
+		"b.xsd": []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:simpleType name="B"><xs:restriction base="xs:byte"/></xs:simpleType></xs:schema>`),
+	}
+	s, err := CompileSchemas(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`a.xsd:2: cannot load "local/soapenc.xsd": local/soapenc.xsd: not found; using the built-in schema of http://schemas.xmlsoap.org/soap/encoding/`,
+		"a.xsd:3: xs:redefine treated as xs:include",
+	}
+	if diff := cmp.Diff(want, s.Warnings()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	e, err := s.Element(xmlstream.Name{Space: "urn:a", Local: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := e.Type.Content.Children[1].Element.Type.Simple.Kind; k != JSONInteger {
+		t.Errorf("redefined B has kind %d, want integer", k)
+	}
+}

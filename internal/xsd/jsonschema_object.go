@@ -80,7 +80,7 @@ func (o *objectBuilder) particle(p *Particle, repeated, required bool) {
 			branches = append(branches, append([]string(nil), o.names[from:]...))
 		}
 		if !rep {
-			o.choice(branches, !req)
+			o.choice(branches, !req || Emptiable(p))
 		}
 	case ParticleAny:
 		o.wildcard = true
@@ -155,4 +155,28 @@ func nullable(s map[string]any) map[string]any {
 		return map[string]any{"type": []string{t, "null"}}
 	}
 	return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+}
+
+// Emptiable reports whether p can match nothing: then a choice containing
+// an emptiable branch is satisfied by no element at all.
+func Emptiable(p *Particle) bool {
+	if p.MinOccurs == 0 {
+		return true
+	}
+	switch p.Kind {
+	case ParticleSequence, ParticleAll:
+		for _, c := range p.Children {
+			if !Emptiable(c) {
+				return false
+			}
+		}
+		return true
+	case ParticleChoice:
+		for _, c := range p.Children {
+			if Emptiable(c) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -297,7 +297,7 @@ func (s *Set) followImport(ctx context.Context, doc *schemaDoc, imp *xmlstream.E
 	}
 	err := s.loadSchema(ctx, target, "", imp, doc.location, imp.Line)
 	if err != nil && hasBuiltin {
-		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: %v; using the built-in schema of %s", doc.location, imp.Line, err, ns))
+		s.warnings = append(s.warnings, fmt.Sprintf("%v; using the built-in schema of %s", err, ns))
 		return s.loadSchema(ctx, builtin, "", imp, doc.location, imp.Line)
 	}
 	return err
