@@ -102,7 +102,7 @@ func (p *Plan) flatten(tp *typePlan, pt *xsd.Particle, repeated, required bool) 
 			p.flatten(tp, c, rep, req)
 		}
 	case xsd.ParticleChoice:
-		cc := choiceCheck{optional: !req}
+		cc := choiceCheck{optional: !req || xsd.Emptiable(pt)}
 		for _, c := range pt.Children {
 			from := len(tp.members)
 			p.flatten(tp, c, rep, false)

@@ -1,0 +1,102 @@
+package convert
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// corpusDir finds ../shared/wsdl-corpus relative to the repository root.
+func corpusDir(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	c := filepath.Join(dir, "..", "shared", "wsdl-corpus")
+	if _, err := os.Stat(c); err != nil {
+		t.Skipf("WSDL corpus not found at %s: skipping", c)
+	}
+	return c
+}
+
+// TestCorpus compiles plans and JSON Schemas for every message of every
+// importable corpus WSDL, and round-trips a generated sample document
+// through JSON→XML→JSON.
+func TestCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	var paths []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	ops := 0
+	for _, path := range paths {
+		rel, _ := filepath.Rel(dir, path)
+		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
+		defs, err := wsdl.Parse(context.Background(), xsd.DirLoader{Root: filepath.Join(dir, parts[0])}, parts[1], xmlstream.Limits{})
+		if err != nil {
+			continue // import failures are the importer's tests' business
+		}
+		for _, op := range defs.Operations() {
+			ops++
+			msgs := []*xsd.Message{op.Input, op.Output}
+			for _, f := range op.Faults {
+				msgs = append(msgs, f.Message)
+			}
+			for _, m := range msgs {
+				if m == nil {
+					continue
+				}
+				t.Run(rel+"/"+op.Name+"/"+m.Name.Local, func(t *testing.T) {
+					checkCorpusMessage(t, m, op.Use == xsd.Encoded)
+				})
+			}
+		}
+	}
+	if ops == 0 {
+		t.Fatal("no operation imported from the corpus")
+	}
+}
+
+func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
+	p, err := Compile(m, Options{Encoded: encoded})
+	if err != nil {
+		t.Skipf("not convertible: %v", err)
+	}
+	compileJSONSchema(t, m)
+	sample := sampleObject(p.root, 0)
+	c := &goldenCase{plan: p}
+	w := xmlstream.NewWriter(nil)
+	if err := p.JSONToXML(w, []byte(sample)); err != nil {
+		t.Fatalf("sample %s: %v", sample, err)
+	}
+	body := string(w.Bytes())
+	if p.wrapper == nil && len(p.root.members) == 0 {
+		return
+	}
+	out, err := c.bodyJSON(body)
+	if err != nil {
+		t.Fatalf("XML→JSON of %s: %v", body, err)
+	}
+	if !sameJSON(decodeJSON(t, []byte(sample)), decodeJSON(t, out), true) {
+		t.Errorf("round trip changed the sample:\n in  %s\n xml %s\n out %s", sample, body, out)
+	}
+}
