@@ -274,3 +274,16 @@ func TestImportFallbacks(t *testing.T) {
 		t.Errorf("redefined B has kind %d, want integer", k)
 	}
 }
+
+func TestSOAPEncArrayItself(t *testing.T) {
+	s := NewSet(nil, xmlstream.Limits{})
+	for _, ns := range []string{NSSOAPEnc, NSSOAP12Enc} {
+		typ, err := s.Type(xmlstream.Name{Space: ns, Local: "Array"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if typ.ArrayItem == nil || typ.ArrayItem.Type.Name.Local != "anyType" {
+			t.Errorf("%s Array: ArrayItem %+v, want an anyType item", ns, typ.ArrayItem)
+		}
+	}
+}

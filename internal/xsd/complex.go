@@ -8,6 +8,14 @@ import (
 
 // complexBody compiles an xs:complexType definition into t.
 func (c *compiler) complexBody(d decl, el *xmlstream.Element, t *Type) error {
+	if isSOAPArray(t.Name) { // soapenc:Array itself: an array of anything
+		it, err := c.typeRef(xmlstream.Name{Space: NSXSD, Local: "anyType"}, d, el)
+		if err != nil {
+			return err
+		}
+		setArray(t, &Element{Name: xmlstream.Name{Local: "item"}, Type: it, Nillable: true})
+		return nil
+	}
 	t.Mixed = boolAttr(el, "mixed")
 	t.Abstract = boolAttr(el, "abstract")
 	for _, ch := range el.Children {
