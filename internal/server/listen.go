@@ -1,0 +1,67 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// ShutdownTimeout bounds how long in-flight requests may take to finish
+// after shutdown begins.
+const ShutdownTimeout = 20 * time.Second
+
+// Listener is one HTTP listener.
+type Listener struct {
+	Name    string // "main" or "admin", for logs
+	Addr    string // host:port; port 0 picks a free port
+	Handler http.Handler
+	Logger  *slog.Logger
+	// OnReady is called with the bound address once the socket accepts
+	// connections (tests use it with port 0).
+	OnReady func(name string, addr net.Addr)
+}
+
+// Run listens, serves until ctx ends, then shuts down gracefully: it stops
+// accepting, lets in-flight requests finish within ShutdownTimeout, and
+// returns nil on a clean stop.
+func (l Listener) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", l.Addr)
+	if err != nil {
+		return fmt.Errorf("%s listener: %w", l.Name, err)
+	}
+	srv := &http.Server{
+		Handler:           l.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    1 << 20,
+		ErrorLog:          slog.NewLogLogger(l.Logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	l.Logger.Info("listening", "listener", l.Name, "addr", ln.Addr().String())
+	if l.OnReady != nil {
+		l.OnReady(l.Name, ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("%s listener: %w", l.Name, err)
+	case <-ctx.Done():
+	}
+	l.Logger.Info("shutting down", "listener", l.Name)
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	if err != nil {
+		srv.Close()
+		return fmt.Errorf("%s listener shutdown: %w", l.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+// Package server assembles the HTTP surfaces into handlers and runs the
+// listeners: one main listener (runtime, health, metrics, ingest and, by
+// default, admin) and an optional separate admin listener.
+package server
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/obs"
+)
+
+// Config lists the surface handlers to mount.
+type Config struct {
+	Logger   *slog.Logger
+	Registry *prometheus.Registry
+	Metrics  *httpx.HTTPMetrics
+	Health   http.Handler // /health/*
+	Runtime  http.Handler // everything that is not another surface
+	Admin    http.Handler // /admin/v1/*; nil serves 404 S2R-ADM-0404
+	Ingest   http.Handler // /ingest/v1/*; nil serves 404 S2R-RUN-0404
+	// SeparateAdmin serves /admin/v1 only on the admin listener: on the
+	// main listener it answers 404 S2R-ADM-0404.
+	SeparateAdmin bool
+}
+
+// MainHandler returns the handler of the main listener with the middleware
+// chain recover → correlation → access log → metrics.
+func (c Config) MainHandler() http.Handler {
+	admin := c.Admin
+	if admin == nil || c.SeparateAdmin {
+		msg := "the admin API is not available"
+		if c.SeparateAdmin {
+			msg = "the admin API is served on the admin listener only"
+		}
+		admin = notFound(apierr.AdmNotFound, msg)
+	}
+	rt := router{
+		health:  c.Health,
+		metrics: obs.MetricsHandler(c.Registry),
+		admin:   admin,
+		ingest:  orNotFound(c.Ingest, apierr.RunNotFound, "the ingest API is not available"),
+		runtime: c.Runtime,
+	}
+	return c.chain(rt)
+}
+
+// AdminHandler returns the handler of the separate admin listener: only
+// /admin/v1/* (and the health probes, for its own load balancer checks).
+func (c Config) AdminHandler() http.Handler {
+	rt := router{
+		health:  c.Health,
+		metrics: notFound(apierr.AdmNotFound, "metrics are served on the main listener"),
+		admin:   orNotFound(c.Admin, apierr.AdmNotFound, "the admin API is not available"),
+		ingest:  notFound(apierr.AdmNotFound, "not served on the admin listener"),
+		runtime: notFound(apierr.AdmNotFound, "not served on the admin listener"),
+	}
+	return c.chain(rt)
+}
+
+func (c Config) chain(h http.Handler) http.Handler {
+	h = httpx.Metrics(c.Metrics)(h)
+	h = httpx.AccessLog(c.Logger)(h)
+	h = httpx.Correlation(h)
+	return httpx.Recover(c.Logger)(h)
+}
+
+// router dispatches on the path prefix of each surface. It is a plain
+// switch rather than a ServeMux so runtime paths are never cleaned or
+// redirected.
+type router struct {
+	health, metrics, admin, ingest, runtime http.Handler
+}
+
+func (rt router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch httpx.SurfaceOf(r.URL.Path) {
+	case httpx.SurfaceHealth:
+		rt.health.ServeHTTP(w, r)
+	case httpx.SurfaceMetrics:
+		rt.metrics.ServeHTTP(w, r)
+	case httpx.SurfaceAdmin:
+		rt.admin.ServeHTTP(w, r)
+	case httpx.SurfaceIngest:
+		rt.ingest.ServeHTTP(w, r)
+	default:
+		rt.runtime.ServeHTTP(w, r)
+	}
+}
+
+func notFound(code, msg string) http.Handler {
+	return apierr.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		return apierr.New(code, msg)
+	})
+}
+
+func orNotFound(h http.Handler, code, msg string) http.Handler {
+	if h == nil {
+		return notFound(code, msg)
+	}
+	return h
+}

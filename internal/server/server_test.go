@@ -1,0 +1,187 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/health"
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/obs"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+func testConfig(t *testing.T, separate bool) Config {
+	t.Helper()
+	reg := obs.NewRegistry()
+	m, err := httpx.NewHTTPMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Logger:   slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Registry: reg,
+		Metrics:  m,
+		Health:   health.New(health.Config{}),
+		Runtime:  dataplane.New(dataplane.Config{}),
+		Admin: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "admin:"+r.URL.Path)
+		}),
+		SeparateAdmin: separate,
+	}
+}
+
+func fetch(t *testing.T, base, path string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func TestRouting(t *testing.T) {
+	main := httptest.NewServer(testConfig(t, false).MainHandler())
+	defer main.Close()
+	sepCfg := testConfig(t, true)
+	sepMain := httptest.NewServer(sepCfg.MainHandler())
+	defer sepMain.Close()
+	sepAdmin := httptest.NewServer(sepCfg.AdminHandler())
+	defer sepAdmin.Close()
+
+	tests := []struct {
+		name       string
+		base       string
+		path       string
+		wantStatus int
+		wantInBody string
+	}{
+		{"live", main.URL, "/health/live", 200, `{"status":"UP"}`},
+		{"ready", main.URL, "/health/ready", 200, `"status":"UP"`},
+		{"metrics", main.URL, "/metrics", 200, "go_goroutines"},
+		{"admin", main.URL, "/admin/v1/me", 200, "admin:/admin/v1/me"},
+		{"ingest", main.URL, "/ingest/v1/feed", 404, "S2R-RUN-0404"},
+		{"runtime bad direction", main.URL, "/publish/", 400, "S2R-RUN-0405"},
+		{"runtime foo", main.URL, "/foo", 400, "S2R-RUN-0405"},
+		{"runtime unclean path not redirected", main.URL, "/publish//x/../y", 400, "S2R-RUN-0405"},
+		{"runtime no route", main.URL, "/publish/dev/calc/add", 404, "S2R-RUN-0404"},
+		{"separate: admin hidden on main", sepMain.URL, "/admin/v1/me", 404, "S2R-ADM-0404"},
+		{"separate: admin listener serves admin", sepAdmin.URL, "/admin/v1/me", 200, "admin:/admin/v1/me"},
+		{"separate: admin listener has no runtime", sepAdmin.URL, "/publish/dev/x", 404, "S2R-ADM-0404"},
+		{"separate: admin listener health", sepAdmin.URL, "/health/live", 200, "UP"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body, h := fetch(t, tt.base, tt.path)
+			if status != tt.wantStatus || !strings.Contains(body, tt.wantInBody) {
+				t.Errorf("GET %s = %d %s; want %d containing %s", tt.path, status, body, tt.wantStatus, tt.wantInBody)
+			}
+			if h.Get("X-Correlation-Id") == "" {
+				t.Errorf("no X-Correlation-Id on %s", tt.path)
+			}
+		})
+	}
+}
+
+func TestMetricsCountSurfaces(t *testing.T) {
+	srv := httptest.NewServer(testConfig(t, false).MainHandler())
+	defer srv.Close()
+	fetch(t, srv.URL, "/foo")
+	fetch(t, srv.URL, "/health/live")
+	_, body, _ := fetch(t, srv.URL, "/metrics")
+	for _, want := range []string{
+		`s2r_http_requests_total{code="400",surface="runtime"} 1`,
+		`s2r_http_requests_total{code="200",surface="health"} 1`,
+		`s2r_http_request_duration_seconds_bucket{surface="runtime",le="+Inf"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestPayloadLimitFollowsSettings(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		p := NewPayloadLimit(s, slog.Default(), 0)
+		if err := p.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p.MB() != 10 {
+			t.Errorf("default MB = %d, want 10", p.MB())
+		}
+		err := s.Transact(ctx, func(tx *store.Tx) error {
+			if err := tx.PutSetting(ctx, store.SettingRow{Name: "max_payload_mb", Value: json.RawMessage("3"), UpdatedAt: time.Now(), UpdatedBy: "test"}); err != nil {
+				return err
+			}
+			_, err := tx.BumpRevision(ctx)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p.MB() != 3 {
+			t.Errorf("MB after change = %d, want 3", p.MB())
+		}
+	})
+}
+
+func TestListenerGracefulShutdown(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		io.WriteString(w, "done")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	l := Listener{Name: "main", Addr: "127.0.0.1:0", Handler: h, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		OnReady: func(_ string, a net.Addr) { addrc <- a }}
+	runErr := make(chan error, 1)
+	go func() { runErr <- l.Run(ctx) }()
+	addr := <-addrc
+	type result struct {
+		body string
+		err  error
+	}
+	resc := make(chan result, 1)
+	go func() {
+		resp, err := http.Get("http://" + addr.String() + "/slow")
+		if err != nil {
+			resc <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		resc <- result{string(b), err}
+	}()
+	<-started
+	cancel()
+	time.Sleep(100 * time.Millisecond) // shutdown has begun: new connections are refused
+	if _, err := net.DialTimeout("tcp", addr.String(), time.Second); err == nil {
+		t.Error("listener still accepts after shutdown began")
+	}
+	close(release)
+	res := <-resc
+	if res.err != nil || res.body != "done" {
+		t.Errorf("in-flight request = %q, %v; want done", res.body, res.err)
+	}
+	if err := <-runErr; err != nil {
+		t.Errorf("Run = %v, want nil", err)
+	}
+}
