@@ -3,6 +3,7 @@ package transform
 import (
 	"encoding/json"
 	"errors"
+	"sync"
 	"testing"
 )
 
@@ -170,6 +171,9 @@ func TestApplyKeepsDocument(t *testing.T) {
 		{name: "escaped names", rules: []Rule{rule(KindUppercase, "/a\"b"), rule(KindRename, "/é", "to", "e")},
 			in: `{"a\"b":"x","\u00e9":1}`, want: `{"a\"b":"X","e":1}`},
 		{name: "escapes", rules: []Rule{rule(KindTrim, "/s")}, in: `{"s":" \"q\" \\ \u0001 </x> ☃ "}`, want: `{"s":"\"q\" \\ \u0001 </x> ☃"}`},
+		{name: "brackets and quotes inside strings", rules: []Rule{rule(KindUppercase, "/b/0/c"), rule(KindTrim, "/e")},
+			in:   `{"a":"}]\"{[,","b":[{"c":"x\\\"}]"}],"d":[1,"]",{"x":"}"}],"e":" y "}`,
+			want: `{"a":"}]\"{[,","b":[{"c":"X\\\"}]"}],"d":[1,"]",{"x":"}"}],"e":"y"}`},
 		{name: "root array", rules: []Rule{rule(KindUppercase, "/0/a")}, in: `[{"a":"x"}]`, want: `[{"a":"X"}]`},
 		{name: "root scalar", rules: []Rule{rule(KindUppercase, "/a")}, in: `"x"`, want: `"x"`},
 	})
@@ -198,4 +202,29 @@ func TestApplyWithoutRules(t *testing.T) {
 	if err != nil || string(got) != string(in) {
 		t.Errorf("Apply = %s, %v; want the input unchanged", got, err)
 	}
+}
+
+func TestApplyConcurrent(t *testing.T) {
+	prog, err := Compile(benchRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := benchDoc(t)
+	want, err := prog.Apply(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 20 {
+				got, err := prog.Apply(doc)
+				if err != nil || string(got) != string(want) {
+					t.Errorf("concurrent Apply differs: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
