@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -79,6 +81,9 @@ func loadCase(t *testing.T, g *golden) *goldenCase {
 	}
 	if fields[0] == "naive" {
 		return &goldenCase{naive: true}
+	}
+	if fields[0] == "wsdl" {
+		return wsdlCase(t, g, fields, opts)
 	}
 	set, err := xsd.CompileSchemas(files)
 	if err != nil {
@@ -215,4 +220,50 @@ func decodeJSON(t *testing.T, j []byte) any {
 		t.Fatalf("decode %s: %v", j, err)
 	}
 	return v
+}
+
+// wsdlCase imports the WSDL section named by "wsdl <file> <operation>
+// input|output|fault:<name>" and compiles that message with the
+// operation's use.
+func wsdlCase(t *testing.T, g *golden, f []string, opts Options) *goldenCase {
+	t.Helper()
+	files := map[string][]byte{}
+	for name, body := range g.sections {
+		if strings.HasSuffix(name, ".wsdl") || strings.HasSuffix(name, ".xsd") {
+			files[name] = []byte(body)
+		}
+	}
+	defs, err := wsdl.ParseFiles(context.Background(), f[1], files)
+	if err != nil {
+		t.Fatalf("wsdl: %v", err)
+	}
+	for _, op := range defs.Operations() {
+		if op.Name != f[2] {
+			continue
+		}
+		var msg *xsd.Message
+		switch {
+		case f[3] == "input":
+			msg = op.Input
+		case f[3] == "output":
+			msg = op.Output
+		case strings.HasPrefix(f[3], "fault:"):
+			for _, fl := range op.Faults {
+				if fl.Name == f[3][6:] {
+					msg = fl.Message
+				}
+			}
+		}
+		if msg == nil {
+			t.Fatalf("operation %s has no %s message", op.Name, f[3])
+		}
+		opts.Encoded = opts.Encoded || op.Use == xsd.Encoded
+		p, err := Compile(msg, opts)
+		if err != nil {
+			t.Fatalf("compile: %v", err)
+		}
+		return &goldenCase{plan: p, schema: compileJSONSchema(t, msg)}
+	}
+	t.Fatalf("no operation %s", f[2])
+	return nil
 }

@@ -29,6 +29,12 @@ type Options struct {
 	Lax bool
 }
 
+// OptionsFor returns the options an operation's messages compile with:
+// SOAP encoding for use="encoded".
+func OptionsFor(op *xsd.Operation) Options {
+	return Options{Encoded: op.Use == xsd.Encoded}
+}
+
 // Plan is the compiled conversion of one message. It is immutable and safe
 // for concurrent use.
 type Plan struct {

@@ -207,13 +207,14 @@ func (x *x2j) collectText() ([]byte, error) {
 // ignoredAttr reports attributes that never become JSON members.
 func ignoredAttr(a xmlstream.Attr) bool {
 	switch a.Name.Space {
-	case xmlstream.NSXMLNS, NSXSI, NSSOAPEnc, nsSOAP11, nsSOAP12:
+	case xmlstream.NSXMLNS, NSXSI, NSSOAPEnc, nsSOAP12Enc, nsSOAP11, nsSOAP12:
 		return true
 	}
 	return a.Name.Space == "" && a.Name.Local == "xmlns"
 }
 
 const (
-	nsSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
-	nsSOAP12 = "http://www.w3.org/2003/05/soap-envelope"
+	nsSOAP12Enc = "http://www.w3.org/2003/05/soap-encoding"
+	nsSOAP11    = "http://schemas.xmlsoap.org/soap/envelope/"
+	nsSOAP12    = "http://www.w3.org/2003/05/soap-envelope"
 )

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 // element writes the JSON value of the element tok just started, of member
@@ -70,8 +71,7 @@ func (x *x2j) resolveType(tp *typePlan, value string) (*typePlan, string, error)
 	if tp.xtype != nil && tp.xtype.Name == name {
 		return tp, "", nil
 	}
-	switch name.Space {
-	case NSXSD, NSSOAPEnc:
+	if xsd.IsXSDNamespace(name.Space) || name.Space == NSSOAPEnc || name.Space == nsSOAP12Enc {
 		return tp, "", nil // SOAP-encoding annotations of the declared type
 	}
 	if x.p.opts.Lax || x.p.opts.Encoded {
