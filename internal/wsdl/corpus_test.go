@@ -85,6 +85,9 @@ func importSummary(t *testing.T, f corpusFile) string {
 	loader := xsd.DirLoader{Root: f.root}
 	defs, err := parseWithDeadline(t, loader, f.rel)
 	if err == nil {
+		if cerr := checkContracts(defs); cerr != nil {
+			t.Errorf("%s: %v", f.rel, cerr)
+		}
 		return summarize(defs)
 	}
 	out := "error: " + err.Error() + "\n"
@@ -148,11 +151,15 @@ func schemaSummary(t *testing.T, f corpusFile) string {
 	}
 	var failed []string
 	ok := 0
+	seen := map[*xsd.Type]bool{}
 	for _, n := range s.Types() {
-		if _, err := s.Type(n); err != nil {
+		if typ, err := s.Type(n); err != nil {
 			failed = append(failed, err.Error())
 		} else {
 			ok++
+			if cerr := checkType(typ, seen); cerr != nil {
+				t.Errorf("%s: %v", f.rel, cerr)
+			}
 		}
 	}
 	for _, n := range s.Elements() {

@@ -36,6 +36,9 @@ func TestParseDocumentLiteral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := checkContracts(defs); err != nil {
+		t.Error(err)
+	}
 	want := `service Calculator
   port Calc11 SOAP 1.1 binding Calc11 address "http://10.0.0.5/calc"
     Add document/literal action="urn:calc/Add" in=wrapped(Add)+header(Auth) out=wrapped(AddResponse) fault=calcFault
@@ -72,6 +75,9 @@ func TestParseRPCEncoded(t *testing.T) {
 	defs, err := ParseFiles(t.Context(), "rpc.wsdl", unitFiles(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := checkContracts(defs); err != nil {
+		t.Error(err)
 	}
 	op, ok := defs.Operation("SumService", "SumPort", "Sum")
 	if !ok {
