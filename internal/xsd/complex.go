@@ -103,6 +103,7 @@ func (c *compiler) complexContent(d decl, el *xmlstream.Element, t *Type) error 
 		t.Content = concatContent(bt.Content, content)
 		t.Attributes = mergeAttributes(bt.Attributes, attrs, nil)
 		t.AnyAttribute = bt.AnyAttribute || anyAttr
+		t.Mixed = t.Mixed || bt.Mixed
 		t.Simple = bt.Simple
 		return nil
 	}
