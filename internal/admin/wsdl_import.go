@@ -26,17 +26,18 @@ type importXMLBody struct {
 
 // importUploadBody documents the multipart body of POST /wsdl/import.
 type importUploadBody struct {
-	File string `json:"file" format:"binary"`
+	File     string `json:"file"`
+	RootPath string `json:"rootPath,omitempty"`
 }
 
 // postImport imports an uploaded WSDL, or a ZIP of a WSDL and its XSDs.
 func (s *server) postImport(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "wsdl.import", "wsdl_artifact", "", &err)
-	form, err := readUploadForm(w, r, nil, 1)
+	form, err := readUploadForm(w, r, []string{"rootPath"}, 1)
 	if err != nil {
 		return err
 	}
-	src, err := sourceFromUpload(form.files[0].name, form.files[0].data)
+	src, err := sourceFromUpload(form.files[0].name, form.files[0].data, form.fields["rootPath"])
 	if err != nil {
 		return err
 	}

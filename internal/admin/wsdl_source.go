@@ -68,18 +68,28 @@ func (src *importSource) storedFiles() map[string][]byte {
 // sourceFromUpload turns one uploaded file into a source: a ZIP (detected
 // by its magic bytes, whatever its name) is read safely and its root WSDL
 // chosen by zipset.FindRootWSDL; anything else is a single WSDL.
-func sourceFromUpload(filename string, data []byte) (*importSource, error) {
+//
+// rootPath, when not empty, names the root WSDL inside a ZIP explicitly
+// (for archives holding several WSDLs at the same level).
+func sourceFromUpload(filename string, data []byte, rootPath string) (*importSource, error) {
 	name := cleanUploadName(filename)
 	if isZIP(data) {
 		files, err := zipset.Read(data, zipset.Limits{MaxFiles: maxImportFiles, MaxTotalBytes: maxImportTotalBytes, MaxFileBytes: maxImportXMLBytes})
 		if err != nil {
 			return nil, zipError(name, err)
 		}
-		root, err := zipset.FindRootWSDL(files)
-		if err != nil {
-			return nil, importDetailError(name, 0, err.Error())
+		root := rootPath
+		if root == "" {
+			if root, err = zipset.FindRootWSDL(files); err != nil {
+				return nil, importDetailError(name, 0, err.Error())
+			}
+		} else if _, ok := files[root]; !ok {
+			return nil, fieldError("rootPath", "the archive has no file at this path").WithDetail("file", root)
 		}
 		return &importSource{kind: model.ArtifactZIP, name: name, root: root, files: files, loader: xsd.FileSet(files)}, nil
+	}
+	if rootPath != "" {
+		return nil, fieldError("rootPath", "only applies to a ZIP upload")
 	}
 	if len(data) > maxImportXMLBytes {
 		return nil, importDetailError(name, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")

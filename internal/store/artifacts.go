@@ -215,3 +215,19 @@ func artifactNonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// CountRows returns the number of rows of table, which must be a plain
+// lower-case identifier (it is not a parameter). Tests use it to check
+// that a failed request left nothing behind.
+func (s *Store) CountRows(ctx context.Context, table string) (int64, error) {
+	for _, r := range table {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return 0, fmt.Errorf("store: count rows: %q is not a plain table name", table)
+		}
+	}
+	var n int64
+	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count rows of %s: %w", table, err)
+	}
+	return n, nil
+}
