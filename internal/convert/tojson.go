@@ -26,7 +26,7 @@ var x2jPool = sync.Pool{New: func() any { return &x2j{} }}
 
 // release returns x to the pool, keeping its scratch buffers.
 func (x *x2j) release() {
-	x.p, x.r, x.out = nil, nil, nil
+	x.p, x.r, x.out, x.refs, x.pending = nil, nil, nil, nil, x.pending[:0]
 	x.path, x.counts, x.spans, x.text = x.path[:0], x.counts[:0], x.spans[:0], x.text[:0]
 	x2jPool.Put(x)
 }
@@ -72,6 +72,11 @@ type x2j struct {
 	text   []byte
 	// attrText is scratch for attribute values.
 	attrText []byte
+	// refs holds SOAP-encoded multi-reference values by id; pending are
+	// the href references waiting for them (rpc/encoded only).
+	refs     map[string][]byte
+	pending  []pendingRef
+	refDepth int
 }
 
 // span is the output range of one child element's JSON value.
@@ -126,7 +131,13 @@ func (x *x2j) container() error {
 			return err
 		}
 		if tok.Kind == xmlstream.EndElement {
-			return nil
+			return x.resolvePending()
+		}
+		if id := attrValue(tok, "", "id"); id != "" && p.opts.Encoded {
+			if err := x.captureRef(id, tok); err != nil {
+				return err
+			}
+			continue
 		}
 		if !p.opts.Lax {
 			return x.failChild(tok.Name.Local, "unexpected element "+expanded(tok.Name.Space, tok.Name.Local)+" after "+p.wrapper.local)

@@ -20,6 +20,11 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 			}
 		}
 	}
+	if x.p.opts.Encoded {
+		if href := attrValue(tok, "", "href"); len(href) > 1 && href[0] == '#' {
+			return x.reference(mp, href[1:])
+		}
+	}
 	if nilled {
 		if !mp.nillable && !x.p.opts.Lax {
 			return x.fail("xsi:nil on an element that is not nillable")
@@ -90,7 +95,7 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 		prev = true
 	}
 	for _, a := range tok.Attrs {
-		if ignoredAttr(a) {
+		if ignoredAttr(a) || x.p.opts.Encoded && a.Name.Space == "" && (a.Name.Local == "id" || a.Name.Local == "href") {
 			continue
 		}
 		ap := tp.attr(a.Name)
