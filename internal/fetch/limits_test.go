@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
@@ -132,4 +134,20 @@ func TestGetTimeout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGetGzipBomb checks the limit applies to the decoded body when the
+// transport decompresses gzip transparently.
+func TestGetGzipBomb(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(make([]byte, 8<<20))
+	zw.Close()
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gz.Bytes())
+	})
+	f := New(Policy{AllowedCIDRs: allowLoopback, MaxBytes: 1 << 20})
+	_, err := f.Get(context.Background(), srv.URL)
+	wantFetchError(t, err, ReasonTooLarge, "fetch "+srv.URL+": response body exceeds the limit of 1048576 bytes")
 }
