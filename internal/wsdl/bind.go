@@ -29,11 +29,53 @@ func (p *parser) build() (*Definitions, error) {
 		}
 		defs.Services = append(defs.Services, svc)
 	}
+	if len(p.services) == 0 {
+		svc, err := p.bindingsOnly(root)
+		if err != nil {
+			return nil, err
+		}
+		if svc != nil {
+			for _, port := range svc.Ports {
+				ops += len(port.Operations)
+			}
+			defs.Services = append(defs.Services, svc)
+		}
+	}
 	if ops == 0 {
 		p.warnf("%s: no operation bound to SOAP 1.1 or SOAP 1.2: nothing to import", root.location)
 	}
 	defs.Warnings = append(p.warnings, p.schemas.Warnings()...)
 	return defs, nil
+}
+
+// bindingsOnly synthesizes a service for a WSDL that declares SOAP
+// bindings but no wsdl:service (an interface-only WSDL): one port per SOAP
+// binding, named after it, without address. It returns nil when there is
+// no SOAP binding either.
+func (p *parser) bindingsOnly(root *wdoc) (*Service, error) {
+	svc := &Service{Name: attr(root.root, "name")}
+	if svc.Name == "" {
+		svc.Name = "Service"
+	}
+	for _, bn := range p.bindingOrder {
+		br := p.bindings[bn]
+		sb, version := soapBinding(br.el)
+		if sb == nil {
+			continue
+		}
+		ops, err := p.binding(br, sb)
+		if err != nil {
+			return nil, err
+		}
+		port := &Port{Name: bn.Local, Binding: bn, SOAPVersion: version, Operations: ops}
+		port.Transport, _ = sb.Attr("", "transport")
+		svc.Ports = append(svc.Ports, port)
+	}
+	if len(svc.Ports) == 0 {
+		return nil, nil
+	}
+	p.warnf("%s: no wsdl:service: service %s synthesized with one port per SOAP binding, without address", root.location, svc.Name)
+	return svc, nil
 }
 
 // port compiles one wsdl:port and its binding.

@@ -36,11 +36,13 @@ type parser struct {
 	messages map[xmlstream.Name]ref
 	ports    map[xmlstream.Name]ref // portTypes
 	bindings map[xmlstream.Name]ref
-	services []ref
-	policies map[string]*xmlstream.Element // by wsu:Id or Id
-	warnings []string
-	bound    map[*xmlstream.Element][]*xsd.Operation
-	ptIndex  map[*xmlstream.Element]map[string][]*xmlstream.Element
+	// bindingOrder lists the bindings in document order.
+	bindingOrder []xmlstream.Name
+	services     []ref
+	policies     map[string]*xmlstream.Element // by wsu:Id or Id
+	warnings     []string
+	bound        map[*xmlstream.Element][]*xsd.Operation
+	ptIndex      map[*xmlstream.Element]map[string][]*xmlstream.Element
 }
 
 // ParseFiles imports the WSDL at root from an in-memory file set (a ZIP
@@ -138,6 +140,9 @@ func (p *parser) index(doc *wdoc) error {
 		case "portType":
 			addRef(p.ports, qn, ref{ch, doc})
 		case "binding":
+			if _, dup := p.bindings[qn]; !dup {
+				p.bindingOrder = append(p.bindingOrder, qn)
+			}
 			addRef(p.bindings, qn, ref{ch, doc})
 		case "service":
 			p.services = append(p.services, ref{ch, doc})
