@@ -127,7 +127,9 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	finalURL := *resp.Request.URL
 	finalURL.Fragment, finalURL.RawFragment = "", ""
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := newError(ReasonHTTPStatus, "server answered "+resp.Status, nil)
+		// The reason phrase comes from the server; show the standard one.
+		status := strings.TrimSpace(strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode))
+		e := newError(ReasonHTTPStatus, "server answered "+status, nil)
 		e.StatusCode = resp.StatusCode
 		return nil, withURL(e, final)
 	}

@@ -166,6 +166,17 @@ func TestGetStatus(t *testing.T) {
 	}
 }
 
+func TestGetStatusTextNotEchoed(t *testing.T) {
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, _ := w.(http.Hijacker).Hijack()
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 599 <script>alert(1)</script>\r\nContent-Length: 0\r\n\r\n")
+		buf.Flush()
+	})
+	_, err := New(Policy{AllowedCIDRs: allowLoopback}).Get(context.Background(), srv.URL)
+	wantFetchError(t, err, ReasonHTTPStatus, "fetch "+srv.URL+": server answered 599")
+}
+
 func TestGetConnectRefused(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
