@@ -44,6 +44,7 @@ type Plan struct {
 	root    *typePlan
 	wrapper *xmlName // the wrapper element (wrapped and rpc), nil for bare
 	rpc     bool
+	headers bool // a header plan: unknown header blocks are skipped
 	types   map[*xsd.Type]*typePlan
 }
 
@@ -124,6 +125,23 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 	}
 	if p.root.scalar {
 		return nil, fmt.Errorf("convert: message %s: wrapper has a simple type", msg.Name.Local)
+	}
+	return p, nil
+}
+
+// CompileHeaders compiles the SOAP header parts of msg: a JSON object with
+// one optional member per header part, named by the part name. JSON→XML
+// writes the part elements (for the Header element); XML→JSON reads the
+// Header content and skips header blocks that are not parts (WS-Addressing,
+// security, …). It returns nil when msg has no header parts.
+func CompileHeaders(msg *xsd.Message, opts Options) (*Plan, error) {
+	if msg == nil || len(msg.Headers) == 0 {
+		return nil, nil
+	}
+	p := &Plan{opts: opts, prefix: map[string]string{}, types: map[*xsd.Type]*typePlan{}, headers: true}
+	p.root = p.partsPlan(msg.Headers, false)
+	for _, m := range p.root.members {
+		m.required, m.minItems = false, 0
 	}
 	return p, nil
 }

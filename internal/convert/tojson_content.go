@@ -59,7 +59,7 @@ func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 			var err error
 			f.frag, err = x.capture(f.frag, tok)
 			return err
-		case x.p.opts.Lax:
+		case x.p.opts.Lax || x.p.headers && tp == x.p.root:
 			if err := x.r.Skip(); err != nil {
 				return x.readErr(err)
 			}

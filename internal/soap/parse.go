@@ -310,6 +310,24 @@ func trimSpace(s string) string {
 	return s[i:j]
 }
 
+// HeaderReader returns a reader positioned just after the Header start
+// tag, for converting header blocks; nil when the envelope has no Header.
+func (m *Message) HeaderReader() (*xmlstream.Reader, error) {
+	if m.Headers == nil {
+		return nil, nil
+	}
+	r := xmlstream.NewReader(m.data, m.lim)
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			return nil, err
+		}
+		if tok.Kind == xmlstream.StartElement && r.Depth() == 2 {
+			return r, nil
+		}
+	}
+}
+
 // BodyReader returns a reader over the message positioned just after the
 // Body start tag, with the envelope's namespace scope in force, for
 // streaming conversion of the body content.

@@ -197,3 +197,23 @@ func TestBodyReader(t *testing.T) {
 		t.Fatalf("first body token = %+v, %v", tok, err)
 	}
 }
+
+func TestHeaderReader(t *testing.T) {
+	env := `<s:Envelope xmlns:s="` + NS11 + `" xmlns:t="urn:t"><s:Header><t:h>1</t:h></s:Header><s:Body/></s:Envelope>`
+	m, err := Parse([]byte(env), xmlstream.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.HeaderReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := r.Next()
+	if err != nil || tok.Name != (xmlstream.Name{Space: "urn:t", Local: "h"}) {
+		t.Fatalf("first header token = %+v, %v", tok, err)
+	}
+	m, _ = Parse([]byte(`<s:Envelope xmlns:s="`+NS11+`"><s:Body/></s:Envelope>`), xmlstream.Limits{})
+	if r, err := m.HeaderReader(); r != nil || err != nil {
+		t.Fatalf("HeaderReader without Header = %v, %v", r, err)
+	}
+}
