@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/s2r-project/s2r/internal/config"
+)
+
+// usageError is a configuration or command-line error: exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+// run is the whole program with its inputs made explicit, so tests can run
+// it in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "help"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, getenv, stderr)
+	case "migrate":
+		return migrate(ctx, getenv, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "s2r %s (commit %s)\n", version, commit)
+		return nil
+	case "help", "-h", "--help", "-help":
+		usage(stdout)
+		return nil
+	}
+	usage(stderr)
+	return usageError{fmt.Errorf("unknown command %q", cmd)}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `s2r: SOAP/REST protocol conversion gateway
+
+Usage:
+  s2r serve     run the runtime, admin and ingest surfaces
+  s2r migrate   apply database migrations and exit
+  s2r version   print the version
+  s2r help      print this help
+
+Environment:
+`)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, v := range config.Variables() {
+		def := v.Default
+		if def == "" {
+			def = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", v.Name, def, v.Meaning)
+	}
+	tw.Flush()
+}
+
+// loadConfig reads the configuration; errors are usage errors (exit 2).
+func loadConfig(getenv func(string) string) (config.Config, error) {
+	cfg, err := config.FromEnv(getenv)
+	if err != nil {
+		return config.Config{}, usageError{err}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/badurl"
+	"github.com/s2r-project/s2r/internal/config"
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/health"
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/obs"
+	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/server"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// serve runs every surface until ctx ends. Each listener logs its bound
+// address ("listening"), which is how tests on port 0 find it.
+func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	log := obs.NewLogger(stderr, cfg.LogLevel)
+	slog.SetDefault(log) // apierr logs internal errors through the default logger
+
+	lic, err := license.Load(cfg.LicenseFile)
+	if err != nil {
+		return usageError{fmt.Errorf("%s: %w", config.EnvLicenseFile, err)}
+	}
+	licenses := license.NewChecker(lic, nil)
+	logLicense(log, licenses)
+
+	key, err := secret.LoadOrCreateKey(cfg.SecretKey, cfg.SecretKeyFile, cfg.DatabaseURL == "")
+	if err != nil {
+		return usageError{fmt.Errorf("%w (with PostgreSQL every instance needs the same key: set %s or %s)", err, config.EnvSecretKey, config.EnvSecretKeyFile)}
+	}
+	box, err := secret.NewBox(key)
+	if err != nil {
+		return err
+	}
+
+	st, err := store.Open(ctx, store.Config{URL: cfg.DatabaseURL, DataDir: cfg.DataDir})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	schema, _ := st.SchemaVersion(ctx)
+	log.Info("starting s2r", "version", version, "commit", commit, "database", st.Dialect().String(), "schemaVersion", schema)
+
+	reg := obs.NewRegistry()
+	metrics, err := httpx.NewHTTPMetrics(reg)
+	if err != nil {
+		return err
+	}
+	payload := server.NewPayloadLimit(st, log, 0)
+	if err := payload.Load(ctx); err != nil {
+		return err
+	}
+	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
+	srv := server.Config{
+		Logger:   log,
+		Registry: reg,
+		Metrics:  metrics,
+		Health:   health.New(health.Config{DB: st, License: licenses}),
+		Runtime: dataplane.New(dataplane.Config{
+			BadURLs:      badURLs,
+			License:      licenses,
+			MaxPayloadMB: payload.MB,
+			Logger:       log,
+		}),
+		Admin: admin.New(admin.Config{
+			Store:           st,
+			Secrets:         box,
+			Logger:          log,
+			BootstrapAdmins: cfg.BootstrapAdmins,
+			Version:         version,
+		}),
+		SeparateAdmin: cfg.AdminListenAddr != "",
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return badURLs.Run(gctx) })
+	g.Go(func() error { return payload.Run(gctx) })
+	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
+	if cfg.AdminListenAddr != "" {
+		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})
+	}
+	for _, l := range listeners {
+		g.Go(func() error { return l.Run(gctx) })
+	}
+	err = g.Wait()
+	log.Info("stopped", "error", errString(err))
+	return err
+}
+
+func logLicense(log *slog.Logger, c *license.Checker) {
+	switch l, st := c.License(), c.State(); st {
+	case license.Valid:
+		if l != nil {
+			log.Info("license valid", "licensee", l.Licensee, "expiresAt", l.ExpiresAt)
+		}
+	case license.Grace:
+		log.Warn("license expired: grace period", "expiresAt", l.ExpiresAt, "graceDays", l.GraceDays)
+	case license.RuntimeStop:
+		log.Error("license expired: runtime stopped (503) until a valid license is installed", "expiresAt", l.ExpiresAt)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
