@@ -45,6 +45,7 @@ func (s *server) routeTable() []route {
 		{"GET", "/audit-events", model.RoleReader, s.getAuditEvents, docGetAuditEvents},
 	}
 	routes = append(routes, s.importRoutes()...)
+	routes = append(routes, s.catalogRoutes()...)
 	return routes
 }
 

@@ -195,3 +195,19 @@ func jsonText(v any) (string, error) {
 	}
 	return string(b), nil
 }
+
+// CountBackendProfiles returns the number of backend profiles of a
+// service (table backend_profiles of migration 0005); 0 while that table
+// does not exist yet. It reads outside any transaction, because on
+// PostgreSQL a failed statement would abort one.
+func (s *Store) CountBackendProfiles(ctx context.Context, serviceID string) (int, error) {
+	var n int
+	err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM backend_profiles WHERE service_id = $1", serviceID).Scan(&n)
+	if err != nil {
+		if strings.Contains(err.Error(), "backend_profiles") {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("store: count backend profiles: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,225 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/catalog"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// operationList answers the operations of a version.
+type operationList struct {
+	Items []model.Operation `json:"items"`
+}
+
+// operationPatchBody documents PATCH /operations/{operationId}; members
+// are decoded one by one. timeoutMs and retryCount take null to fall back
+// to the settings defaults.
+type operationPatchBody struct {
+	OperationKey  *string `json:"operationKey,omitempty"`
+	RestMethod    *string `json:"restMethod,omitempty"`
+	RestPath      *string `json:"restPath,omitempty"`
+	TimeoutMs     *int    `json:"timeoutMs,omitempty"`
+	RetryCount    *int    `json:"retryCount,omitempty"`
+	ExecutionMode *string `json:"executionMode,omitempty"`
+}
+
+var docListOperations = opDoc{summary: "The operations of a version, in contract order.", response: operationList{}}
+
+var docPatchOperation = opDoc{
+	summary: "Edit an operation of a draft: operationKey, restMethod (GET, POST, PUT, PATCH, DELETE), restPath (starts " +
+		"with /; {name} segments name top-level request fields), timeoutMs (1..600000 or null), retryCount (0..10 or null), " +
+		"executionMode (sync, async_callback). A route or key used by another operation of the version is 409 S2R-ADM-0409; " +
+		"an operation of an active or inactive version is 409 S2R-ADM-0410.",
+	request:  operationPatchBody{},
+	response: model.Operation{},
+	errors:   []int{http.StatusConflict},
+}
+
+// listOperations answers the operations of a version.
+func (s *server) listOperations(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	ops, err := s.store.Operations(ctx, v.VersionID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, operationList{Items: ops})
+}
+
+// operationOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.
+func operationOrNotFound(op model.Operation, err error) (model.Operation, error) {
+	if errors.Is(err, store.ErrNotFound) {
+		return op, apierr.New(apierr.AdmNotFound, "operation not found")
+	}
+	return op, err
+}
+
+// draftOperation returns an operation and its version inside tx; 409
+// S2R-ADM-0410 when the version is not a draft.
+func draftOperation(ctx context.Context, tx *store.Tx, id string) (model.Operation, model.Version, error) {
+	op, err := operationOrNotFound(tx.Operation(ctx, id))
+	if err != nil {
+		return op, model.Version{}, err
+	}
+	v, err := tx.Version(ctx, op.VersionID)
+	if err != nil {
+		return op, v, err
+	}
+	if v.Status != model.VersionDraft {
+		return op, v, immutable(v)
+	}
+	return op, v, nil
+}
+
+// editOperation runs change on a draft operation in one transaction with
+// its audit event and a revision bump; check validates the changed
+// operation against its version's other operations and its contract.
+func (s *server) editOperation(r *http.Request, id, action string, change func(op *model.Operation, v model.Version) error) (model.Operation, error) {
+	ctx := r.Context()
+	var after model.Operation
+	err := s.store.Transact(ctx, func(tx *store.Tx) error {
+		if _, err := tx.BumpRevision(ctx); err != nil {
+			return err
+		}
+		before, v, err := draftOperation(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		op := before
+		if err := change(&op, v); err != nil {
+			return err
+		}
+		if err := tx.UpdateOperation(ctx, op); err != nil {
+			return err
+		}
+		after = op
+		return tx.InsertAudit(ctx, auditEvent(r, action, "operation", id, "updated operation "+op.OperationKey, before, op))
+	})
+	return after, err
+}
+
+// patchOperation edits the REST side of a draft operation.
+func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("operationId")
+	defer s.onFailure(r, "operation.update", "operation", id, &err)
+	var members map[string]jsontext.Value
+	if err := decodeJSON(w, r, &members); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	after, err := s.editOperation(r, id, "operation.update", func(op *model.Operation, v model.Version) error {
+		if err := applyOperationMembers(op, members); err != nil {
+			return err
+		}
+		return s.checkOperationRoute(ctx, v, *op)
+	})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, after)
+}
+
+// checkOperationRoute checks op's REST path against its contract and its
+// route and key against the version's other operations.
+func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op model.Operation) error {
+	c, err := s.contractOf(ctx, v, op)
+	if err != nil {
+		return err
+	}
+	var shape *catalog.Shape
+	if c != nil {
+		shape = catalog.MessageShape(c.Input)
+	}
+	if probs := catalog.CheckRestPath(op.RestPath, shape); len(probs) > 0 {
+		return fieldError("restPath", probs[0])
+	}
+	others, err := s.store.Operations(ctx, v.VersionID)
+	if err != nil {
+		return err
+	}
+	key := catalog.RouteKey(op.RestMethod, op.RestPath)
+	for _, o := range others {
+		if o.OperationID == op.OperationID {
+			continue
+		}
+		if catalog.RouteKey(o.RestMethod, o.RestPath) == key {
+			return apierr.New(apierr.AdmAlreadyExists, "operation "+o.OperationKey+" of this version already serves "+key).
+				WithDetail("field", "restPath").WithDetail("conflictingOperationId", o.OperationID)
+		}
+		if o.OperationKey == op.OperationKey {
+			return apierr.New(apierr.AdmAlreadyExists, "another operation of this version has operationKey "+op.OperationKey).
+				WithDetail("field", "operationKey").WithDetail("conflictingOperationId", o.OperationID)
+		}
+	}
+	return nil
+}
+
+// applyOperationMembers applies the members of a PATCH body.
+func applyOperationMembers(op *model.Operation, members map[string]jsontext.Value) error {
+	for _, name := range sortedNames(members) {
+		v := members[name]
+		var err error
+		switch name {
+		case "operationKey":
+			var k string
+			if k, err = stringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
+				err = fieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
+			}
+			op.OperationKey = k
+		case "restMethod":
+			var m string
+			if m, err = stringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
+				err = fieldError(name, "must be one of GET, POST, PUT, PATCH, DELETE")
+			}
+			op.RestMethod = m
+		case "restPath":
+			op.RestPath, err = stringMember(name, v)
+		case "timeoutMs":
+			op.TimeoutMs, err = nullableInt(name, v, 1, 600000)
+		case "retryCount":
+			op.RetryCount, err = nullableInt(name, v, 0, 10)
+		case "executionMode":
+			var m string
+			if m, err = stringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
+				err = fieldError(name, "must be sync or async_callback")
+			}
+			op.ExecutionMode = m
+		default:
+			err = fieldError(name, "unknown field")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nullableInt(field string, v jsontext.Value, lo, hi int) (*int, error) {
+	if v.Kind() == 'n' {
+		return nil, nil
+	}
+	n, err := intMember(field, v, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+func sortedNames(m map[string]jsontext.Value) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}

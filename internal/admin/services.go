@@ -1,0 +1,269 @@
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+var docCreateService = opDoc{
+	summary: "Create a service. serviceKey and environment match ^[a-z0-9][a-z0-9-]{0,62}$; direction defaults to publish, " +
+		"status to active, serviceName to serviceKey. A service with the same direction, environment and key is 409 S2R-ADM-0409.",
+	request:  serviceBody{},
+	response: model.Service{},
+	status:   http.StatusCreated,
+	errors:   []int{http.StatusConflict},
+}
+
+var docListServices = opDoc{
+	summary: "Services, paged, ordered by environment, key and direction.",
+	query: append([]param{
+		{"q", "string", "case-insensitive substring of serviceKey or serviceName"},
+		{"environment", "string", "exact environment"},
+		{"direction", "string", "publish, consume or gateway"},
+		{"status", "string", "active, disabled or deprecated"},
+		{"traffic", "string", "with: services that have received traffic (lastTrafficAt set); without: never"},
+	}, pageParams...),
+	response: model.ObservabilityPageRecord[model.Service]{},
+}
+
+var docGetService = opDoc{summary: "One service.", response: model.Service{}}
+
+var docPatchService = opDoc{
+	summary: "Partial update of a service: metadata, status (active or disabled; deprecated is DELETE), debugEnabled and " +
+		"the route-level fields. serviceKey, environment and direction cannot change. null clears defaultBackendProfileId, " +
+		"envelopeWrapOverride and errorShapeOverride.",
+	request:  serviceBody{},
+	response: model.Service{},
+}
+
+var docDeleteService = opDoc{
+	summary:  "Soft delete: the service becomes deprecated and the runtime stops serving it.",
+	response: model.Service{},
+}
+
+var docHardDeleteService = opDoc{
+	summary: "Permanent delete of a service that is not active, with its versions, operations, mappings, backend profiles, " +
+		"grants, monitors and datasets. An active service is 409 S2R-ADM-0410.",
+	status: http.StatusNoContent,
+	errors: []int{http.StatusConflict},
+}
+
+// createService creates a service from defaults and the body's members.
+func (s *server) createService(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "service.create", "service", "", &err)
+	var members map[string]jsontext.Value
+	if err := decodeJSON(w, r, &members); err != nil {
+		return err
+	}
+	svc := s.newService()
+	if err := applyServiceMembers(&svc, members, true); err != nil {
+		return err
+	}
+	for _, req := range []struct{ name, v string }{{"serviceKey", svc.ServiceKey}, {"environment", svc.Environment}} {
+		if req.v == "" {
+			return fieldError(req.name, "is required")
+		}
+	}
+	if svc.ServiceName == "" {
+		svc.ServiceName = svc.ServiceKey
+	}
+	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
+		if _, err := tx.BumpRevision(r.Context()); err != nil {
+			return err
+		}
+		if err := tx.CreateService(r.Context(), svc); err != nil {
+			return serviceConflict(err)
+		}
+		return tx.InsertAudit(r.Context(), auditEvent(r, "service.create", "service", svc.ServiceID,
+			"created service "+svc.Direction+"/"+svc.Environment+"/"+svc.ServiceKey, nil, svc))
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", Prefix+"/services/"+svc.ServiceID)
+	return writeJSON(w, http.StatusCreated, svc)
+}
+
+// newService returns a service with a fresh id and every default.
+func (s *server) newService() model.Service {
+	now := s.now().UTC()
+	return model.Service{
+		ServiceID: catalogID(), Direction: model.DirectionPublish, Status: model.ServiceActive,
+		BackendRoutingMode: model.RoutingSingle, BackendHealthCheckMode: model.HealthCheckNone,
+		BackendHealthCheckIntervalSec: model.DefaultHealthCheckIntervalSec, FaultDetailExposureMode: model.FaultDetailSafe,
+		CallbackAuthMode: model.CallbackAuthNone, CreatedAt: now, UpdatedAt: now,
+	}
+}
+
+// serviceConflict maps a duplicate route key to 409 S2R-ADM-0409.
+func serviceConflict(err error) error {
+	if errors.Is(err, store.ErrAlreadyExists) {
+		return apierr.Wrap(apierr.AdmAlreadyExists, err, "a service with this direction, environment and serviceKey already exists").
+			WithDetail("field", "serviceKey")
+	}
+	return err
+}
+
+// listServices answers a page of services.
+func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	page, err := parsePage(q)
+	if err != nil {
+		return err
+	}
+	f := model.ServiceFilter{Query: q.Get("q"), Environment: q.Get("environment"), Direction: q.Get("direction"),
+		Status: q.Get("status"), Traffic: q.Get("traffic"), Page: page}
+	for _, c := range []struct {
+		name, v string
+		ok     []string
+	}{
+		{"direction", f.Direction, []string{model.DirectionPublish, model.DirectionConsume, model.DirectionGateway}},
+		{"status", f.Status, []string{model.ServiceActive, model.ServiceDisabled, model.ServiceDeprecated}},
+		{"traffic", f.Traffic, []string{"with", "without"}},
+	} {
+		if c.v != "" && !contains(c.ok, c.v) {
+			return fieldError(c.name, "must be one of "+joinComma(c.ok))
+		}
+	}
+	if len(f.Query) > 200 {
+		return fieldError("q", "must be at most 200 characters")
+	}
+	out, err := s.store.Services(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// getService answers one service.
+func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
+	svc, err := serviceOrNotFound(s.store.Service(r.Context(), r.PathValue("serviceId")))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, svc)
+}
+
+// patchService applies a partial update to a service.
+func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("serviceId")
+	defer s.onFailure(r, "service.update", "service", id, &err)
+	var members map[string]jsontext.Value
+	if err := decodeJSON(w, r, &members); err != nil {
+		return err
+	}
+	var after model.Service
+	err = s.changeService(r, id, "service.update", func(svc *model.Service) error {
+		return applyServiceMembers(svc, members, false)
+	}, &after)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, after)
+}
+
+// deleteService soft-deletes a service: its status becomes deprecated.
+func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("serviceId")
+	defer s.onFailure(r, "service.delete", "service", id, &err)
+	var after model.Service
+	err = s.changeService(r, id, "service.delete", func(svc *model.Service) error {
+		svc.Status = model.ServiceDeprecated
+		return nil
+	}, &after)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, after)
+}
+
+// changeService runs change on the stored service in one transaction with
+// its audit event and a revision bump, and stores the result in *after.
+func (s *server) changeService(r *http.Request, id, action string, change func(*model.Service) error, after *model.Service) error {
+	ctx := r.Context()
+	return s.store.Transact(ctx, func(tx *store.Tx) error {
+		if _, err := tx.BumpRevision(ctx); err != nil {
+			return err
+		}
+		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		if err != nil {
+			return err
+		}
+		svc := before
+		if err := change(&svc); err != nil {
+			return err
+		}
+		svc.UpdatedAt = s.now().UTC()
+		if err := tx.UpdateService(ctx, svc); err != nil {
+			return err
+		}
+		*after = svc
+		return tx.InsertAudit(ctx, auditEvent(r, action, "service", id, serviceMessage(action, svc), before, svc))
+	})
+}
+
+// serviceMessage describes a service change for the audit log.
+func serviceMessage(action string, svc model.Service) string {
+	key := svc.Direction + "/" + svc.Environment + "/" + svc.ServiceKey
+	switch action {
+	case "service.delete":
+		return "deprecated service " + key
+	case "service.hard_delete":
+		return "permanently deleted service " + key
+	}
+	return "updated service " + key
+}
+
+// hardDeleteService removes a service that is not active, with every
+// dependant row.
+func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("serviceId")
+	defer s.onFailure(r, "service.hard_delete", "service", id, &err)
+	ctx := r.Context()
+	err = s.store.Transact(ctx, func(tx *store.Tx) error {
+		if _, err := tx.BumpRevision(ctx); err != nil {
+			return err
+		}
+		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		if err != nil {
+			return err
+		}
+		if before.Status == model.ServiceActive {
+			return apierr.New(apierr.AdmImmutable, "an active service cannot be hard-deleted; disable or deprecate it first").
+				WithDetail("status", before.Status)
+		}
+		if err := tx.DeleteService(ctx, id); err != nil {
+			return err
+		}
+		return tx.InsertAudit(ctx, auditEvent(r, "service.hard_delete", "service", id,
+			serviceMessage("service.hard_delete", before), before, nil))
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// serviceOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.
+func serviceOrNotFound(svc model.Service, err error) (model.Service, error) {
+	if errors.Is(err, store.ErrNotFound) {
+		return svc, apierr.New(apierr.AdmNotFound, "service not found")
+	}
+	return svc, err
+}
+
+// callerEmail returns the e-mail of r's caller.
+func callerEmail(r *http.Request) string {
+	c, _ := access.CallerFrom(r.Context())
+	return c.Email
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,276 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/catalog"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// rollbackBody is the optional body of :rollback.
+type rollbackBody struct {
+	TargetVersionID string `json:"targetVersionId,omitempty"`
+}
+
+// driftResult answers wsdl-drift.
+type driftResult struct {
+	VersionID          string  `json:"versionId"`
+	ArtifactID         *string `json:"artifactId"`
+	ComparedArtifactID *string `json:"comparedArtifactId"`
+	catalog.DriftReport
+}
+
+// readinessResult answers publish-readiness.
+type readinessResult struct {
+	VersionID string `json:"versionId"`
+	catalog.ReadinessReport
+}
+
+var docRollbackVersion = opDoc{
+	summary: "Roll back to a version that was active before: the path version is the target (or, with targetVersionId in " +
+		"the body, the path names the current active version and the body the target). The target becomes active again, " +
+		"the current active version inactive; a draft is left as it is. A target that is active or a draft is 409 S2R-ADM-0410.",
+	request:  rollbackBody{},
+	response: activationResult{},
+	errors:   []int{http.StatusConflict},
+}
+
+var docPublishReadiness = opDoc{
+	summary:  "Publish readiness of a version: READY_TO_PUBLISH, READY_WITH_RISK or BLOCKED, with checks, blocking issues, risks and suggested actions.",
+	response: readinessResult{},
+}
+
+var docWSDLDrift = opDoc{
+	summary: "Drift of the version's contract against the newest comparable import: UP_TO_DATE, DRIFT_DETECTED (additive), " +
+		"BREAKING_DRIFT, or UNTRACKED (no import, or no newer comparable import), with the list of changes.",
+	response: driftResult{},
+}
+
+var docReplacementDraft = opDoc{
+	summary: "Create a draft from the newest comparable import of the version's WSDL, keeping operationKey, REST route, " +
+		"timeout, retries, execution mode, rules and still-valid manual mappings of every operation that still exists " +
+		"(matched by SOAP operation name). 409 S2R-ADM-0410 when a draft exists or there is no newer import.",
+	response: draftResult{},
+	status:   http.StatusCreated,
+	errors:   []int{http.StatusConflict},
+}
+
+// rollbackVersion makes a previously active version active again.
+func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err error) {
+	serviceID, pathID := r.PathValue("serviceId"), r.PathValue("versionId")
+	defer s.onFailure(r, "version.rollback", "version", pathID, &err)
+	var body rollbackBody
+	if err := decodeOptionalJSON(w, r, &body); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	var res activationResult
+	err = s.store.Transact(ctx, func(tx *store.Tx) error {
+		if _, err := tx.BumpRevision(ctx); err != nil {
+			return err
+		}
+		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		if err != nil {
+			return err
+		}
+		target, err := rollbackTarget(ctx, tx, serviceID, pathID, body.TargetVersionID)
+		if err != nil {
+			return err
+		}
+		res, err = s.switchActive(r, tx, svc, target, "version.rollback")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// rollbackTarget resolves and checks the target of a rollback.
+func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID string) (model.Version, error) {
+	pathV, err := versionOf(ctx, tx, serviceID, pathID)
+	if err != nil {
+		return model.Version{}, err
+	}
+	target := pathV
+	if bodyID != "" && bodyID != pathID {
+		if pathV.Status != model.VersionActive {
+			return model.Version{}, apierr.New(apierr.AdmImmutable,
+				"with targetVersionId, the path must name the active version; this version is "+pathV.Status).
+				WithDetail("versionStatus", pathV.Status)
+		}
+		if target, err = versionOf(ctx, tx, serviceID, bodyID); err != nil {
+			return model.Version{}, fieldError("targetVersionId", "no version with this id in the service")
+		}
+	}
+	switch {
+	case target.Status == model.VersionActive:
+		return model.Version{}, apierr.New(apierr.AdmImmutable, "the target version is already active").
+			WithDetail("versionStatus", target.Status)
+	case target.Status == model.VersionDraft || target.ActivatedAt == nil:
+		return model.Version{}, apierr.New(apierr.AdmImmutable,
+			"the target version was never active; activate a draft with :activate").WithDetail("versionStatus", target.Status)
+	}
+	return target, nil
+}
+
+// publishReadiness answers the readiness of a version.
+func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	svc, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
+	if err != nil {
+		return err
+	}
+	v, err := versionOf(ctx, s.store, svc.ServiceID, r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	rep, err := s.readinessOf(ctx, s.store, svc, v)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, readinessResult{VersionID: v.VersionID, ReadinessReport: rep})
+}
+
+// newerImport returns the newest import comparable with v's, nil when v
+// has no import or there is none newer.
+func (s *server) newerImport(ctx context.Context, v model.Version) (*model.Artifact, error) {
+	if v.ArtifactID == nil {
+		return nil, nil
+	}
+	a, err := s.store.NewestComparableArtifact(ctx, *v.ArtifactID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.ArtifactID == *v.ArtifactID {
+		return nil, nil
+	}
+	return &a, nil
+}
+
+// wsdlDrift answers the drift of a version against the newest comparable
+// import.
+func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	res := driftResult{VersionID: v.VersionID, ArtifactID: v.ArtifactID}
+	newer, err := s.newerImport(ctx, v)
+	if err != nil {
+		return err
+	}
+	oldDefs, err := s.definitions(ctx, v)
+	if err != nil {
+		return err
+	}
+	if newer == nil {
+		res.DriftReport = catalog.Drift(oldDefs, nil, nil)
+		return writeJSON(w, http.StatusOK, res)
+	}
+	newDefs, err := s.contracts.Definitions(ctx, newer.ArtifactID)
+	if err != nil {
+		return err
+	}
+	ops, err := s.store.Operations(ctx, v.VersionID)
+	if err != nil {
+		return err
+	}
+	res.ComparedArtifactID = &newer.ArtifactID
+	res.DriftReport = catalog.Drift(oldDefs, newDefs, ops)
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// generateReplacementDraft drafts from the newest comparable import,
+// keeping the settings of operations that still exist.
+func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) (err error) {
+	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
+	defer s.onFailure(r, "version.create", "version", versionID, &err)
+	ctx := r.Context()
+	v, err := versionOf(ctx, s.store, serviceID, versionID)
+	if err != nil {
+		return err
+	}
+	if d, err := s.store.VersionWithStatus(ctx, serviceID, model.VersionDraft); err == nil {
+		return draftExists(d)
+	}
+	newer, err := s.newerImport(ctx, v)
+	if err != nil {
+		return err
+	}
+	if newer == nil {
+		return apierr.New(apierr.AdmImmutable, "there is no newer comparable WSDL import to draft from").
+			WithDetail("artifactId", v.ArtifactID)
+	}
+	plan, err := s.planFromImport(ctx, newer.ArtifactID, v.WSDLService, v.WSDLPort)
+	if err != nil {
+		plan, err = s.planFromImport(ctx, newer.ArtifactID, "", "")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.keepSettings(ctx, v, &plan); err != nil {
+		return err
+	}
+	res, err := s.writeDraft(r, serviceID, plan, "replacement draft from import "+newer.ArtifactID, &v.VersionID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, res)
+}
+
+// keepSettings carries the REST route, timeout, retries, execution mode,
+// key and rules of v's operations into the plan's operations of the same
+// SOAP name, and their manual mappings when those still fit the new
+// contract.
+func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftPlan) error {
+	old, err := s.store.Operations(ctx, v.VersionID)
+	if err != nil {
+		return err
+	}
+	maps, err := s.store.ActiveMappings(ctx, v.VersionID)
+	if err != nil {
+		return err
+	}
+	byName := map[string]model.Operation{}
+	for _, op := range old {
+		byName[op.SOAPOperationName] = op
+	}
+	newDefs, err := s.contracts.Definitions(ctx, *plan.artifactID)
+	if err != nil {
+		return err
+	}
+	for i, op := range plan.ops {
+		prev, ok := byName[op.SOAPOperationName]
+		if !ok {
+			continue
+		}
+		op.OperationKey, op.RestMethod, op.RestPath = prev.OperationKey, prev.RestMethod, prev.RestPath
+		op.TimeoutMs, op.RetryCount, op.ExecutionMode = prev.TimeoutMs, prev.RetryCount, prev.ExecutionMode
+		op.ValidationRules, op.TransformRules = prev.ValidationRules, prev.TransformRules
+		plan.ops[i] = op
+		if m, ok := maps[prev.OperationID]; ok && m.Source == model.MappingManual {
+			c := catalog.Contract(newDefs, plan.wsdlService, plan.wsdlPort, op)
+			if len(catalog.CheckMapping(c, m)) == 0 {
+				plan.maps[i] = m
+			}
+		}
+	}
+	// Keys kept from the old version may now collide with new ones.
+	keys := make([]string, len(plan.ops))
+	for i, op := range plan.ops {
+		keys[i] = op.OperationKey
+	}
+	for i, k := range catalog.UniqueKeys(keys) {
+		plan.ops[i].OperationKey = k
+	}
+	return nil
+}
