@@ -1,7 +1,9 @@
 package zipset
 
 import (
+	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,9 +52,22 @@ func cleanName(name string) (string, error) {
 		kept = append(kept, seg)
 	}
 	if len(kept) == 0 {
-		return "", fmt.Errorf("name has no file part")
+		return "", errNoFilePart
 	}
 	return strings.Join(kept, "/"), nil
+}
+
+// errNoFilePart is the error of names made only of separators and dots.
+var errNoFilePart = errors.New("name has no file part")
+
+// isMacMetadata reports the junk macOS Finder adds to archives: the
+// __MACOSX folder, AppleDouble "._" files and .DS_Store.
+func isMacMetadata(clean string) bool {
+	if clean == "__MACOSX" || strings.HasPrefix(clean, "__MACOSX/") {
+		return true
+	}
+	base := path.Base(clean)
+	return strings.HasPrefix(base, "._") || base == ".DS_Store"
 }
 
 // hasDriveLetter reports a leading "C:" style drive.

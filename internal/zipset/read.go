@@ -74,7 +74,8 @@ var ErrArchive = errors.New("not a readable ZIP archive")
 const flagEncrypted = 0x1
 
 // Read returns the files of a ZIP archive keyed by their cleaned relative
-// paths (forward slashes, no "." or ".." segments). Directories are skipped.
+// paths (forward slashes, no "." or ".." segments). Directories and macOS
+// Finder metadata (__MACOSX/, "._" files, .DS_Store) are skipped.
 // Any unsafe or unreadable entry fails the whole archive with an
 // *EntryError naming it.
 func Read(data []byte, lim Limits) (map[string][]byte, error) {
@@ -103,8 +104,14 @@ type reader struct {
 
 func (r *reader) add(f *zip.File) error {
 	name, err := cleanName(f.Name)
+	if errors.Is(err, errNoFilePart) && isDir(f) {
+		return nil // "./" and the like
+	}
 	if err != nil {
 		return &EntryError{Entry: f.Name, Reason: err.Error()}
+	}
+	if isMacMetadata(name) {
+		return nil
 	}
 	if isDir(f) {
 		r.dirs++

@@ -20,6 +20,11 @@ func TestReadGood(t *testing.T) {
 		entry{name: "./types/./more//deep.xsd", body: "<schema id='d'/>"},
 		entry{name: `win\style.xsd`, body: "<schema id='w'/>"},
 		entry{name: "empty.xsd"},
+		entry{name: "./", mode: fs.ModeDir | 0o755},
+		entry{name: "__MACOSX/", mode: fs.ModeDir | 0o755},
+		entry{name: "__MACOSX/._calc.wsdl", body: "\x00\x05\x16\x07"},
+		entry{name: "types/._common.xsd", body: "\x00\x05\x16\x07"},
+		entry{name: ".DS_Store", body: "Bud1"},
 	)
 	got, err := Read(data, Limits{})
 	if err != nil {
