@@ -150,12 +150,36 @@ func proposeURI(r *PrefixRepair, root *xmlstream.Element, names []string, roots 
 			return
 		}
 	}
+	if uri, line, ok := findDeclaration(root, r.Prefix); ok {
+		r.URI, r.Source = uri, fmt.Sprintf("declared in another scope at line %d", line)
+		return
+	}
 	for _, n := range names {
-		if uri, ok := roots[n].InScope()[r.Prefix]; ok && uri != "" {
+		if roots[n] == root {
+			continue
+		}
+		if uri, _, ok := findDeclaration(roots[n], r.Prefix); ok {
 			r.URI, r.Source = uri, "declared in "+n
 			return
 		}
 	}
+}
+
+// findDeclaration finds the first declaration of prefix anywhere in the
+// tree, in document order.
+func findDeclaration(root *xmlstream.Element, prefix string) (string, int, bool) {
+	stack := []*xmlstream.Element{root}
+	for len(stack) > 0 {
+		el := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if uri, ok := el.NS[prefix]; ok && uri != "" {
+			return uri, el.Line, true
+		}
+		for i := len(el.Children) - 1; i >= 0; i-- {
+			stack = append(stack, el.Children[i])
+		}
+	}
+	return "", 0, false
 }
 
 // addDeclarations inserts xmlns declarations for the proposed URIs right
