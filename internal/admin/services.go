@@ -122,7 +122,7 @@ func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
 		Status: q.Get("status"), Traffic: q.Get("traffic"), Page: page}
 	for _, c := range []struct {
 		name, v string
-		ok     []string
+		ok      []string
 	}{
 		{"direction", f.Direction, []string{model.DirectionPublish, model.DirectionConsume, model.DirectionGateway}},
 		{"status", f.Status, []string{model.ServiceActive, model.ServiceDisabled, model.ServiceDeprecated}},
