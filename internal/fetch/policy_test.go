@@ -120,3 +120,47 @@ func TestParseCIDRs(t *testing.T) {
 		}
 	}
 }
+
+var (
+	alwaysRefused = prefixes("127.0.0.0/8", "169.254.0.0/16", "0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4",
+		"::1/128", "::/128", "fe80::/10", "ff00::/8")
+	privateRanges = prefixes("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+)
+
+// FuzzCheckAddr checks the default policy over arbitrary 16-byte addresses:
+// refused classes stay refused in every spelling (plain, IPv4-mapped), and
+// private ranges stay allowed.
+func FuzzCheckAddr(f *testing.F) {
+	for _, s := range []string{"127.0.0.1", "::ffff:169.254.169.254", "10.1.2.3", "fe80::1", "2002:7f00:1::", "8.8.8.8", "fd12::1"} {
+		b := netip.MustParseAddr(s).As16()
+		f.Add(b[:])
+	}
+	var def Policy
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var b [16]byte
+		copy(b[:], raw)
+		ip := netip.AddrFrom16(b)
+		err := def.CheckAddr(ip)
+		if err != nil && ReasonOf(err) != ReasonBlockedAddress {
+			t.Fatalf("CheckAddr(%v) = %v without reason blocked_address", ip, err)
+		}
+		plain := ip.Unmap()
+		if (def.CheckAddr(plain) == nil) != (err == nil) {
+			t.Fatalf("CheckAddr(%v) and CheckAddr(%v) disagree", ip, plain)
+		}
+		if containsAddr(alwaysRefused, plain) && err == nil {
+			t.Fatalf("CheckAddr(%v) allowed a refused address", ip)
+		}
+		if containsAddr(privateRanges, plain) && err != nil {
+			t.Fatalf("CheckAddr(%v) refused a private address: %v", ip, err)
+		}
+		allow := Policy{AllowedCIDRs: []netip.Prefix{netip.PrefixFrom(plain, plain.BitLen())}}
+		if allow.CheckAddr(ip) != nil {
+			t.Fatalf("CheckAddr(%v) refused an address its allow list names", ip)
+		}
+		deny := Policy{AllowedCIDRs: allow.AllowedCIDRs, DeniedCIDRs: allow.AllowedCIDRs}
+		if deny.CheckAddr(ip) == nil {
+			t.Fatalf("CheckAddr(%v) allowed an address its deny list names", ip)
+		}
+	})
+}

@@ -145,7 +145,8 @@ func checkTokens(tokens []token) error {
 		}
 		fields++
 		if !countAllowed(t) {
-			return fmt.Errorf("%q is not a valid pattern field", strings.Repeat(string(t.letter), t.count))
+			return fmt.Errorf("%q is not a valid pattern field; use %s",
+				strings.Repeat(string(t.letter), t.count), validForms(t.letter))
 		}
 		if seen[t.letter] {
 			return fmt.Errorf("pattern letter %q appears twice", t.letter)
@@ -166,6 +167,19 @@ func checkTokens(tokens []token) error {
 		return errors.New("pattern has two offset fields (X and Z)")
 	}
 	return nil
+}
+
+// validForms lists the accepted repetitions of a letter.
+func validForms(letter byte) string {
+	counts := allowedCounts[letter]
+	if len(counts) > 4 {
+		return "S to SSSSSSSSS"
+	}
+	forms := make([]string, len(counts))
+	for i, c := range counts {
+		forms[i] = strings.Repeat(string(letter), c)
+	}
+	return strings.Join(forms, " or ")
 }
 
 func countAllowed(t token) bool {
