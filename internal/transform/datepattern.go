@@ -6,32 +6,6 @@ import (
 	"strings"
 )
 
-// Date patterns use a subset of the Java DateTimeFormatter letters, which
-// is what SOAP and integration people already write:
-//
-//	yyyy  4-digit year          yy   2-digit year (00-68 → 20xx, 69-99 → 19xx)
-//	MM    month 01-12           M    month 1-12
-//	MMM   Jan, Feb, …           MMMM January, February, …
-//	dd    day 01-31             d    day 1-31
-//	HH    hour 00-23            H    hour 0-23
-//	hh    hour 01-12            h    hour 1-12 (both need "a")
-//	mm    minute 00-59          m    minute 0-59
-//	ss    second 00-59          s    second 0-59
-//	S…S   fraction of a second, as many digits as letters (1-9)
-//	a     AM or PM
-//	EEE   Mon, Tue, …           EEEE Monday, Tuesday, … (checked when parsing)
-//	X     Z or ±hh              XX   Z or ±hhmm         XXX  Z or ±hh:mm
-//	Z     ±hhmm (+0000 for UTC)
-//	'…'   literal text; '' is a single quote
-//
-// Any other ASCII letter is an error (so a forgotten quote around "T" is
-// caught when the rule is saved); other characters are literal. Names are
-// English and matched without regard to case when parsing. A one-letter
-// numeric field (M, d, H, h, m, s) may not be followed directly by another
-// numeric field, because the boundary between them would be ambiguous.
-// Fields missing from the "from" pattern take their values from
-// 1970-01-01T00:00:00; without an offset the time is read as UTC.
-
 // token is one element of a compiled pattern.
 type token struct {
 	letter byte   // pattern letter, or 0 for literal text

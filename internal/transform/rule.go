@@ -1,19 +1,3 @@
-// Package transform applies an operation's request transform rules (SPEC
-// 2.3: trim, uppercase, lowercase, default_value, rename, split, join,
-// date_format) to a JSON document before it is converted to SOAP.
-//
-// Rules are validated and compiled once, when they are saved (Compile);
-// the compiled Program is immutable and safe for concurrent use on the
-// request path (Apply). Fields are JSON Pointers (RFC 6901) in which the
-// segment "*" stands for every element of an array, e.g. /items/*/sku.
-//
-// Apply keeps the document's member order and the exact text of every
-// number: values no rule changed or looked inside are copied byte for byte
-// (their insignificant white space included), and the objects and arrays
-// a rule opened are written compactly. Rules run in order, each on the result
-// of the one before. A rule whose field is absent (or null, except for
-// default_value) does nothing; a rule that meets a value of the wrong type
-// fails with an error naming the rule and the concrete field.
 package transform
 
 import (
@@ -59,8 +43,9 @@ var Kinds = []Kind{KindTrim, KindUppercase, KindLowercase, KindDefaultValue, Kin
 //	               the rest); string → array of strings, "" → []
 //	join           separator (string, required, may be ""): array of
 //	               strings → string
-//	date_format    from, to (date patterns, required; see the pattern
-//	               letters in datepattern.go): string → string
+//	date_format    from, to (date patterns, required; see "Date
+//	               patterns" in the package documentation): string →
+//	               string
 type Rule struct {
 	Kind   Kind           `json:"kind"`
 	Field  string         `json:"field"`
