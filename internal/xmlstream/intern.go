@@ -42,6 +42,26 @@ const (
 
 type valueSlot struct{ v string }
 
+// caches are the per-Reader lookup caches. They hold only immutable
+// strings and interned names, so a Reader that reached the end of its
+// document (or an error) hands them to the next Reader through cachePool:
+// small documents then start warm instead of zeroing and refilling them.
+type caches struct {
+	names  [nameCacheSize]*qname
+	uris   [uriCacheSize]valueSlot
+	values [valueCacheSize]valueSlot
+}
+
+var cachePool = sync.Pool{New: func() any { return new(caches) }}
+
+// releaseCaches returns the caches to the pool once the document is done.
+func (r *Reader) releaseCaches() {
+	if r.c != nil {
+		cachePool.Put(r.c)
+		r.c = nil
+	}
+}
+
 var shared = struct {
 	sync.RWMutex
 	names map[string]*qname
@@ -65,7 +85,7 @@ func hashBytes(b []byte) uint32 {
 
 // lookupQName returns the cached split of raw, if known.
 func (r *Reader) lookupQName(raw []byte, h uint32) *qname {
-	slot := &r.nameCache[h%nameCacheSize]
+	slot := &r.c.names[h%nameCacheSize]
 	if q := *slot; q != nil && q.raw == string(raw) {
 		return q
 	}
@@ -86,7 +106,7 @@ func (r *Reader) storeQName(raw []byte, h uint32, colon int) *qname {
 	if colon >= 0 {
 		q.prefix, q.local = s[:colon], s[colon+1:]
 	}
-	r.nameCache[h%nameCacheSize] = q
+	r.c.names[h%nameCacheSize] = q
 	shared.Lock()
 	if len(shared.names) < maxShared {
 		shared.names[s] = q
@@ -97,7 +117,7 @@ func (r *Reader) storeQName(raw []byte, h uint32, colon int) *qname {
 
 // internURI returns a namespace URI as a string.
 func (r *Reader) internURI(b []byte) string {
-	slot := &r.uriCache[hashBytes(b)%uriCacheSize]
+	slot := &r.c.uris[hashBytes(b)%uriCacheSize]
 	if slot.v == string(b) && (slot.v != "" || len(b) == 0) {
 		return slot.v
 	}
@@ -124,7 +144,7 @@ func (r *Reader) valueString(b []byte) string {
 	}
 	var slot *valueSlot
 	if len(b) <= maxCachedValue {
-		slot = &r.valueCache[hashBytes(b)%valueCacheSize]
+		slot = &r.c.values[hashBytes(b)%valueCacheSize]
 		if slot.v == string(b) {
 			return slot.v
 		}

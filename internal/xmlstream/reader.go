@@ -39,10 +39,8 @@ type Reader struct {
 	text  []byte
 	cdata bool
 
-	nameCache  [nameCacheSize]*qname
-	uriCache   [uriCacheSize]valueSlot
-	valueCache [valueCacheSize]valueSlot
-	arena      []byte
+	c     *caches // nil before the first token and after the last
+	arena []byte
 
 	stackBuf [8]openElem
 	nsBuf    [8]binding
@@ -125,6 +123,7 @@ func (r *Reader) errAt(off int, format string, args ...any) error {
 		off = len(r.data)
 	}
 	r.err = &SyntaxError{Line: r.lineAt(off), Offset: off, Msg: fmt.Sprintf(format, args...)}
+	r.releaseCaches()
 	return r.err
 }
 
@@ -199,6 +198,9 @@ func (r *Reader) next() error {
 // begin checks the size limit and the byte order mark.
 func (r *Reader) begin() error {
 	r.begun = true
+	if r.c == nil {
+		r.c = cachePool.Get().(*caches)
+	}
 	if int64(len(r.data)) > r.lim.MaxSize {
 		return r.errAt(0, "document size %d exceeds the size limit %d", len(r.data), r.lim.MaxSize)
 	}
@@ -221,6 +223,8 @@ func (r *Reader) atEOF() error {
 		top := r.stack[len(r.stack)-1]
 		return r.errAt(r.pos, "unexpected end of document: element <%s> is not closed", top.q.raw)
 	}
+	r.err = io.EOF
+	r.releaseCaches()
 	return io.EOF
 }
 
