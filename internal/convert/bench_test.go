@@ -28,6 +28,7 @@ func BenchmarkXMLToJSON(b *testing.B) {
 			var out []byte
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				r.Reset(body, xmlstream.Limits{})
 				if _, err := r.Next(); err != nil {
@@ -42,6 +43,7 @@ func BenchmarkXMLToJSON(b *testing.B) {
 		b.Run("Baseline/"+s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := baselineXMLToJSON(body); err != nil {
 					b.Fatal(err)
@@ -72,6 +74,7 @@ func BenchmarkJSONToXML(b *testing.B) {
 			w := xmlstream.NewWriter(nil)
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				w.Reset()
 				if err := p.JSONToXML(w, in); err != nil {
@@ -82,12 +85,24 @@ func BenchmarkJSONToXML(b *testing.B) {
 		b.Run("Baseline/"+s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := baselineJSONToXML(in); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
+	}
+}
+
+// reportCPU starts measuring process CPU time; the returned function
+// reports it per operation as the cpu-ns/op metric.
+func reportCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		}
 	}
 }
 
