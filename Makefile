@@ -1,0 +1,38 @@
+# s2r — common tasks. `make run` and `make test` are all a newcomer needs.
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+FUZZTIME ?= 10s
+BENCHTIME ?= 200ms
+
+.PHONY: run build test test-sqlite bench lint fuzz
+
+## run: start s2r with the embedded SQLite database in ./s2r-data
+run:
+	go run -ldflags "$(LDFLAGS)" ./cmd/s2r serve
+
+## build: build bin/s2r with version information
+build:
+	go build -ldflags "$(LDFLAGS)" -o bin/s2r ./cmd/s2r
+
+## test: every test on SQLite and a throwaway PostgreSQL; prints the PostgreSQL test count
+test:
+	scripts/test.sh
+
+## test-sqlite: every test, PostgreSQL halves skipped (no server needed)
+test-sqlite:
+	go test -count=1 ./...
+
+## bench: benchmarks, modest run time
+bench:
+	go test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+## lint: gofmt must report nothing; go vet must pass
+lint:
+	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	go vet ./...
+
+## fuzz: every fuzz target for FUZZTIME each
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# test.sh [GO TEST FLAGS...] — the full test suite against real SQLite and a
+# throwaway PostgreSQL server, then the number of PostgreSQL tests that ran.
+#
+# Every PostgreSQL test (internal/store/storetest) appends one line to the
+# file named by S2R_PG_TEST_LOG; this script counts them. PostgreSQL is
+# required here (S2R_REQUIRE_POSTGRES=1): a PostgreSQL half that cannot run
+# fails instead of skipping.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp /tmp/s2r-pgtests.XXXXXX)
+trap 'rm -f "$log"' EXIT
+chmod 666 "$log"
+export S2R_PG_TEST_LOG="$log"
+export S2R_REQUIRE_POSTGRES=1
+
+rc=0
+scripts/with-postgres.sh go test -count=1 "$@" ./... || rc=$?
+
+total=$(grep -c . "$log" || true)
+failed=$(grep -c '^FAIL' "$log" || true)
+echo "PostgreSQL tests run: $total (failed: $failed)"
+if [[ $rc -eq 0 && $total -eq 0 ]]; then
+	echo "test.sh: no PostgreSQL test ran" >&2
+	rc=1
+fi
+exit $rc
