@@ -228,3 +228,33 @@ func TestRequireBindingsUnavailable(t *testing.T) {
 		t.Fatalf("error = %v, want %s", err, apierr.AdmUnavailable)
 	}
 }
+
+// TestResolverConcurrent resolves and invalidates from many goroutines (run
+// with -race); every answer must be one of the two binding states.
+func TestResolverConcurrent(t *testing.T) {
+	src := &memBindings{perms: []model.PermissionBinding{{Email: "a@example.com", Role: model.RoleReader, TenantID: "default"}}}
+	r := NewResolver(src, nil, time.Millisecond)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				if g == 0 && i%10 == 0 {
+					src.mu.Lock()
+					if src.perms[0].Role == model.RoleReader {
+						src.perms = []model.PermissionBinding{{Email: "a@example.com", Role: model.RoleAdmin, TenantID: "default"}}
+					} else {
+						src.perms = []model.PermissionBinding{{Email: "a@example.com", Role: model.RoleReader, TenantID: "default"}}
+					}
+					src.mu.Unlock()
+					r.Invalidate()
+				}
+				c, err := r.Resolve(context.Background(), Identity{Email: "a@example.com"})
+				if err != nil || (c.Role != model.RoleReader && c.Role != model.RoleAdmin) {
+					t.Errorf("resolve: %q %v", c.Role, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
