@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 )
 
 // Element is a node of a parsed tree (elements only; text is collected).
@@ -22,54 +23,97 @@ type Element struct {
 
 // Parse reads a whole document into a tree. Comments, processing
 // instructions and the DOCTYPE are dropped.
+//
+// Elements, attribute lists, child lists and texts are carved out of a few
+// shared blocks, so a tree costs a handful of allocations per hundred
+// elements; slices in the tree have no spare capacity, so appending to
+// them never overwrites a neighbour.
 func Parse(data []byte, lim Limits) (*Element, error) {
-	r := NewReader(data, lim)
-	var root *Element
-	var open []openText // the elements being built, innermost last
+	b := treeBuilder{r: NewReader(data, lim)}
 	for {
-		tok, err := r.Next()
+		tok, err := b.r.Next()
 		if err == io.EOF {
-			return root, nil
+			return b.root, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		switch tok.Kind {
 		case StartElement:
-			var parent *Element
-			if len(open) > 0 {
-				parent = open[len(open)-1].e
-			}
-			e := newElement(tok, r.Line(), parent)
-			if parent == nil {
-				root = e
-			} else {
-				parent.Children = append(parent.Children, e)
-			}
-			open = append(open, openText{e: e})
+			b.start(tok)
 		case EndElement:
-			top := &open[len(open)-1]
-			top.e.Text = string(top.text)
-			open = open[:len(open)-1]
+			b.end()
 		case CharData:
-			top := &open[len(open)-1]
-			top.text = append(top.text, tok.Data...)
+			b.text = append(b.text, tok.Data...)
 		}
 	}
 }
 
-// openText is an element under construction and its text so far (joined
-// at the end, so text split by many comments stays linear).
-type openText struct {
-	e    *Element
-	text []byte
+// treeBuilder builds a tree from tokens.
+type treeBuilder struct {
+	r    *Reader
+	root *Element
+	open []openElement // innermost last
+	kids []*Element    // children of the open elements, in order
+	text []byte        // text of the open elements, innermost last
+
+	elems     []Element  // free part of the current element block
+	elemBlock int        // size of the last element block (doubling to 256)
+	attrs     []Attr     // free part of the current attribute block
+	ptrs      []*Element // free part of the current child-list block
+	chars     []byte     // free part of the current text block
 }
 
-func newElement(tok Token, line int, parent *Element) *Element {
-	e := &Element{Name: tok.Name, Prefix: tok.Prefix, Line: line, Parent: parent}
-	for _, a := range tok.Attrs {
+// openElement is an element under construction: where its children and
+// text start in treeBuilder.kids and treeBuilder.text.
+type openElement struct {
+	e                    *Element
+	kidsStart, textStart int
+}
+
+func (b *treeBuilder) start(tok Token) {
+	e := b.newElement()
+	*e = Element{Name: tok.Name, Prefix: tok.Prefix, Line: b.r.Line()}
+	if n := len(b.open); n > 0 {
+		e.Parent = b.open[n-1].e
+		b.kids = append(b.kids, e)
+	} else {
+		b.root = e
+	}
+	b.setAttrs(e, tok.Attrs)
+	b.open = append(b.open, openElement{e: e, kidsStart: len(b.kids), textStart: len(b.text)})
+}
+
+func (b *treeBuilder) end() {
+	top := b.open[len(b.open)-1]
+	b.open = b.open[:len(b.open)-1]
+	if kids := b.kids[top.kidsStart:]; len(kids) > 0 {
+		top.e.Children = b.childList(kids)
+		b.kids = b.kids[:top.kidsStart]
+	}
+	if text := b.text[top.textStart:]; len(text) > 0 {
+		top.e.Text = b.textString(text)
+		b.text = b.text[:top.textStart]
+	}
+}
+
+// newElement returns a zero element from the current block.
+func (b *treeBuilder) newElement() *Element {
+	if len(b.elems) == 0 {
+		b.elemBlock = min(max(2*b.elemBlock, 16), 256)
+		b.elems = make([]Element, b.elemBlock)
+	}
+	e := &b.elems[0]
+	b.elems = b.elems[1:]
+	return e
+}
+
+// setAttrs copies the attributes (namespace declarations go to NS).
+func (b *treeBuilder) setAttrs(e *Element, attrs []Attr) {
+	n := 0
+	for _, a := range attrs {
 		if a.Name.Space != NSXMLNS {
-			e.Attrs = append(e.Attrs, a)
+			n++
 			continue
 		}
 		if e.NS == nil {
@@ -81,7 +125,45 @@ func newElement(tok Token, line int, parent *Element) *Element {
 			e.NS[a.Name.Local] = a.Value
 		}
 	}
-	return e
+	if n == 0 {
+		return
+	}
+	if len(b.attrs) < n {
+		b.attrs = make([]Attr, max(n, 128))
+	}
+	list := b.attrs[:0:n]
+	b.attrs = b.attrs[n:]
+	for _, a := range attrs {
+		if a.Name.Space != NSXMLNS {
+			list = append(list, a)
+		}
+	}
+	e.Attrs = list
+}
+
+// childList copies kids into the current child-list block.
+func (b *treeBuilder) childList(kids []*Element) []*Element {
+	if len(b.ptrs) < len(kids) {
+		b.ptrs = make([]*Element, max(len(kids), 256))
+	}
+	list := b.ptrs[:len(kids):len(kids)]
+	b.ptrs = b.ptrs[len(kids):]
+	copy(list, kids)
+	return list
+}
+
+// textString copies text into the current text block, which is never
+// written again, and returns a string viewing it.
+func (b *treeBuilder) textString(text []byte) string {
+	if len(text) > arenaChunk/4 {
+		return string(text)
+	}
+	if cap(b.chars)-len(b.chars) < len(text) {
+		b.chars = make([]byte, 0, arenaChunk)
+	}
+	start := len(b.chars)
+	b.chars = append(b.chars, text...)
+	return unsafe.String(&b.chars[start], len(text))
 }
 
 // Attr returns the value of the attribute with the given namespace and

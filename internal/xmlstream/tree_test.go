@@ -93,3 +93,18 @@ func TestParseTextManyPieces(t *testing.T) {
 		t.Errorf("text = %d bytes, child %q", len(root.Text), root.Children[0].Text)
 	}
 }
+
+// TestTreeSlicesIndependent checks that the shared blocks behind the tree
+// never let an append on one element change another.
+func TestTreeSlicesIndependent(t *testing.T) {
+	root, err := Parse([]byte(`<r><a x="1"><c/></a><b y="2"><d/></b></r>`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := root.Children[0], root.Children[1]
+	a.Attrs = append(a.Attrs, Attr{Name: Name{Local: "z"}})
+	a.Children = append(a.Children, &Element{})
+	if b.Attrs[0].Name.Local != "y" || b.Children[0].Name.Local != "d" || len(root.Children) != 2 {
+		t.Errorf("append on one element changed another: %+v %+v", b.Attrs, b.Children[0])
+	}
+}
