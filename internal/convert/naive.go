@@ -53,6 +53,13 @@ type naiveSpan struct {
 
 // naiveElement writes the value of the element tok just started.
 func (x *x2j) naiveElement(tok xmlstream.Token) error {
+	if v := attrValue(tok, NSXSI, "nil"); v == "true" || v == "1" {
+		x.out = append(x.out, "null"...)
+		if err := x.r.Skip(); err != nil {
+			return x.readErr(err)
+		}
+		return nil
+	}
 	start := len(x.out)
 	x.out = append(x.out, '{')
 	hasAttrs := false

@@ -148,6 +148,9 @@ func (x *x2j) finishContent(f *contentFrame) error {
 			return x.failChild(mp.name.local, "missing required element "+mp.name.local)
 		}
 	}
+	if err := x.checkChoices(f); err != nil {
+		return err
+	}
 	if f.frag != nil {
 		if f.prev {
 			x.out = append(x.out, ',')
@@ -203,4 +206,31 @@ func (x *x2j) regroup(f *contentFrame) {
 		}
 	}
 	f.prev = prev
+}
+
+// checkChoices refuses content with more than one branch of a choice.
+func (x *x2j) checkChoices(f *contentFrame) error {
+	if x.p.opts.Lax {
+		return nil
+	}
+	for _, cc := range f.tp.choices {
+		present, first, second := 0, "", ""
+		for _, br := range cc.branches {
+			for m := br[0]; m < br[1]; m++ {
+				if x.counts[f.cbase+m] > 0 {
+					present++
+					if present == 1 {
+						first = f.tp.members[m].name.local
+					} else {
+						second = f.tp.members[m].name.local
+					}
+					break
+				}
+			}
+		}
+		if present > 1 {
+			return x.fail("choice: " + first + " and " + second + " cannot both be present")
+		}
+	}
+	return nil
 }

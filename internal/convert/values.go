@@ -106,7 +106,14 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 	if tk.kind != '"' {
 		return dst, "expected a string, got " + kindName(tk.kind)
 	}
-	return j.t.appendStr(dst, i), ""
+	start := len(dst)
+	dst = j.t.appendStr(dst, i)
+	if st != nil {
+		if reason := checkDateTime(st.Builtin, dst[start:]); reason != "" {
+			return dst[:start], reason
+		}
+	}
+	return dst, ""
 }
 
 func kindName(k jsontext.Kind) string {
@@ -179,6 +186,14 @@ func appendSimpleJSON(dst []byte, st *xsd.SimpleType, text []byte) ([]byte, stri
 			return dst, "invalid xs:boolean value " + quote(string(text))
 		}
 		return dst, ""
+	}
+	if st != nil {
+		if reason := checkDateTime(st.Builtin, trimXML(text)); reason != "" {
+			return dst, reason
+		}
+		if isDateTime(st.Builtin) {
+			text = trimXML(text) // whiteSpace collapse
+		}
 	}
 	return appendQuoted(dst, text), ""
 }
