@@ -57,17 +57,19 @@ func BenchmarkEncodingJSONRoundTrip(b *testing.B) {
 	doc := benchDoc(b)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
-	for b.Loop() {
-		dec := json.NewDecoder(bytes.NewReader(doc))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			b.Fatal(err)
+	reportCPU(b, func() {
+		for b.Loop() {
+			dec := json.NewDecoder(bytes.NewReader(doc))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(v); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if _, err := json.Marshal(v); err != nil {
-			b.Fatal(err)
-		}
-	}
+	})
 }
 
 func benchProgram(b *testing.B, rules []Rule) {
@@ -78,9 +80,11 @@ func benchProgram(b *testing.B, rules []Rule) {
 	}
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := prog.Apply(doc); err != nil {
-			b.Fatal(err)
+	reportCPU(b, func() {
+		for b.Loop() {
+			if _, err := prog.Apply(doc); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -224,23 +223,34 @@ func valueEnd(b []byte, i int) int {
 		}
 		return i
 	}
-	for i < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[i])) {
-		i++
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
 	}
 	return i
 }
 
-// stringEnd returns the index just past the string starting at b[i].
+// stringEnd returns the index just past the string starting at b[i]: the
+// first quote not escaped by an odd run of backslashes.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
+	for i++; i < len(b); {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		i += q
+		backslashes := 0
+		for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
 			return i + 1
 		}
+		i++
 	}
-	return i
+	return len(b)
 }
 
 // appendJSON writes n: raw values as they were, changed ones compactly.
