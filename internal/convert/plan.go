@@ -24,6 +24,9 @@ type Options struct {
 	// Prefixes maps namespace URIs to the prefixes to declare, for example
 	// the WSDL's own; other namespaces get ns1, ns2, …
 	Prefixes map[string]string
+	// OmitDeclarations makes JSON→XML declare no namespace: the caller
+	// declares Plan.Namespaces on an enclosing element (the Envelope).
+	OmitDeclarations bool
 	// Lax makes XML→JSON skip elements and attributes the contract does not
 	// declare instead of failing.
 	Lax bool
@@ -39,7 +42,7 @@ func OptionsFor(op *xsd.Operation) Options {
 // for concurrent use.
 type Plan struct {
 	opts    Options
-	ns      []nsBinding
+	ns      []Namespace
 	prefix  map[string]string // namespace URI → prefix
 	root    *typePlan
 	wrapper *xmlName // the wrapper element (wrapped and rpc), nil for bare
@@ -48,8 +51,8 @@ type Plan struct {
 	types   map[*xsd.Type]*typePlan
 }
 
-// nsBinding is one namespace declaration written at the top.
-type nsBinding struct{ Prefix, URI string }
+// Namespace is one namespace declaration a plan writes.
+type Namespace struct{ Prefix, URI string }
 
 // xmlName is a qualified name with the prefix the plan writes it with.
 type xmlName struct{ prefix, local, space string }
@@ -148,7 +151,7 @@ func CompileHeaders(msg *xsd.Message, opts Options) (*Plan, error) {
 
 // Namespaces returns the declarations the plan writes at the top, so that a
 // caller can declare them on the envelope instead.
-func (p *Plan) Namespaces() []nsBinding { return p.ns }
+func (p *Plan) Namespaces() []Namespace { return append([]Namespace(nil), p.ns...) }
 
 // name assigns (once) the prefix of n's namespace.
 func (p *Plan) name(n xmlstream.Name) *xmlName {
@@ -180,7 +183,7 @@ func (p *Plan) prefixFor(uri string) string {
 		}
 	}
 	p.prefix[uri] = pre
-	p.ns = append(p.ns, nsBinding{Prefix: pre, URI: uri})
+	p.ns = append(p.ns, Namespace{Prefix: pre, URI: uri})
 	return pre
 }
 

@@ -72,6 +72,9 @@ func (j *j2x) root() error {
 }
 
 func (j *j2x) declare() {
+	if j.p.opts.OmitDeclarations {
+		return
+	}
 	for _, b := range j.p.ns {
 		j.w.NSDecl(b.Prefix, b.URI)
 	}

@@ -48,7 +48,7 @@ func AppendSubtree(dst []byte, r *xmlstream.Reader, start xmlstream.Token) ([]by
 type fragWriter struct {
 	w     *xmlstream.Writer
 	r     *xmlstream.Reader
-	scope []nsBinding
+	scope []Namespace
 	marks []int
 }
 
@@ -100,5 +100,5 @@ func (c *fragWriter) ensure(prefix, uri string) {
 		return
 	}
 	c.w.NSDecl(prefix, uri)
-	c.scope = append(c.scope, nsBinding{Prefix: prefix, URI: uri})
+	c.scope = append(c.scope, Namespace{Prefix: prefix, URI: uri})
 }
