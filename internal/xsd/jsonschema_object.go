@@ -1,10 +1,10 @@
 package xsd
 
 // objectSchema is the schema of the JSON object of complex type t. A named
-// type allows "$type" naming itself.
+// type in a derivation hierarchy allows "$type" naming itself.
 func (g *schemaGen) objectSchema(t *Type, typeName string) map[string]any {
 	o := &objectBuilder{g: g, props: map[string]any{}}
-	if typeName != "" {
+	if typeName != "" && (t.Base != nil || len(t.Derived) > 0) {
 		o.props["$type"] = map[string]any{"const": typeName}
 	}
 	for _, a := range t.Attributes {

@@ -1,0 +1,41 @@
+package xsd
+
+// HeadersJSONSchema builds the JSON Schema of the header parts of msg (see
+// convert.CompileHeaders): one optional member per header part. It returns
+// nil when msg has no header parts.
+func HeadersJSONSchema(msg *Message, opts JSONSchemaOptions) *JSONSchemaDoc {
+	if msg == nil || len(msg.Headers) == 0 {
+		return nil
+	}
+	if opts.RefPrefix == "" {
+		opts.RefPrefix = "#/$defs/"
+	}
+	g := &schemaGen{opts: opts, defs: map[string]any{}, names: map[*Type]string{}, used: map[string]bool{}, busy: map[*Type]bool{}}
+	root := g.partsSchema(&Message{Parts: msg.Headers})
+	delete(root, "required")
+	return &JSONSchemaDoc{Root: root, Defs: g.defs}
+}
+
+// FaultJSONSchema is the schema of the JSON fault shape
+// (docs/conversion.md, soap.Fault.AppendJSON); detail is the schema of the
+// detail member (a fault message's schema, or nil for any JSON).
+func FaultJSONSchema(detail map[string]any) map[string]any {
+	str := map[string]any{"type": "string"}
+	if detail == nil {
+		detail = map[string]any{}
+	}
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"faultCode":     str,
+			"faultSubcodes": map[string]any{"type": "array", "items": str},
+			"faultString":   str,
+			"faultLang":     str,
+			"faultNode":     str,
+			"faultRole":     str,
+			"detail":        detail,
+		},
+		"required":             []string{"faultCode", "faultString"},
+		"additionalProperties": false,
+	}
+}
