@@ -138,6 +138,23 @@ func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, error) {
 	return tp, nil
 }
 
+// ownType checks a "$type" member of an object whose type was already
+// chosen: it must name that type.
+func (j *j2x) ownType(tp *typePlan, at int) error {
+	name := ""
+	if j.t.toks[at].kind == '"' {
+		name = string(j.t.view(at))
+	}
+	if name != "" && (name == tp.typeName.local || tp.xtype != nil && name == tp.xtype.Name.Local) {
+		return nil
+	}
+	if _, ok := tp.derived[name]; ok && name != "" {
+		return nil // resolved by derivedType
+	}
+	j.path = append(j.path, pathSeg{name: "$type"})
+	return j.fail("unknown derived type " + quote(name))
+}
+
 // content writes attributes (unless top) and child elements of tp from the
 // JSON object at i, in schema order.
 func (j *j2x) content(tp *typePlan, i int, top bool) error {
@@ -161,7 +178,10 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 			continue
 		}
 		switch {
-		case string(name) == "$type" && (tp.derived != nil || tp.typeName.local != ""):
+		case string(name) == "$type":
+			if err := j.ownType(tp, k+1); err != nil {
+				return err
+			}
 		case string(name) == "$value" && tp.simple != nil && !tp.scalar:
 			j.slots[valueSlot] = int32(k + 1)
 		case string(name) == "$xml" && tp.wildcard:

@@ -4,7 +4,7 @@ package xsd
 // type in a derivation hierarchy allows "$type" naming itself.
 func (g *schemaGen) objectSchema(t *Type, typeName string) map[string]any {
 	o := &objectBuilder{g: g, props: map[string]any{}}
-	if typeName != "" && (t.Base != nil || len(t.Derived) > 0) {
+	if typeName != "" && (t.Base != nil && t.Base.Simple == nil || len(t.Derived) > 0) {
 		o.props["$type"] = map[string]any{"const": typeName}
 	}
 	for _, a := range t.Attributes {
