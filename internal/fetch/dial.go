@@ -49,6 +49,9 @@ func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (
 		if errors.As(err, &fe) {
 			return nil, fe
 		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // reported as timeout or canceled
+		}
 		lastErr = err
 	}
 	return nil, newError(ReasonConnect, "cannot connect to "+host, lastErr)

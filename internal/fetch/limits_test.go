@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,4 +151,19 @@ func TestGetGzipBomb(t *testing.T) {
 	f := New(Policy{AllowedCIDRs: allowLoopback, MaxBytes: 1 << 20})
 	_, err := f.Get(context.Background(), srv.URL)
 	wantFetchError(t, err, ReasonTooLarge, "fetch "+srv.URL+": response body exceeds the limit of 1048576 bytes")
+}
+
+// hangingResolver answers only when the context ends, like a DNS server
+// that never replies.
+type hangingResolver struct{}
+
+func (hangingResolver) LookupNetIP(ctx context.Context, _, _ string) ([]netip.Addr, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestGetDNSTimeout(t *testing.T) {
+	f := New(Policy{Timeout: 150 * time.Millisecond, Resolver: hangingResolver{}})
+	_, err := f.Get(context.Background(), "http://slow.example/")
+	wantFetchError(t, err, ReasonTimeout, "fetch http://slow.example/: no complete answer within 150ms")
 }
