@@ -74,6 +74,7 @@ type typePlan struct {
 	choices    []choiceCheck
 	derived    map[string]*typePlan // "$type" name → derived type
 	abstract   bool
+	hierarchy  bool        // the type has a complex base or derived types: "$type" applies
 	typeName   xmlName     // QName written in xsi:type
 	arrayItem  *memberPlan // SOAP-encoded array item
 	mixed      bool

@@ -41,9 +41,7 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 		if err != nil {
 			return err
 		}
-		if d != tp {
-			tp, derived = d, name
-		}
+		tp, derived = d, name
 	}
 	switch {
 	case tp.anyType:
@@ -74,6 +72,9 @@ func (x *x2j) resolveType(tp *typePlan, value string) (*typePlan, string, error)
 		return d, name.Local, nil
 	}
 	if tp.xtype != nil && tp.xtype.Name == name {
+		if tp.hierarchy {
+			return tp, name.Local, nil
+		}
 		return tp, "", nil
 	}
 	if xsd.IsXSDNamespace(name.Space) || name.Space == NSSOAPEnc || name.Space == nsSOAP12Enc {

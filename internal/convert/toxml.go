@@ -83,14 +83,14 @@ func (j *j2x) declare() {
 // object writes the attributes and content of an element of type tp whose
 // start tag is open, from the JSON object at tape index i.
 func (j *j2x) object(tp *typePlan, i int) error {
-	chosen := tp
-	if tp.derived != nil || tp.abstract {
+	chosen, explicit := tp, false
+	if tp.hierarchy || tp.derived != nil || tp.abstract {
 		var err error
-		if chosen, err = j.derivedType(tp, i); err != nil {
+		if chosen, explicit, err = j.derivedType(tp, i); err != nil {
 			return err
 		}
 	}
-	if j.p.opts.Encoded || chosen != tp {
+	if j.p.opts.Encoded || explicit {
 		j.writeXSIType(chosen)
 	}
 	return j.content(chosen, i, false)
@@ -110,8 +110,9 @@ func qname(n xmlName) string {
 	return n.prefix + ":" + n.local
 }
 
-// derivedType resolves the "$type" member of the object at i.
-func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, error) {
+// derivedType resolves the "$type" member of the object at i: a derived
+// type or the declared type itself (explicit is then true).
+func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, bool, error) {
 	end := j.t.skip(i)
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
 		if string(j.t.view(k)) != "$type" {
@@ -119,23 +120,23 @@ func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, error) {
 		}
 		j.path = append(j.path, pathSeg{name: "$type"})
 		if j.t.toks[k+1].kind != '"' {
-			return nil, j.fail("expected a string naming a derived type")
+			return nil, false, j.fail("expected a string naming a derived type")
 		}
 		name := string(j.t.view(k + 1))
 		d, ok := tp.derived[name]
-		if !ok && tp.xtype != nil && tp.xtype.Name.Local == name {
+		if !ok && tp.typeName.local == name {
 			d, ok = tp, true
 		}
 		if !ok {
-			return nil, j.fail("unknown derived type " + quote(name))
+			return nil, false, j.fail("unknown derived type " + quote(name))
 		}
 		j.path = j.path[:len(j.path)-1]
-		return d, nil
+		return d, true, nil
 	}
 	if tp.abstract {
-		return nil, j.fail("abstract type: a \"$type\" member is required")
+		return nil, false, j.fail("abstract type: a \"$type\" member is required")
 	}
-	return tp, nil
+	return tp, false, nil
 }
 
 // ownType checks a "$type" member of an object whose type was already
@@ -145,7 +146,7 @@ func (j *j2x) ownType(tp *typePlan, at int) error {
 	if j.t.toks[at].kind == '"' {
 		name = string(j.t.view(at))
 	}
-	if name != "" && (name == tp.typeName.local || tp.xtype != nil && name == tp.xtype.Name.Local) {
+	if name != "" && name == tp.typeName.local {
 		return nil
 	}
 	if _, ok := tp.derived[name]; ok && name != "" {

@@ -24,6 +24,11 @@ func (p *Plan) typePlan(t *xsd.Type) *typePlan {
 		p.prefixFor(NSXSI)
 		tp.typeName = p.encodedTypeName(t)
 	}
+	if t.Name.Local != "" && (t.Base != nil && t.Base.Simple == nil || len(t.Derived) > 0) {
+		tp.hierarchy = true
+		tp.typeName = *p.name(t.Name)
+		p.prefixFor(NSXSI)
+	}
 	for _, a := range t.Attributes {
 		ap := &attrPlan{json: "@" + a.Name.Local, name: *p.name(a.Name), attr: a}
 		tp.byJSON[ap.json] = ^len(tp.attrs)
