@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers driver "pgx"
 	_ "modernc.org/sqlite"             // registers driver "sqlite"
@@ -71,11 +72,32 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Ping(ctx); err != nil {
+	if err := s.pingAtOpen(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// pingAtOpen pings, retrying for a few seconds while SQLite reports
+// SQLITE_BUSY: switching a new file to WAL needs an exclusive lock, and
+// that switch does not wait through busy_timeout when several processes
+// open the same fresh file at once.
+func (s *Store) pingAtOpen(ctx context.Context) error {
+	deadline := time.Now().Add(10 * time.Second)
+	wait := 5 * time.Millisecond
+	for {
+		err := s.Ping(ctx)
+		if err == nil || s.dialect != SQLite || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 func openSQLite(dataDir string) (*Store, error) {
@@ -86,6 +108,13 @@ func openSQLite(dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, SQLiteFile)
+	// Create the file ourselves so it (and the -wal and -shm files SQLite
+	// derives from it) is private to the service user.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: create %s: %w", path, err)
+	}
+	f.Close()
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
 	write, err := sql.Open("sqlite", base+"&_txlock=immediate")

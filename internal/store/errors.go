@@ -51,3 +51,9 @@ func mapError(err error) error {
 	}
 	return err
 }
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
+func isBusy(err error) bool {
+	var sqErr *sqlite.Error
+	return errors.As(err, &sqErr) && sqErr.Code()&0xff == sqlite3.SQLITE_BUSY
+}

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -112,5 +114,26 @@ func TestOpenRejectsUnknownScheme(t *testing.T) {
 	}
 	if got := err.Error(); strings.Contains(got, "hunter2") {
 		t.Errorf("error leaks the password: %s", got)
+	}
+}
+
+func TestSQLiteFilesArePrivate(t *testing.T) {
+	cfg := storetest.SQLiteConfig(t)
+	s, err := store.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{store.SQLiteFile, store.SQLiteFile + "-wal"} {
+		fi, err := os.Stat(filepath.Join(cfg.DataDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("%s has mode %v, want no group/other access", name, perm)
+		}
 	}
 }
