@@ -42,7 +42,8 @@ func Sensitive(name string) bool {
 // AccessLog writes one structured line per request: method, path, redacted
 // query and headers, status, response bytes, duration and correlation id.
 // Bodies are never logged here. The line is written even when next panics
-// (status 500), before Recover renders the error.
+// (status 500), before Recover renders the error. Successful health probes
+// and metrics scrapes are logged at debug level.
 func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -58,8 +59,11 @@ func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 					status = http.StatusOK
 				}
 				level := slog.LevelInfo
-				if status >= 500 {
+				switch {
+				case status >= 500:
 					level = slog.LevelWarn
+				case isProbe(r.URL.Path):
+					level = slog.LevelDebug // probes and scrapes would drown the log
 				}
 				log.LogAttrs(r.Context(), level, "http request",
 					slog.String("method", r.Method),
@@ -77,6 +81,12 @@ func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			panicked = false
 		})
 	}
+}
+
+// isProbe reports whether path is a health probe or a metrics scrape.
+func isProbe(path string) bool {
+	s := SurfaceOf(path)
+	return s == SurfaceHealth || s == SurfaceMetrics
 }
 
 // redactHeaders returns the headers as a map with sensitive values replaced.

@@ -75,3 +75,19 @@ func TestSensitive(t *testing.T) {
 		}
 	}
 }
+
+func TestAccessLogProbesAtDebug(t *testing.T) {
+	log, buf := newLogger() // info level
+	srv := serve(t, AccessLog(log)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})))
+	for _, p := range []string{"/health/live", "/metrics", "/publish/dev/x"} {
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		do(t, req)
+	}
+	out := buf.String()
+	if strings.Contains(out, "/health/live") || strings.Contains(out, `"/metrics"`) {
+		t.Errorf("probes logged at info:\n%s", out)
+	}
+	if !strings.Contains(out, "/publish/dev/x") {
+		t.Errorf("runtime request not logged:\n%s", out)
+	}
+}
