@@ -89,12 +89,21 @@ run_pg "$bindir/initdb" -D "$datadir" -U postgres --auth=trust --encoding=UTF8 -
 	exit 1
 }
 
-port=$(free_port)
-opts="-c listen_addresses=127.0.0.1 -p $port -k $sockdir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-run_pg "$bindir/pg_ctl" -D "$datadir" -l "$tmp/server.log" -o "$opts" -w -t 60 start >/dev/null || {
+# The port is free when chosen but could be taken before the server binds
+# it: try a few ports.
+started=""
+for _ in 1 2 3; do
+	port=$(free_port)
+	opts="-c listen_addresses=127.0.0.1 -p $port -k $sockdir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+	if run_pg "$bindir/pg_ctl" -D "$datadir" -l "$tmp/server.log" -o "$opts" -w -t 60 start >/dev/null; then
+		started=1
+		break
+	fi
+done
+if [[ -z "$started" ]]; then
 	cat "$tmp/server.log" >&2
 	exit 1
-}
+fi
 
 export S2R_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 echo "with-postgres: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
