@@ -1,0 +1,30 @@
+package convert
+
+import (
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+func TestFragmentJSON(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"naive", `<e:Error xmlns:e="urn:e" code="7"><e:msg>bad</e:msg></e:Error>`, `{"Error":{"@code":"7","msg":"bad"}}`},
+		{"naive two", `<a>1</a><a>2</a>`, `{"a":["1","2"]}`},
+		{"empty", ``, `{}`},
+		{"malformed", `<a>`, `error: convert: /Envelope/Body/Fault/detail/a: malformed XML: xml: line 1: end tag </x> does not match start tag <a>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := FragmentJSON(nil, []byte(tt.in), nil, "/Envelope/Body/Fault/detail", xmlstream.Limits{})
+			got := string(out)
+			if err != nil {
+				got = "error: " + err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("FragmentJSON(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
