@@ -149,6 +149,10 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) ([]*xsd.Operation, error
 		if err != nil {
 			return nil, err
 		}
+		if op.Input == nil {
+			p.warnf("%s:%d: operation %s has no input (a notification): skipped", br.doc.location, bop.Line, op.Name)
+			continue
+		}
 		op.MTOM = op.MTOM || mtom
 		ops = append(ops, op)
 	}

@@ -294,3 +294,24 @@ func TestRepairSkipsProlog(t *testing.T) {
 		t.Errorf("declaration not added on the root:\n%s", got)
 	}
 }
+
+func TestNotificationSkipped(t *testing.T) {
+	files := map[string][]byte{"a.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t" targetNamespace="urn:t">
+<message name="M"><part name="a" type="xs:int"/></message>
+<portType name="P"><operation name="ping"><input message="tns:M"/></operation><operation name="notify"><output message="tns:M"/></operation></portType>
+<binding name="B" type="tns:P"><soap:binding style="rpc"/>
+<operation name="ping"><input><soap:body use="literal" namespace="urn:t"/></input></operation>
+<operation name="notify"><output><soap:body use="literal" namespace="urn:t"/></output></operation></binding>
+<service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`)}
+	defs, err := ParseFiles(t.Context(), "a.wsdl", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(defs.Operations()); got != 1 {
+		t.Errorf("%d operations, want 1", got)
+	}
+	want := []string{"a.wsdl:6: operation notify has no input (a notification): skipped"}
+	if diff := cmp.Diff(want, defs.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
