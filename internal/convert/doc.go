@@ -7,5 +7,18 @@
 // into JSON, typing numbers and booleans and keeping arrays arrays. The
 // Naive functions do the same without a contract, by a generic mapping.
 //
-// The JSON conventions are documented in docs/conversion.md.
+// Typical use, with the envelope handled by package soap:
+//
+//	in, err := convert.Compile(op.Input, convert.OptionsFor(op)) // once per route
+//	// request: JSON → SOAP
+//	soap.Write(w, soap.Envelope{Version: v}, func(w *xmlstream.Writer) error {
+//		return in.JSONToXML(w, body)
+//	})
+//	// response: SOAP → JSON
+//	m, err := soap.Parse(resp, limits)
+//	r, err := m.BodyReader()
+//	out, err := outPlan.XMLToJSON(dst, r, "/Envelope/Body")
+//
+// Errors are *Error values carrying a JSON pointer or an XML path. The JSON
+// conventions are documented in docs/conversion.md.
 package convert
