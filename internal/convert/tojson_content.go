@@ -15,6 +15,7 @@ type contentFrame struct {
 	cur     int  // member whose value (or array) is open, -1 for none
 	reorder bool // a member reappeared after another one: regroup at the end
 	frag    []byte
+	text    []byte // text of mixed content
 }
 
 // objectContent writes the members of tp's element content, reading
@@ -35,7 +36,11 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 		case xmlstream.EndElement:
 			return x.finishContent(&f)
 		case xmlstream.CharData:
-			if !tp.mixed && !x.p.opts.Lax && !isBlank(tok.Data) {
+			if tp.mixed {
+				f.text = append(f.text, tok.Data...)
+				continue
+			}
+			if !x.p.opts.Lax && !isBlank(tok.Data) {
 				return x.fail("unexpected text " + quote(clip(tok.Data)))
 			}
 		case xmlstream.StartElement:
@@ -150,6 +155,14 @@ func (x *x2j) finishContent(f *contentFrame) error {
 	}
 	if err := x.checkChoices(f); err != nil {
 		return err
+	}
+	if text := trimXML(f.text); len(text) > 0 {
+		if f.prev {
+			x.out = append(x.out, ',')
+		}
+		f.prev = true
+		x.out = append(x.out, `"$value":`...)
+		x.out = appendQuoted(x.out, text)
 	}
 	if f.frag != nil {
 		if f.prev {

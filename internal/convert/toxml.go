@@ -183,7 +183,7 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 			if err := j.ownType(tp, k+1); err != nil {
 				return err
 			}
-		case string(name) == "$value" && tp.simple != nil && !tp.scalar:
+		case string(name) == "$value" && (tp.simple != nil && !tp.scalar || tp.mixed):
 			j.slots[valueSlot] = int32(k + 1)
 		case string(name) == "$xml" && tp.wildcard:
 			j.slots[xmlSlot] = int32(k + 1)
@@ -201,6 +201,11 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	}
 	if tp.simple != nil && !tp.scalar {
 		return j.simpleContent(tp, int(j.slots[valueSlot]))
+	}
+	if tp.mixed {
+		if err := j.simpleContent(tp, int(j.slots[valueSlot])); err != nil {
+			return err
+		}
 	}
 	if err := j.checkChoices(tp, base); err != nil {
 		return err

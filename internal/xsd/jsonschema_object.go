@@ -15,6 +15,8 @@ func (g *schemaGen) objectSchema(t *Type, typeName string) map[string]any {
 	}
 	if t.Simple != nil {
 		o.props["$value"] = simpleSchema(t.Simple)
+	} else if t.Mixed {
+		o.props["$value"] = map[string]any{"type": "string"}
 	}
 	if t.Content != nil {
 		o.particle(t.Content, false, true)
