@@ -10,8 +10,9 @@ import (
 //
 // The reader works on the document bytes directly: names are interned,
 // character data is a sub-slice of the document unless it holds references
-// or carriage returns, and the attribute slice is reused, so reading a
-// document allocates little beyond the strings of attribute values.
+// or carriage returns, attribute values share append-only blocks, and the
+// attribute slice is reused, so reading a document takes a handful of
+// allocations whatever its size.
 //
 // Documents are UTF-8 (a byte order mark is skipped). A declaration of
 // encoding US-ASCII is read as UTF-8; ISO-8859-1 (or latin1) is transcoded
@@ -82,8 +83,8 @@ func NewReader(data []byte, lim Limits) *Reader {
 }
 
 // Reset makes r read data from the start with the given limits, keeping
-// its buffers and interned names so that reading many documents with one
-// Reader allocates almost nothing.
+// its buffers so that reading many documents with one Reader allocates
+// almost nothing. Strings from earlier documents stay valid.
 func (r *Reader) Reset(data []byte, lim Limits) {
 	r.data, r.pos, r.lim = data, 0, withDefaults(lim)
 	r.tokStart, r.lineOff, r.line = 0, 0, 1
@@ -141,7 +142,7 @@ func (r *Reader) lineAt(off int) int {
 // Next returns the next token, or io.EOF after the root element has ended
 // and only white space, comments and processing instructions followed.
 // White space outside the root element is not reported. After an error,
-// Next keeps returning that error.
+// Next keeps returning that error, and after io.EOF, io.EOF.
 func (r *Reader) Next() (Token, error) {
 	if err := r.next(); err != nil {
 		return Token{}, err
