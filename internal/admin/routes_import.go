@@ -15,6 +15,11 @@ func (s *server) importRoutes() []route {
 		{"POST", "/wsdl/import-url", model.RoleOperator, s.postImportURL, docPostImportURL},
 		{"POST", "/wsdl/import-xml", model.RoleOperator, s.postImportXML, docPostImportXML},
 		{"GET", "/wsdl/import/{artifactId}", model.RoleReader, s.getImport, docGetImport},
+
+		{"POST", "/wsdl/namespace-repair-preview", model.RoleOperator, s.postNamespaceRepairPreview, docNamespaceRepairPreview},
+		{"POST", "/wsdl/external-reference-preview", model.RoleOperator, s.postExternalReferencePreview, docExternalReferencePreview},
+		{"POST", "/wsdl/repair-report", model.RoleOperator, s.postRepairReport, docRepairReport},
+		{"POST", "/wsdl/repair-package", model.RoleOperator, s.postRepairPackage, docRepairPackage},
 	}
 }
 
@@ -53,4 +58,38 @@ var docGetImport = opDoc{
 	query:    []param{{"includeFiles", "string", "true to include every file's text"}},
 	response: artifactView{},
 	errors:   []int{http.StatusNotFound},
+}
+
+const repairInputDoc = " Body: JSON {xml, files, checkRemote} or multipart/form-data with field file (a WSDL or a ZIP) and " +
+	"fields checkRemote and rootPath. Nothing is stored; remote references are fetched (guarded) only with checkRemote=true."
+
+var docNamespaceRepairPreview = opDoc{
+	summary:  "Preview namespace auto-repairs: every prefix used without declaration, where it is first used, and the declaration proposed." + repairInputDoc,
+	request:  repairBody{},
+	response: namespaceRepairPreview{},
+	errors:   importErrors,
+}
+
+var docExternalReferencePreview = opDoc{
+	summary: "Health of every wsdl:import, xs:import and xs:include: resolved from the files, builtin well-known schema, " +
+		"remote_reachable, remote_unreachable, remote_not_checked, missing or namespace_only." + repairInputDoc,
+	request:  repairBody{},
+	response: referenceReport{},
+	errors:   importErrors,
+}
+
+var docRepairReport = opDoc{
+	summary: "Combined diagnostics: namespace repairs, reference health, the import error before and after repair, warnings " +
+		"and status IMPORTABLE, IMPORTABLE_AFTER_REPAIR or NOT_IMPORTABLE." + repairInputDoc,
+	request:  repairBody{},
+	response: repairReport{},
+	errors:   importErrors,
+}
+
+var docRepairPackage = opDoc{
+	summary: "A ZIP (application/zip) with the repaired root WSDL, every file with the proposed namespace declarations, and every " +
+		"resolvable remote (external/<host>/<path>) or built-in (builtin/) reference, references rewritten to those relative paths; " +
+		"s2r-repair-report.json lists the changes and what stayed unresolved." + repairInputDoc,
+	request: repairBody{},
+	errors:  importErrors,
 }
