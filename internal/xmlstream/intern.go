@@ -27,7 +27,13 @@ const (
 
 // maxShared bounds the process-wide tables so hostile documents with many
 // distinct names cannot grow them without limit; past it, misses allocate.
-const maxShared = 16384
+// Only short entries go there (maxSharedName, maxSharedURI bytes), so the
+// tables hold at most a few megabytes whatever documents arrive.
+const (
+	maxShared     = 16384
+	maxSharedName = 128
+	maxSharedURI  = 256
+)
 
 // maxCachedValue is the longest attribute value looked up in the value
 // cache.
@@ -107,16 +113,21 @@ func (r *Reader) storeQName(raw []byte, h uint32, colon int) *qname {
 		q.prefix, q.local = s[:colon], s[colon+1:]
 	}
 	r.c.names[h%nameCacheSize] = q
-	shared.Lock()
-	if len(shared.names) < maxShared {
-		shared.names[s] = q
+	if len(s) <= maxSharedName {
+		shared.Lock()
+		if len(shared.names) < maxShared {
+			shared.names[s] = q
+		}
+		shared.Unlock()
 	}
-	shared.Unlock()
 	return q
 }
 
 // internURI returns a namespace URI as a string.
 func (r *Reader) internURI(b []byte) string {
+	if len(b) > maxSharedURI {
+		return string(b)
+	}
 	slot := &r.c.uris[hashBytes(b)%uriCacheSize]
 	if slot.v == string(b) && (slot.v != "" || len(b) == 0) {
 		return slot.v
