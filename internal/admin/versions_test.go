@@ -1,0 +1,248 @@
+package admin
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/catalog"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+// versionStatuses returns the status of each version of a service by id.
+func (a *testAPI) versionStatuses(serviceID string) (map[string]string, []model.Version) {
+	a.t.Helper()
+	var list versionList
+	a.do("GET", Prefix+"/services/"+serviceID+"/versions", readerEmail, "").wantStatus(a.t, 200).decode(a.t, &list)
+	out := map[string]string{}
+	for _, v := range list.Items {
+		out[v.VersionID] = v.Status
+	}
+	return out, list.Items
+}
+
+// TestVersionTransitions walks every version transition and 409 of SPEC 3.3.
+func TestVersionTransitions(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, d1 := api.consumeDraft("calc", calcOps)
+		base := Prefix + "/services/" + svc.ServiceID + "/versions/"
+		if d1.Version.Status != model.VersionDraft || d1.Version.VersionNumber != 1 || len(d1.Operations) != 3 {
+			t.Fatalf("first draft = %+v", d1)
+		}
+		if got := []string{d1.Operations[0].OperationKey, d1.Operations[0].RestPath}; got[0] != "add" || got[1] != "/add" {
+			t.Errorf("first operation = %v", got)
+		}
+		// A second draft while one exists: 409.
+		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+
+		var rd readinessResult
+		api.do("GET", base+d1.Version.VersionID+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		if rd.Status != catalog.ReadyWithRisk || len(rd.Checks) == 0 || rd.MappingSummary[catalog.AutoReady] != 3 {
+			t.Errorf("readiness of a consume draft without backend = %+v", rd)
+		}
+
+		// Activate the draft.
+		rev := api.revision()
+		var act activationResult
+		api.do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		if act.Version.Status != model.VersionActive || act.Version.ActivatedAt == nil || act.PreviousVersionID != nil ||
+			act.Service.ActiveVersionID == nil || *act.Service.ActiveVersionID != d1.Version.VersionID {
+			t.Errorf("activation = %+v", act)
+		}
+		if api.revision() != rev+1 {
+			t.Error("activation did not bump the revision")
+		}
+		ev := api.lastAudit("version.activate", d1.Version.VersionID)
+		var after struct{ Version model.Version }
+		json.Unmarshal(ev.AfterState, &after)
+		if after.Version.Status != model.VersionActive || ev.BeforeState == nil {
+			t.Errorf("activation audit = %s -> %s", ev.BeforeState, ev.AfterState)
+		}
+		// Activating it again: 409 (not a draft).
+		api.do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+
+		// Clone a new draft from the active version, edit it, activate it.
+		var d2 draftResult
+		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, `{"note":"v2"}`).wantStatus(t, 201).decode(t, &d2)
+		if d2.Version.VersionNumber != 2 || d2.ClonedFrom == nil || *d2.ClonedFrom != d1.Version.VersionID || len(d2.Operations) != 3 ||
+			d2.Version.ArtifactID == nil || *d2.Version.ArtifactID != *d1.Version.ArtifactID || d2.Operations[0].OperationID == d1.Operations[0].OperationID {
+			t.Fatalf("cloned draft = %+v", d2)
+		}
+		api.do("PATCH", Prefix+"/operations/"+d2.Operations[0].OperationID, operatorEmail, `{"restPath":"/sum","timeoutMs":5000}`).wantStatus(t, 200)
+		api.do("POST", base+d2.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		if act.PreviousVersionID == nil || *act.PreviousVersionID != d1.Version.VersionID {
+			t.Errorf("previous active = %v", act.PreviousVersionID)
+		}
+		statuses, list := api.versionStatuses(svc.ServiceID)
+		if statuses[d1.Version.VersionID] != model.VersionInactive || statuses[d2.Version.VersionID] != model.VersionActive ||
+			list[0].VersionNumber != 2 {
+			t.Errorf("after second activation: %v (newest first: %d)", statuses, list[0].VersionNumber)
+		}
+		// Versions 1 (inactive) and 2 (active) are immutable.
+		for _, op := range []string{d1.Operations[1].OperationID, d2.Operations[1].OperationID} {
+			api.do("PATCH", Prefix+"/operations/"+op, operatorEmail, `{"timeoutMs":10}`).wantError(t, 409, apierr.AdmImmutable, "")
+		}
+
+		// Rollback to version 1: it is active again, version 2 inactive.
+		rev = api.revision()
+		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		statuses, _ = api.versionStatuses(svc.ServiceID)
+		if statuses[d1.Version.VersionID] != model.VersionActive || statuses[d2.Version.VersionID] != model.VersionInactive ||
+			*act.Service.ActiveVersionID != d1.Version.VersionID || api.revision() != rev+1 {
+			t.Errorf("after rollback: %v, service %v", statuses, act.Service.ActiveVersionID)
+		}
+		api.lastAudit("version.rollback", d1.Version.VersionID)
+		// Rollback with a body: path = active version, body = target.
+		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).
+			wantStatus(t, 200)
+		statuses, _ = api.versionStatuses(svc.ServiceID)
+		if statuses[d2.Version.VersionID] != model.VersionActive {
+			t.Errorf("after body rollback: %v", statuses)
+		}
+		// Rollback refusals: to the active version, to a draft, from a
+		// version that is not active with a body target.
+		api.do("POST", base+d2.Version.VersionID+":rollback", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		var d3 draftResult
+		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").wantStatus(t, 201).decode(t, &d3)
+		if d3.Operations[0].RestPath != "/sum" || d3.Operations[0].TimeoutMs == nil || *d3.Operations[0].TimeoutMs != 5000 {
+			t.Errorf("draft cloned from version 2 lost its edits: %+v", d3.Operations[0])
+		}
+		api.do("POST", base+d3.Version.VersionID+":rollback", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).
+			wantError(t, 409, apierr.AdmImmutable, "")
+		api.do("POST", base+"nope:activate", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.do("POST", base+d1.Version.VersionID+":explode", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.do("POST", base+d1.Version.VersionID+":rollback", readerEmail, "").wantStatus(t, http.StatusForbidden)
+	})
+}
+
+func TestActivateBlocked(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		// A publish service without a backend profile is BLOCKED.
+		art := api.importXML(synthWSDL(calcOps))
+		pub := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
+		pd := api.draftFrom(pub.ServiceID, art)
+		r := api.do("POST", Prefix+"/services/"+pub.ServiceID+"/versions/"+pd.Version.VersionID+":activate", operatorEmail, "")
+		e := r.wantError(t, 409, apierr.AdmImmutable, "")
+		if e.Error.Details["readiness"] != catalog.Blocked {
+			t.Errorf("details = %v", e.Error.Details)
+		}
+		if ev := api.lastAudit("version.activate", pd.Version.VersionID); ev.Result != model.AuditFailure {
+			t.Errorf("refused activation audit = %+v", ev)
+		}
+
+		// A duplicate REST route blocks a consume draft.
+		svc, d := api.consumeDraft("calc", calcOps)
+		base := Prefix + "/services/" + svc.ServiceID + "/versions/" + d.Version.VersionID
+		api.do("PATCH", Prefix+"/operations/"+d.Operations[1].OperationID, operatorEmail, `{"restPath":"/add"}`).
+			wantError(t, 409, apierr.AdmAlreadyExists, "restPath")
+		// Force the conflict in the store, as an older release might have
+		// left it, to see readiness block it.
+		op := d.Operations[1]
+		op.RestPath = "/add/"
+		if err := st.Transact(t.Context(), func(tx *store.Tx) error { return tx.UpdateOperation(t.Context(), op) }); err != nil {
+			t.Fatal(err)
+		}
+		var rd readinessResult
+		api.do("GET", base+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		if rd.Status != catalog.Blocked || rd.BlockingIssues[0].Code != "DUPLICATE_REST_ROUTE" || len(rd.SuggestedActions) == 0 {
+			t.Errorf("readiness = %+v", rd)
+		}
+		rev := api.revision()
+		e = api.do("POST", base+":activate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		if issues, _ := e.Error.Details["blockingIssues"].([]any); len(issues) == 0 {
+			t.Errorf("no blockingIssues in %v", e.Error.Details)
+		}
+		if api.revision() != rev {
+			t.Error("a refused activation bumped the revision")
+		}
+		statuses, _ := api.versionStatuses(svc.ServiceID)
+		if statuses[d.Version.VersionID] != model.VersionDraft {
+			t.Errorf("refused activation changed the status: %v", statuses)
+		}
+	})
+}
+
+func TestCreateVersionErrors(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
+		path := Prefix + "/services/" + svc.ServiceID + "/versions"
+		api.do("POST", path, operatorEmail, "").wantError(t, 400, apierr.ValBadRequest, "artifactId")
+		api.do("POST", path, operatorEmail, `{"artifactId":"nope"}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
+		api.do("POST", path, operatorEmail, `{"artifactId":1}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
+		art := api.importXML(synthWSDL(calcOps))
+		api.do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art, "wsdlPort": "Nope"})).
+			wantError(t, 400, apierr.ValBadRequest, "wsdlPort")
+		api.do("POST", Prefix+"/services/nope/versions", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.draftFrom(svc.ServiceID, art)
+		api.do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art})).wantError(t, 409, apierr.AdmImmutable, "")
+	})
+}
+
+func TestDriftAndReplacementDraft(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, d := api.consumeDraft("calc", calcOps)
+		base := Prefix + "/services/" + svc.ServiceID + "/versions/" + d.Version.VersionID
+		var dr driftResult
+		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		if dr.Status != catalog.Untracked {
+			t.Errorf("drift without newer import = %+v", dr)
+		}
+		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		// Customize, then activate version 1.
+		add := d.Operations[0].OperationID
+		api.do("PATCH", Prefix+"/operations/"+add, operatorEmail, `{"restMethod":"PUT","restPath":"/sum/{a}","timeoutMs":700,"retryCount":2}`).wantStatus(t, 200)
+		api.do("PATCH", Prefix+"/operations/"+add+"/validation-rules", operatorEmail, `{"rules":[{"field":"/a","pattern":"^[0-9]+$","target":"request"}]}`).wantStatus(t, 200)
+		api.do("POST", base+":activate", operatorEmail, "").wantStatus(t, 200)
+
+		// An additive import: a new optional field and a new operation.
+		additive := append([]wsdlOp{}, calcOps...)
+		additive[2] = wsdlOp{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"region", "xs:string", 0}},
+			out: []wsdlField{{"name", "xs:string", 0}}}
+		additive = append(additive, wsdlOp{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}})
+		api.importXML(synthWSDL(additive))
+		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		if dr.Status != catalog.DriftDetected || len(dr.Changes) != 2 || dr.ComparedArtifactID == nil {
+			t.Errorf("additive drift = %+v", dr)
+		}
+
+		// A breaking import: Subtract removed, Add.b retyped, GetInfo
+		// gains a required field.
+		breaking := []wsdlOp{
+			{name: "Add", action: "urn:Add", in: []wsdlField{{"a", "xs:int", 1}, {"b", "xs:decimal", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
+			{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"tenant", "xs:string", 1}}, out: []wsdlField{{"name", "xs:string", 0}}},
+		}
+		api.importXML(synthWSDL(breaking))
+		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		kinds := map[string]bool{}
+		for _, c := range dr.Changes {
+			kinds[c.Kind] = true
+		}
+		if dr.Status != catalog.BreakingDrift || !kinds[catalog.ChangeOperationRemoved] || !kinds[catalog.ChangeFieldRetyped] || !kinds[catalog.ChangeRequiredAdded] {
+			t.Errorf("breaking drift = %+v", dr)
+		}
+
+		// Replacement draft from the newest import keeps the settings of Add.
+		var rep draftResult
+		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantStatus(t, 201).decode(t, &rep)
+		if len(rep.Operations) != 2 || rep.Version.VersionNumber != 2 {
+			t.Fatalf("replacement = %+v", rep)
+		}
+		got := rep.Operations[0]
+		if got.SOAPOperationName != "Add" || got.RestMethod != "PUT" || got.RestPath != "/sum/{a}" || *got.TimeoutMs != 700 ||
+			*got.RetryCount != 2 || len(got.ValidationRules) != 1 {
+			t.Errorf("kept settings = %+v", got)
+		}
+		if rep.Operations[1].RestPath != "/get-info" || rep.Operations[1].TimeoutMs != nil {
+			t.Errorf("GetInfo = %+v", rep.Operations[1])
+		}
+		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+	})
+}
