@@ -36,6 +36,30 @@ func fuzzCase(f *testing.F) *goldenCase {
 	return &goldenCase{plan: p}
 }
 
+// fuzzEncodedCase compiles the rpc/encoded response of the golden files.
+func fuzzEncodedCase(f *testing.F) *goldenCase {
+	data, err := os.ReadFile("testdata/rpc-encoded-multiref-x2j.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(data), "-- enc.xsd --\n")
+	schema, _, _ := strings.Cut(after, "-- message --")
+	set, err := xsd.CompileSchemas(map[string][]byte{"enc.xsd": []byte(schema)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	items, err := set.Type(xmlstream.Name{Space: "urn:enc", Local: "ArrayOfItem"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	msg := &xsd.Message{Wrapper: &xsd.Element{Name: xmlstream.Name{Space: "urn:enc", Local: "sumResponse"}}, Parts: []*xsd.Part{{Name: "items", Type: items}}}
+	p, err := Compile(msg, Options{Encoded: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	return &goldenCase{plan: p}
+}
+
 // seedSections adds the named sections of every golden file as seeds.
 func seedSections(f *testing.F, name string) {
 	files, _ := filepath.Glob("testdata/*.txt")
@@ -57,11 +81,14 @@ func seedSections(f *testing.F, name string) {
 // JSON it produces must survive JSON→XML→JSON unchanged.
 func FuzzXMLToJSON(f *testing.F) {
 	c := fuzzCase(f)
+	enc := fuzzEncodedCase(f)
 	seedSections(f, "xml")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		out, err := c.bodyJSON(string(body))
-		naive, _ := (&goldenCase{naive: true}).bodyJSON(string(body))
-		_ = naive
+		// The naive mapping and the rpc/encoded plan (multi-references)
+		// must not panic either.
+		_, _ = (&goldenCase{naive: true}).bodyJSON(string(body))
+		_, _ = enc.bodyJSON(string(body))
 		if err != nil {
 			return
 		}

@@ -18,8 +18,14 @@ type pendingRef struct {
 	path string
 }
 
-// maxRefDepth bounds nested references (and breaks cycles).
-const maxRefDepth = 32
+// Bounds on reference resolution: nesting depth (which also breaks
+// cycles), number of resolutions and output size, so that references to
+// references cannot expand like an entity bomb.
+const (
+	maxRefDepth   = 32
+	maxRefCount   = 10000
+	maxRefOutSize = 64 << 20
+)
 
 func attrValue(tok xmlstream.Token, space, local string) string {
 	for _, a := range tok.Attrs {
@@ -83,14 +89,23 @@ func (x *x2j) convertRef(mp *memberPlan, id string, frag []byte, base string) er
 	if x.refDepth >= maxRefDepth {
 		return x.fail("href=\"#" + id + "\": references nested too deeply or cyclic")
 	}
+	if x.refCount == nil {
+		x.refCount = new(int)
+	}
+	if *x.refCount++; *x.refCount > maxRefCount {
+		return x.fail("more than " + itoa(maxRefCount) + " href references")
+	}
 	r := xmlstream.NewReader(frag, xmlstream.Limits{})
 	tok, err := firstStart(r)
 	if err != nil {
 		return x.readErr(err)
 	}
-	sub := &x2j{p: x.p, r: r, out: x.out, base: base, refs: x.refs, refDepth: x.refDepth + 1}
+	sub := &x2j{p: x.p, r: r, out: x.out, base: base, refs: x.refs, refDepth: x.refDepth + 1, refCount: x.refCount}
 	if err := sub.element(mp, tok); err != nil {
 		return err
+	}
+	if len(sub.out) > maxRefOutSize {
+		return x.fail("href references expand the output beyond " + itoa(maxRefOutSize>>20) + " MB")
 	}
 	x.out = sub.out
 	return nil

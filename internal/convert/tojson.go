@@ -26,7 +26,7 @@ var x2jPool = sync.Pool{New: func() any { return &x2j{} }}
 
 // release returns x to the pool, keeping its scratch buffers.
 func (x *x2j) release() {
-	x.p, x.r, x.out, x.refs, x.pending = nil, nil, nil, nil, x.pending[:0]
+	x.p, x.r, x.out, x.refs, x.pending, x.refCount = nil, nil, nil, nil, x.pending[:0], nil
 	x.path, x.counts, x.spans, x.text = x.path[:0], x.counts[:0], x.spans[:0], x.text[:0]
 	x2jPool.Put(x)
 }
@@ -77,6 +77,7 @@ type x2j struct {
 	refs     map[string][]byte
 	pending  []pendingRef
 	refDepth int
+	refCount *int // resolutions so far, shared with nested conversions
 }
 
 // span is the output range of one child element's JSON value.
