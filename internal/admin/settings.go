@@ -115,7 +115,7 @@ func (s *server) applySettingsPatch(r *http.Request, tx *store.Tx, patch model.S
 		return model.Settings{}, err
 	}
 	for _, name := range names {
-		if err := s.writeSetting(ctx, tx, r, patch, name); err != nil {
+		if err := s.writeSetting(ctx, tx, patch, name); err != nil {
 			return model.Settings{}, err
 		}
 	}
@@ -130,7 +130,7 @@ func (s *server) applySettingsPatch(r *http.Request, tx *store.Tx, patch model.S
 
 // writeSetting stores one changed setting; a credential is sealed first,
 // bound to its setting name, and null deletes it.
-func (s *server) writeSetting(ctx context.Context, tx *store.Tx, r *http.Request, patch model.SettingsPatch, name string) error {
+func (s *server) writeSetting(ctx context.Context, tx *store.Tx, patch model.SettingsPatch, name string) error {
 	c, _ := access.CallerFrom(ctx)
 	row := store.SettingRow{Name: name, Value: patch.Values[name], UpdatedAt: s.now(), UpdatedBy: c.Email}
 	if plain, isCredential := patch.Credentials[name]; isCredential {
