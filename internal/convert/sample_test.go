@@ -39,7 +39,7 @@ func sampleObject(tp *typePlan, depth int) string {
 		}
 	}
 	for i, m := range tp.members {
-		if skip[i] || m.group >= 0 || m.typ.abstract && m.typ.derived == nil {
+		if skip[i] || m.group >= 0 || m.typ.abstract && m.typ.derived == nil || m.elem != nil && m.elem.Abstract {
 			continue
 		}
 		switch {

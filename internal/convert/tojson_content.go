@@ -73,6 +73,9 @@ func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 		return x.failChild(tok.Name.Local, "unknown element "+expanded(tok.Name.Space, tok.Name.Local))
 	}
 	mp := tp.members[idx]
+	if mp.elem != nil && mp.elem.Abstract && !x.p.opts.Lax {
+		return x.failChild(tok.Name.Local, "abstract element "+tok.Name.Local+" cannot appear")
+	}
 	count := x.counts[f.cbase+idx]
 	if count > 0 && !mp.repeated {
 		return x.failChild(tok.Name.Local, "element "+tok.Name.Local+" must not repeat")
@@ -141,6 +144,9 @@ func (x *x2j) finishContent(f *contentFrame) error {
 			continue
 		}
 		if mp.repeated {
+			if mp.elem != nil && mp.elem.Abstract {
+				continue // never present: its substitutes stand for it
+			}
 			if f.prev {
 				x.out = append(x.out, ',')
 			}

@@ -229,6 +229,13 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 // member writes the elements of member m from its slot.
 func (j *j2x) member(tp *typePlan, mp *memberPlan, m, base int) error {
 	at := int(j.slots[base+m])
+	if !j.memberPresent(mp, at) && mp.required && !j.groupPresent(tp, m, base) {
+		if at >= 0 {
+			j.path = append(j.path, pathSeg{name: mp.json})
+			return j.fail("at least " + itoa(mp.minItems) + " item(s) required")
+		}
+		return j.fail("missing required member " + quote(mp.json) + j.groupNote(tp, m))
+	}
 	if at < 0 {
 		if mp.required && !j.groupPresent(tp, m, base) {
 			return j.fail("missing required member " + quote(mp.json))
@@ -237,6 +244,9 @@ func (j *j2x) member(tp *typePlan, mp *memberPlan, m, base int) error {
 	}
 	j.path = append(j.path, pathSeg{name: mp.json})
 	defer func() { j.path = j.path[:len(j.path)-1] }()
+	if mp.elem != nil && mp.elem.Abstract && j.memberPresent(mp, at) {
+		return j.fail("abstract element: use a member of its substitution group")
+	}
 	if !mp.repeated {
 		return j.element(mp, at, true)
 	}
@@ -256,17 +266,31 @@ func (j *j2x) member(tp *typePlan, mp *memberPlan, m, base int) error {
 	if mp.maxItems > 0 && count > mp.maxItems {
 		return j.fail(itoa(count) + " items exceed maxOccurs " + itoa(mp.maxItems))
 	}
-	if count < mp.minItems {
+	if count < mp.minItems && !j.groupPresent(tp, m, base) {
 		return j.fail(itoa(count) + " items are fewer than minOccurs " + itoa(mp.minItems))
 	}
 	return nil
+}
+
+// groupNote names the substitution group of member m in an error.
+func (j *j2x) groupNote(tp *typePlan, m int) string {
+	var names []string
+	for _, mp := range tp.members {
+		if mp.group == m {
+			names = append(names, quote(mp.json))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (or its substitute " + joinNames(names) + ")"
 }
 
 // groupPresent reports whether a substitute of the required member m is
 // present instead of it.
 func (j *j2x) groupPresent(tp *typePlan, m, base int) bool {
 	for k, mp := range tp.members {
-		if mp.group == m && j.slots[base+k] >= 0 {
+		if mp.group == m && j.memberPresent(mp, int(j.slots[base+k])) {
 			return true
 		}
 	}

@@ -66,7 +66,9 @@ func (o *objectBuilder) particle(p *Particle, repeated, required bool) {
 	req := required && p.MinOccurs > 0
 	switch p.Kind {
 	case ParticleElement:
-		o.element(p, p.Element, repeated, req && len(p.Element.Substitutes) == 0)
+		if !p.Element.Abstract {
+			o.element(p, p.Element, repeated, req && len(p.Element.Substitutes) == 0)
+		}
 		for _, s := range p.Element.Substitutes {
 			o.element(p, s, repeated, false)
 		}
