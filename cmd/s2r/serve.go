@@ -77,7 +77,6 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BadURLs:      badURLs,
 			License:      licenses,
 			MaxPayloadMB: payload.MB,
-			Logger:       log,
 		}),
 		Admin: admin.New(admin.Config{
 			Store:           st,

@@ -14,7 +14,6 @@
 package dataplane
 
 import (
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -62,7 +61,6 @@ type Config struct {
 	BadURLs      BadURLRecorder
 	License      LicenseStater
 	MaxPayloadMB httpx.MaxPayloadFunc // read per request; default 10
-	Logger       *slog.Logger
 	Now          func() time.Time
 }
 
@@ -80,9 +78,6 @@ const maxRecordedPath = 512
 func New(cfg Config) *Dispatcher {
 	if cfg.Routes == nil {
 		cfg.Routes = NoRoutes{}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
