@@ -385,4 +385,3 @@ func (j *j2x) start(mp *memberPlan) {
 		j.declare()
 	}
 }
-
