@@ -287,3 +287,30 @@ func TestSOAPEncArrayItself(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepDerivationChain gives a clear error for a derivation chain
+// deeper than the compiler accepts, instead of exhausting the stack.
+func TestDeepDerivationChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:d" targetNamespace="urn:d">`)
+	b.WriteString(`<xs:complexType name="T0"><xs:sequence><xs:element name="x" type="xs:int"/></xs:sequence></xs:complexType>`)
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&b, "\n"+`<xs:complexType name="T%d"><xs:complexContent><xs:extension base="t:T%d"/></xs:complexContent></xs:complexType>`, i, i-1)
+	}
+	b.WriteString(`<xs:element name="e" type="t:T600"/><xs:complexType name="Other"><xs:sequence><xs:element name="y" type="xs:int"/></xs:sequence></xs:complexType></xs:schema>`)
+	s := NewSet(FileSet{"a.xsd": []byte(b.String())}, xmlstream.Limits{})
+	if err := s.LoadSchema(t.Context(), "a.xsd"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Element(xmlstream.Name{Space: "urn:d", Local: "e"})
+	if err == nil || !strings.Contains(err.Error(), "schema nesting deeper than 512 levels") {
+		t.Fatalf("error %v, want the nesting limit", err)
+	}
+	if _, err := s.Type(xmlstream.Name{Space: "urn:d", Local: "Other"}); err != nil {
+		t.Errorf("an unrelated type after the failure: %v", err)
+	}
+	// T3 lists the failed deep types in Derived: its lookup reports them.
+	if _, err := s.Type(xmlstream.Name{Space: "urn:d", Local: "T3"}); err == nil {
+		t.Error("T3 reaches types that failed but its lookup succeeded")
+	}
+}

@@ -26,15 +26,17 @@ const (
 )
 
 type typeEntry struct {
-	t     *Type
-	d     decl
-	state uint8
+	t      *Type
+	d      decl
+	state  uint8
+	queued bool
 }
 
 type elementEntry struct {
-	e     *Element
-	d     decl
-	state uint8
+	e      *Element
+	d      decl
+	state  uint8
+	queued bool
 }
 
 type simpleEntry struct {
@@ -46,14 +48,18 @@ type simpleEntry struct {
 // compiled through a work queue rather than recursively, so recursive
 // schemas become cyclic graphs and recursion depth stays bounded.
 type compiler struct {
-	s          *Set
-	types      map[xmlstream.Name]*typeEntry
-	elements   map[xmlstream.Name]*elementEntry
-	simples    map[xmlstream.Name]*simpleEntry
-	attrs      map[xmlstream.Name]*Attribute
-	locals     map[*xmlstream.Element]*Element
-	anySimpl   map[*xmlstream.Element]*SimpleType
-	mime       map[*Element]bool
+	s        *Set
+	types    map[xmlstream.Name]*typeEntry
+	elements map[xmlstream.Name]*elementEntry
+	simples  map[xmlstream.Name]*simpleEntry
+	attrs    map[xmlstream.Name]*Attribute
+	locals   map[*xmlstream.Element]*Element
+	anySimpl map[*xmlstream.Element]*SimpleType
+	mime     map[*Element]bool
+	// failed holds the types and elements whose compilation failed (and
+	// has not succeeded since), with the error, so that a later lookup
+	// reaching one of them reports it instead of a half-built graph.
+	failed     map[any]error
 	groups     map[*xmlstream.Element]*Particle
 	attrGroups map[*xmlstream.Element]attrGroup
 	// links counts Derived and Substitutes entries, capped by maxLinks so
@@ -74,6 +80,7 @@ func (c *compiler) init(s *Set) {
 	c.anySimpl = map[*xmlstream.Element]*SimpleType{}
 	c.mime = map[*Element]bool{}
 	c.groups = map[*xmlstream.Element]*Particle{}
+	c.failed = map[any]error{}
 	c.attrGroups = map[*xmlstream.Element]attrGroup{}
 	c.stack = map[*xmlstream.Element]bool{}
 }
@@ -89,7 +96,10 @@ func (s *Set) Element(name xmlstream.Name) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e, s.c.drain()
+	if err := s.c.drain(); err != nil {
+		return nil, err
+	}
+	return e, s.c.reachesFailure(e, nil)
 }
 
 // Type returns the compiled global type name (built-in types included).
@@ -105,7 +115,77 @@ func (s *Set) Type(name xmlstream.Name) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t, s.c.drain()
+	if err := s.c.drain(); err != nil {
+		return nil, err
+	}
+	return t, s.c.reachesFailure(nil, t)
+}
+
+// reachesFailure reports the error of a failed component reachable from
+// the element or type a lookup returns; it walks only when something has
+// failed.
+func (c *compiler) reachesFailure(e *Element, t *Type) error {
+	if len(c.failed) == 0 {
+		return nil
+	}
+	seen := map[any]bool{}
+	var elems []*Element
+	var types []*Type
+	if e != nil {
+		elems = append(elems, e)
+	}
+	if t != nil {
+		types = append(types, t)
+	}
+	for len(elems) > 0 || len(types) > 0 {
+		if n := len(elems); n > 0 {
+			el := elems[n-1]
+			elems = elems[:n-1]
+			if seen[el] {
+				continue
+			}
+			seen[el] = true
+			if err := c.failed[el]; err != nil {
+				return err
+			}
+			elems = append(elems, el.Substitutes...)
+			if el.Type != nil {
+				types = append(types, el.Type)
+			}
+			continue
+		}
+		ty := types[len(types)-1]
+		types = types[:len(types)-1]
+		if seen[ty] {
+			continue
+		}
+		seen[ty] = true
+		if err := c.failed[ty]; err != nil {
+			return err
+		}
+		types = append(types, ty.Derived...)
+		if ty.Base != nil {
+			types = append(types, ty.Base)
+		}
+		if ty.ArrayItem != nil {
+			elems = append(elems, ty.ArrayItem)
+		}
+		elems = particleElements(elems, ty.Content)
+	}
+	return nil
+}
+
+func particleElements(out []*Element, p *Particle) []*Element {
+	if p == nil {
+		return out
+	}
+	if p.Element != nil {
+		out = append(out, p.Element)
+	}
+	for _, ch := range p.Children {
+		out = particleElements(out, ch)
+	}
+	return out
 }
 
 // MTOMHint reports whether the element declaration carried an
@@ -174,25 +254,28 @@ func (c *compiler) lookupRef(m map[xmlstream.Name]decl, name xmlstream.Name, fro
 	return name, decl{}, false
 }
 
-// drain runs queued compile work until none is left.
+// drain runs queued compile work until none is left and returns the first
+// error. A failed component goes back to pending, so a later lookup that
+// reaches it compiles it again and reports the error again, while lookups
+// that do not reach it are unaffected.
 func (c *compiler) drain() error {
+	var first error
 	for len(c.queue) > 0 {
 		job := c.queue[0]
 		c.queue = c.queue[1:]
-		if err := job(); err != nil {
-			c.queue = nil
-			return err
+		if err := job(); err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 // enter guards recursion depth.
 func (c *compiler) enter(d decl, el *xmlstream.Element) error {
-	c.depth++
-	if c.depth > maxCompileDepth {
+	if c.depth >= maxCompileDepth {
 		return errorf(d.doc.location, el.Line, "schema nesting deeper than %d levels", maxCompileDepth)
 	}
+	c.depth++
 	return nil
 }
 
@@ -227,11 +310,15 @@ func (c *compiler) typeRef(name xmlstream.Name, from decl, at *xmlstream.Element
 		return nil, refErr(from, at, "type", name)
 	}
 	if e, ok := c.types[resolved]; ok {
+		if e.state == statePending && !e.queued { // its compile failed before
+			e.queued = true
+			c.queue = append(c.queue, func() error { e.queued = false; return c.completeType(e) })
+		}
 		return e.t, nil
 	}
-	e := &typeEntry{t: &Type{Name: resolved}, d: d}
+	e := &typeEntry{t: &Type{Name: resolved}, d: d, queued: true}
 	c.types[resolved] = e
-	c.queue = append(c.queue, func() error { return c.completeType(e) })
+	c.queue = append(c.queue, func() error { e.queued = false; return c.completeType(e) })
 	return e.t, nil
 }
 
@@ -260,9 +347,24 @@ func (c *compiler) completeType(e *typeEntry) error {
 	}
 	e.state = stateBusy
 	if err := c.enter(e.d, e.d.el); err != nil {
+		e.state = statePending
 		return err
 	}
 	defer c.leave()
+	err := c.typeBody(e)
+	if err != nil {
+		e.state = statePending // a later lookup retries and reports the error again
+		c.failed[e.t] = err
+		return err
+	}
+	delete(c.failed, e.t)
+	e.state = stateDone
+	return nil
+}
+
+// typeBody compiles the definition of a named type and its Derived list.
+func (c *compiler) typeBody(e *typeEntry) error {
+	e.t.Derived = nil
 	var err error
 	if e.d.el.Name.Local == "simpleType" {
 		e.t.Simple, err = c.simpleRef(e.t.Name, e.d, e.d.el)
@@ -283,7 +385,6 @@ func (c *compiler) completeType(e *typeEntry) error {
 		}
 		e.t.Derived = append(e.t.Derived, dt)
 	}
-	e.state = stateDone
 	return nil
 }
 

@@ -15,11 +15,15 @@ func (c *compiler) elementRef(name xmlstream.Name, from decl, at *xmlstream.Elem
 		return nil, refErr(from, at, "element", name)
 	}
 	if e, ok := c.elements[resolved]; ok {
+		if e.state == statePending && !e.queued { // its compile failed before
+			e.queued = true
+			c.queue = append(c.queue, func() error { e.queued = false; return c.completeElement(e) })
+		}
 		return e.e, nil
 	}
-	e := &elementEntry{e: &Element{Name: resolved}, d: d}
+	e := &elementEntry{e: &Element{Name: resolved}, d: d, queued: true}
 	c.elements[resolved] = e
-	c.queue = append(c.queue, func() error { return c.completeElement(e) })
+	c.queue = append(c.queue, func() error { e.queued = false; return c.completeElement(e) })
 	return e.e, nil
 }
 
@@ -32,9 +36,23 @@ func (c *compiler) completeElement(e *elementEntry) error {
 	}
 	e.state = stateBusy
 	if err := c.enter(e.d, e.d.el); err != nil {
+		e.state = statePending
 		return err
 	}
 	defer c.leave()
+	if err := c.elementBody(e); err != nil {
+		e.state = statePending
+		c.failed[e.e] = err
+		return err
+	}
+	delete(c.failed, e.e)
+	e.state = stateDone
+	return nil
+}
+
+// elementBody compiles a global element declaration and its substitutes.
+func (c *compiler) elementBody(e *elementEntry) error {
+	e.e.Substitutes = nil
 	el := e.d.el
 	if err := c.fillElement(e.d, el, e.e); err != nil {
 		return err
@@ -58,7 +76,6 @@ func (c *compiler) completeElement(e *elementEntry) error {
 		}
 		e.e.Substitutes = append(e.e.Substitutes, me)
 	}
-	e.state = stateDone
 	return nil
 }
 

@@ -37,14 +37,15 @@ func (c *compiler) simpleRef(name xmlstream.Name, from decl, at *xmlstream.Eleme
 		}
 		return t.Simple, nil
 	}
-	e := &simpleEntry{state: stateBusy}
-	c.simples[name] = e
 	if err := c.enter(d, d.el); err != nil {
 		return nil, err
 	}
 	defer c.leave()
+	e := &simpleEntry{state: stateBusy}
+	c.simples[name] = e
 	st, err := c.simpleBody(d, d.el)
 	if err != nil {
+		delete(c.simples, name)
 		return nil, err
 	}
 	st.Name = resolved
