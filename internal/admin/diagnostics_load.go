@@ -80,7 +80,7 @@ func (s *server) readinessOf(ctx context.Context, q catalogReader, svc model.Ser
 	if err != nil {
 		return catalog.ReadinessReport{}, err
 	}
-	profiles, err := s.backendProfileCount(ctx, svc.ServiceID)
+	profiles, err := q.CountBackendProfiles(ctx, svc.ServiceID)
 	if err != nil {
 		return catalog.ReadinessReport{}, err
 	}
@@ -93,11 +93,7 @@ func (s *server) readinessOf(ctx context.Context, q catalogReader, svc model.Ser
 type catalogReader interface {
 	Operations(ctx context.Context, versionID string) ([]model.Operation, error)
 	ActiveMappings(ctx context.Context, versionID string) (map[string]model.Mapping, error)
-}
-
-// backendProfileCount returns the number of backend profiles of a service.
-func (s *server) backendProfileCount(ctx context.Context, serviceID string) (int, error) {
-	return s.store.CountBackendProfiles(ctx, serviceID)
+	CountBackendProfiles(ctx context.Context, serviceID string) (int, error)
 }
 
 // immutable is the 409 S2R-ADM-0410 of an edit of a version that is not a

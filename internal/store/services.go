@@ -197,16 +197,19 @@ func jsonText(v any) (string, error) {
 }
 
 // CountBackendProfiles returns the number of backend profiles of a
-// service (table backend_profiles of migration 0005); 0 while that table
-// does not exist yet. It reads outside any transaction, because on
-// PostgreSQL a failed statement would abort one.
+// service.
 func (s *Store) CountBackendProfiles(ctx context.Context, serviceID string) (int, error) {
+	return countBackendProfiles(ctx, s.reader(), serviceID)
+}
+
+// CountBackendProfiles is Store.CountBackendProfiles inside the transaction.
+func (tx *Tx) CountBackendProfiles(ctx context.Context, serviceID string) (int, error) {
+	return countBackendProfiles(ctx, tx, serviceID)
+}
+
+func countBackendProfiles(ctx context.Context, q Querier, serviceID string) (int, error) {
 	var n int
-	err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM backend_profiles WHERE service_id = $1", serviceID).Scan(&n)
-	if err != nil {
-		if strings.Contains(err.Error(), "backend_profiles") {
-			return 0, nil
-		}
+	if err := q.QueryRow(ctx, "SELECT COUNT(*) FROM backend_profiles WHERE service_id = $1", serviceID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count backend profiles: %w", err)
 	}
 	return n, nil
