@@ -15,6 +15,12 @@ func (s *server) importRoutes() []route {
 		{"POST", "/wsdl/import-url", model.RoleOperator, s.postImportURL, docPostImportURL},
 		{"POST", "/wsdl/import-xml", model.RoleOperator, s.postImportXML, docPostImportXML},
 		{"GET", "/wsdl/import/{artifactId}", model.RoleReader, s.getImport, docGetImport},
+		{"POST", "/wsdl/import/{artifactId}/generate-service", model.RoleOperator, s.postGenerateService, docGenerateService},
+
+		{"POST", "/wsdl/import-xml:autopilot", model.RoleOperator, s.postAutopilotXML, docAutopilotXML},
+		{"POST", "/wsdl/import:autopilot", model.RoleOperator, s.postAutopilotUpload, docAutopilotUpload},
+		{"POST", "/wsdl/import-url:autopilot", model.RoleOperator, s.postAutopilotURL, docAutopilotURL},
+		{"POST", "/wsdl/import/{artifactId}:autopilot", model.RoleOperator, s.postAutopilotArtifact, docAutopilotArtifact},
 
 		{"POST", "/wsdl/namespace-repair-preview", model.RoleOperator, s.postNamespaceRepairPreview, docNamespaceRepairPreview},
 		{"POST", "/wsdl/external-reference-preview", model.RoleOperator, s.postExternalReferencePreview, docExternalReferencePreview},
@@ -92,4 +98,52 @@ var docRepairPackage = opDoc{
 		"s2r-repair-report.json lists the changes and what stayed unresolved." + repairInputDoc,
 	request: repairBody{},
 	errors:  importErrors,
+}
+
+const autopilotDoc = " In ONE transaction: the artifact (when new), the service (status active, serviceKey derived from the WSDL " +
+	"service name in lower-kebab-case unless given; an existing service with that direction, environment and key is 409 " +
+	"S2R-ADM-0409), a draft version, its operations with auto mappings, a default backend profile (backendUrl, default the " +
+	"port's soap:address), audit events and a revision bump; then the mapping diagnostics and publish readiness of the draft. " +
+	"Port: wsdlService/wsdlPort/soapVersion when given, else the first service's SOAP 1.1 port, else its SOAP 1.2 port."
+
+var autopilotErrors = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge}
+
+var docAutopilotXML = opDoc{
+	summary:  "Autopilot (DESIGN 8): import pasted WSDL XML and its files and draft a service from it." + autopilotDoc,
+	request:  autopilotXMLBody{},
+	response: autopilotResult{},
+	status:   http.StatusCreated,
+	errors:   autopilotErrors,
+}
+
+var docAutopilotUpload = opDoc{
+	summary:  "Autopilot of a WSDL or ZIP uploaded as multipart/form-data field file, with the other fields as form fields." + autopilotDoc,
+	request:  autopilotFormBody{},
+	response: autopilotResult{},
+	status:   http.StatusCreated,
+	errors:   autopilotErrors,
+}
+
+var docAutopilotURL = opDoc{
+	summary:  "Autopilot of the WSDL at a URL, fetched with its imports through the guarded fetcher." + autopilotDoc,
+	request:  autopilotURLBody{},
+	response: autopilotResult{},
+	status:   http.StatusCreated,
+	errors:   autopilotErrors,
+}
+
+var docAutopilotArtifact = opDoc{
+	summary:  "Autopilot of a stored WSDL import." + autopilotDoc,
+	request:  autopilotArtifactBody{},
+	response: autopilotResult{},
+	status:   http.StatusCreated,
+	errors:   autopilotErrors,
+}
+
+var docGenerateService = opDoc{
+	summary:  "Generate a draft service, version, operations, auto mappings and a backend profile from a stored import (same as its autopilot)." + autopilotDoc,
+	request:  autopilotArtifactBody{},
+	response: autopilotResult{},
+	status:   http.StatusCreated,
+	errors:   autopilotErrors,
 }

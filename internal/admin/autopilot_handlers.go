@@ -1,0 +1,169 @@
+package admin
+
+import (
+	"net/http"
+)
+
+// autopilotXMLBody is the DESIGN 8 body of POST /wsdl/import-xml:autopilot,
+// with the optional choice of WSDL service, port or SOAP version.
+type autopilotXMLBody struct {
+	XML         string            `json:"xml"`
+	Files       map[string]string `json:"files,omitempty"`
+	Environment string            `json:"environment"`
+	ServiceKey  string            `json:"serviceKey,omitempty"`
+	ServiceName string            `json:"serviceName,omitempty"`
+	Direction   string            `json:"direction,omitempty"`
+	BackendURL  string            `json:"backendUrl,omitempty"`
+	WSDLService string            `json:"wsdlService,omitempty"`
+	WSDLPort    string            `json:"wsdlPort,omitempty"`
+	SOAPVersion string            `json:"soapVersion,omitempty"`
+}
+
+func (b autopilotXMLBody) options() autopilotOptions {
+	return trimOptions(autopilotOptions{Environment: b.Environment, ServiceKey: b.ServiceKey, ServiceName: b.ServiceName,
+		Direction: b.Direction, BackendURL: b.BackendURL, WSDLService: b.WSDLService, WSDLPort: b.WSDLPort, SOAPVersion: b.SOAPVersion})
+}
+
+// autopilotURLBody is the body of POST /wsdl/import-url:autopilot.
+type autopilotURLBody struct {
+	URL         string `json:"url"`
+	Environment string `json:"environment"`
+	ServiceKey  string `json:"serviceKey,omitempty"`
+	ServiceName string `json:"serviceName,omitempty"`
+	Direction   string `json:"direction,omitempty"`
+	BackendURL  string `json:"backendUrl,omitempty"`
+	WSDLService string `json:"wsdlService,omitempty"`
+	WSDLPort    string `json:"wsdlPort,omitempty"`
+	SOAPVersion string `json:"soapVersion,omitempty"`
+}
+
+func (b autopilotURLBody) options() autopilotOptions {
+	return trimOptions(autopilotOptions{Environment: b.Environment, ServiceKey: b.ServiceKey, ServiceName: b.ServiceName,
+		Direction: b.Direction, BackendURL: b.BackendURL, WSDLService: b.WSDLService, WSDLPort: b.WSDLPort, SOAPVersion: b.SOAPVersion})
+}
+
+// autopilotArtifactBody is the body of POST /wsdl/import/{artifactId}:autopilot
+// and /wsdl/import/{artifactId}/generate-service.
+type autopilotArtifactBody struct {
+	Environment string `json:"environment"`
+	ServiceKey  string `json:"serviceKey,omitempty"`
+	ServiceName string `json:"serviceName,omitempty"`
+	Direction   string `json:"direction,omitempty"`
+	BackendURL  string `json:"backendUrl,omitempty"`
+	WSDLService string `json:"wsdlService,omitempty"`
+	WSDLPort    string `json:"wsdlPort,omitempty"`
+	SOAPVersion string `json:"soapVersion,omitempty"`
+}
+
+func (b autopilotArtifactBody) options() autopilotOptions {
+	return trimOptions(autopilotOptions(b))
+}
+
+// autopilotFormBody documents the multipart body of POST /wsdl/import:autopilot.
+type autopilotFormBody struct {
+	File        string `json:"file"`
+	RootPath    string `json:"rootPath,omitempty"`
+	Environment string `json:"environment"`
+	ServiceKey  string `json:"serviceKey,omitempty"`
+	ServiceName string `json:"serviceName,omitempty"`
+	Direction   string `json:"direction,omitempty"`
+	BackendURL  string `json:"backendUrl,omitempty"`
+	WSDLService string `json:"wsdlService,omitempty"`
+	WSDLPort    string `json:"wsdlPort,omitempty"`
+	SOAPVersion string `json:"soapVersion,omitempty"`
+}
+
+// postAutopilotXML is DESIGN 8's onboarding call.
+func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+	var body autopilotXMLBody
+	if err := decodeImportJSON(w, r, &body); err != nil {
+		return err
+	}
+	o := body.options()
+	if err := o.validate(); err != nil {
+		return err
+	}
+	src, err := sourceFromXML(body.XML, body.Files)
+	if err != nil {
+		return err
+	}
+	res, err := s.autopilotFromSource(r, src, o)
+	if err != nil {
+		return err
+	}
+	return answerAutopilot(w, res)
+}
+
+// postAutopilotUpload is autopilot of an uploaded WSDL or ZIP.
+func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+	form, err := readUploadForm(w, r, autopilotFormFields, 1)
+	if err != nil {
+		return err
+	}
+	o := trimOptions(optionsFromForm(form.fields))
+	if err := o.validate(); err != nil {
+		return err
+	}
+	src, err := sourceFromUpload(form.files[0].name, form.files[0].data, form.fields["rootPath"])
+	if err != nil {
+		return err
+	}
+	res, err := s.autopilotFromSource(r, src, o)
+	if err != nil {
+		return err
+	}
+	return answerAutopilot(w, res)
+}
+
+// postAutopilotURL is autopilot of the WSDL at a URL.
+func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) (err error) {
+	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+	var body autopilotURLBody
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	o := body.options()
+	if err := o.validate(); err != nil {
+		return err
+	}
+	src, err := s.sourceFromURL(r.Context(), body.URL)
+	if err != nil {
+		return err
+	}
+	res, err := s.autopilotFromSource(r, src, o)
+	if err != nil {
+		return err
+	}
+	return answerAutopilot(w, res)
+}
+
+// postAutopilotArtifact is autopilot of a stored import (colon route
+// /wsdl/import/{artifactId}:autopilot).
+func (s *server) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("artifactId")
+	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", id, &err)
+	return s.draftFromArtifact(w, r, id)
+}
+
+// postGenerateService drafts a service, version, operations, auto mappings
+// and a backend profile from a stored import: the same work and answer as
+// the artifact autopilot.
+func (s *server) postGenerateService(w http.ResponseWriter, r *http.Request) (err error) {
+	id := r.PathValue("artifactId")
+	defer s.onFailure(r, "wsdl.generate_service", "wsdl_artifact", id, &err)
+	return s.draftFromArtifact(w, r, id)
+}
+
+func (s *server) draftFromArtifact(w http.ResponseWriter, r *http.Request, id string) error {
+	var body autopilotArtifactBody
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	res, err := s.autopilotFromArtifact(r, id, body.options())
+	if err != nil {
+		return err
+	}
+	return answerAutopilot(w, res)
+}
