@@ -53,6 +53,7 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 		if err != nil {
 			return err
 		}
+		text = elementDefault(mp, text)
 		var reason string
 		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
 			return x.fail(reason)
@@ -202,4 +203,19 @@ func (x *x2j) encodedArray(tp *typePlan) error {
 		}
 		x.path = x.path[:len(x.path)-1]
 	}
+}
+
+// elementDefault applies the default or fixed value of an element whose
+// content is empty (XSD: an empty element takes its default).
+func elementDefault(mp *memberPlan, text []byte) []byte {
+	if len(text) > 0 || mp.elem == nil {
+		return text
+	}
+	if mp.elem.Default != "" {
+		return []byte(mp.elem.Default)
+	}
+	if mp.elem.Fixed != "" {
+		return []byte(mp.elem.Fixed)
+	}
+	return text
 }
