@@ -108,6 +108,9 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 	}
 	start := len(dst)
 	dst = j.t.appendStr(dst, i)
+	if reason := checkXMLChars(dst[start:]); reason != "" {
+		return dst[:start], reason
+	}
 	if st != nil {
 		if reason := checkDateTime(st.Builtin, dst[start:]); reason != "" {
 			return dst[:start], reason
@@ -289,3 +292,24 @@ func checkFragment(frag []byte) error {
 var errFragmentText = errors.New("text outside elements")
 
 var errFragmentDecl = errors.New("declarations and processing instructions are not allowed")
+
+// checkXMLChars reports a character XML 1.0 cannot carry (C0 controls
+// other than tab, newline and carriage return; U+FFFE, U+FFFF), which the
+// writer would otherwise replace.
+func checkXMLChars(s []byte) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
+			return "the string contains U+" + hex4(rune(c)) + ", which XML cannot carry"
+		case c == 0xEF && i+2 < len(s) && s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF):
+			return "the string contains U+" + hex4(rune(0xFFFE+int(s[i+2]-0xBE))) + ", which XML cannot carry"
+		}
+	}
+	return ""
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789ABCDEF"
+	return string([]byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]})
+}
