@@ -1,0 +1,105 @@
+package upstream
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// cachedTransport is the transport of one profile at one update time.
+type cachedTransport struct {
+	version string
+	rt      *http.Transport
+}
+
+// transport returns the cached transport of b's profile, building a new
+// one (and closing the idle connections of the old) when the profile was
+// updated since.
+func (c *Client) transport(b Backend) (*http.Transport, error) {
+	p := b.Profile
+	version := strconv.FormatInt(p.UpdatedAt.UnixNano(), 10)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.transports[p.ProfileID]; ok && p.ProfileID != "" {
+		if t.version == version {
+			return t.rt, nil
+		}
+		t.rt.CloseIdleConnections()
+		delete(c.transports, p.ProfileID)
+	}
+	rt, err := newTransport(b)
+	if err != nil {
+		return nil, err
+	}
+	if p.ProfileID != "" {
+		c.transports[p.ProfileID] = &cachedTransport{version: version, rt: rt}
+	}
+	return rt, nil
+}
+
+// newTransport builds a keep-alive HTTP/1.1 transport with the profile's
+// timing and TLS settings. Proxies from the environment are not used:
+// backends are called directly.
+func newTransport(b Backend) (*http.Transport, error) {
+	p := b.Profile
+	tlsConf, err := tlsConfig(b)
+	if err != nil {
+		return nil, err
+	}
+	dialer := &net.Dialer{Timeout: ms(p.ConnectTimeoutMs, 5000), KeepAlive: 30 * time.Second}
+	perHost := p.MaxIdleConnsPerHost
+	if perHost <= 0 {
+		perHost = 64
+	}
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           dialer.DialContext,
+		TLSClientConfig:       tlsConf,
+		TLSHandshakeTimeout:   ms(p.TLSHandshakeTimeoutMs, 5000),
+		IdleConnTimeout:       ms(p.IdleConnTimeoutMs, 90000),
+		MaxIdleConns:          0,
+		MaxIdleConnsPerHost:   perHost,
+		ExpectContinueTimeout: time.Second,
+		ForceAttemptHTTP2:     false,
+		// A non-nil empty map disables HTTP/2 on TLS connections.
+		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
+	}, nil
+}
+
+// tlsConfig returns the client TLS configuration: the client certificate
+// when mTLS is enabled, and the CA pool when a CA certificate is given
+// (otherwise the system roots).
+func tlsConfig(b Backend) (*tls.Config, error) {
+	p := b.Profile
+	conf := &tls.Config{MinVersion: tls.VersionTLS12}
+	if p.MTLSEnabled {
+		if p.ClientCertPEM == "" || b.Secrets.ClientKeyPEM == "" {
+			return nil, authError("mTLS enabled without a client certificate and key")
+		}
+		cert, err := tls.X509KeyPair([]byte(p.ClientCertPEM), []byte(b.Secrets.ClientKeyPEM))
+		if err != nil {
+			// The key pair error never quotes the key.
+			return nil, authError("mTLS client certificate: %w", err)
+		}
+		conf.Certificates = []tls.Certificate{cert}
+	}
+	if p.CACertPEM != "" {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM([]byte(p.CACertPEM)) {
+			return nil, authError("CA certificate: no PEM certificate found")
+		}
+		conf.RootCAs = pool
+	}
+	return conf, nil
+}
+
+// ms returns v milliseconds, or def when v is not positive.
+func ms(v, def int) time.Duration {
+	if v <= 0 {
+		v = def
+	}
+	return time.Duration(v) * time.Millisecond
+}
