@@ -21,6 +21,8 @@ func (s *server) importRoutes() []route {
 		{"POST", "/wsdl/import:autopilot", model.RoleOperator, s.postAutopilotUpload, docAutopilotUpload},
 		{"POST", "/wsdl/import-url:autopilot", model.RoleOperator, s.postAutopilotURL, docAutopilotURL},
 		{"POST", "/wsdl/import/{artifactId}:autopilot", model.RoleOperator, s.postAutopilotArtifact, docAutopilotArtifact},
+		{"POST", "/wsdl/import-urls:autopilot", model.RoleOperator, s.postAutopilotURLs, docAutopilotURLs},
+		{"POST", "/wsdl/import-files:autopilot", model.RoleOperator, s.postAutopilotFiles, docAutopilotFiles},
 
 		{"POST", "/wsdl/namespace-repair-preview", model.RoleOperator, s.postNamespaceRepairPreview, docNamespaceRepairPreview},
 		{"POST", "/wsdl/external-reference-preview", model.RoleOperator, s.postExternalReferencePreview, docExternalReferencePreview},
@@ -146,4 +148,22 @@ var docGenerateService = opDoc{
 	response: autopilotResult{},
 	status:   http.StatusCreated,
 	errors:   autopilotErrors,
+}
+
+const batchDoc = " Each item runs in its own transaction; the answer is 200 with every item's status and its 201 body or its " +
+	"error (SPEC 7.1 shape), in request order, and summary {total, succeeded, failed}. At most 50 items."
+
+var docAutopilotURLs = opDoc{
+	summary:  "Batch autopilot of URLs: items are autopilotURLBody objects." + batchDoc,
+	request:  autopilotURLBatch{},
+	response: batchResult{},
+	errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+}
+
+var docAutopilotFiles = opDoc{
+	summary: "Batch autopilot of files: multipart/form-data with several file parts (WSDL or ZIP each) and the shared " +
+		"autopilot fields (serviceKey and rootPath only with one file), or JSON items with xml and files." + batchDoc,
+	request:  autopilotXMLBatch{},
+	response: batchResult{},
+	errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
 }
