@@ -11,23 +11,23 @@ import (
 )
 
 // PayloadLimit keeps the max_payload_mb setting in memory for the request
-// path. Run reloads it when the configuration revision changes; it is the
-// stop-gap until the runtime's settings snapshot arrives with the route
-// table.
+// path and reloads it whenever the configuration revision changes (at
+// once for changes through this instance or, on PostgreSQL, any instance;
+// within the poll interval otherwise). It is the stop-gap until the
+// runtime's settings snapshot arrives with the route table.
 type PayloadLimit struct {
 	store    *store.Store
 	log      *slog.Logger
 	interval time.Duration
 	mb       atomic.Int64
-	rev      int64
 }
 
 // NewPayloadLimit returns a limit at the default until Load or Run.
 func NewPayloadLimit(s *store.Store, log *slog.Logger, interval time.Duration) *PayloadLimit {
 	if interval <= 0 {
-		interval = 2 * time.Second
+		interval = 5 * time.Second
 	}
-	p := &PayloadLimit{store: s, log: log, interval: interval, rev: -1}
+	p := &PayloadLimit{store: s, log: log, interval: interval}
 	p.mb.Store(httpx.DefaultMaxPayloadMB)
 	return p
 }
@@ -35,15 +35,8 @@ func NewPayloadLimit(s *store.Store, log *slog.Logger, interval time.Duration) *
 // MB returns the current limit in MB; it has the httpx.MaxPayloadFunc shape.
 func (p *PayloadLimit) MB() int { return int(p.mb.Load()) }
 
-// Load reads the setting when the revision changed since the last load.
+// Load reads the setting now.
 func (p *PayloadLimit) Load(ctx context.Context) error {
-	rev, err := p.store.Revision(ctx)
-	if err != nil {
-		return err
-	}
-	if rev == p.rev {
-		return nil
-	}
 	s, err := p.store.Settings(ctx)
 	if err != nil {
 		return err
@@ -51,22 +44,14 @@ func (p *PayloadLimit) Load(ctx context.Context) error {
 	if s.MaxPayloadMB >= 1 {
 		p.mb.Store(s.MaxPayloadMB)
 	}
-	p.rev = rev
 	return nil
 }
 
-// Run polls until ctx ends.
+// Run reloads on every revision change until ctx ends.
 func (p *PayloadLimit) Run(ctx context.Context) error {
-	t := time.NewTicker(p.interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			if err := p.Load(ctx); err != nil && ctx.Err() == nil {
-				p.log.Warn("reloading max_payload_mb failed", "error", err.Error())
-			}
+	return p.store.WatchRevision(ctx, p.interval, func(int64) {
+		if err := p.Load(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("reloading max_payload_mb failed", "error", err.Error())
 		}
-	}
+	})
 }

@@ -137,7 +137,37 @@ func TestPayloadLimitFollowsSettings(t *testing.T) {
 		if p.MB() != 3 {
 			t.Errorf("MB after change = %d, want 3", p.MB())
 		}
+
+		// Run follows later changes without polling (interval 1h).
+		p = NewPayloadLimit(s, slog.Default(), time.Hour)
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- p.Run(rctx) }()
+		defer func() { cancel(); <-done }()
+		waitMB(t, p, 3)
+		err = s.Transact(ctx, func(tx *store.Tx) error {
+			if err := tx.PutSetting(ctx, store.SettingRow{Name: "max_payload_mb", Value: json.RawMessage("7"), UpdatedAt: time.Now(), UpdatedBy: "test"}); err != nil {
+				return err
+			}
+			_, err := tx.BumpRevision(ctx)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitMB(t, p, 7)
 	})
+}
+
+func waitMB(t *testing.T, p *PayloadLimit, want int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.MB() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("MB = %d, want %d within 10s", p.MB(), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func TestListenerGracefulShutdown(t *testing.T) {

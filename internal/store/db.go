@@ -50,6 +50,9 @@ type Store struct {
 	// whose transactions begin IMMEDIATE, so writers queue in-process
 	// instead of failing with SQLITE_BUSY.
 	write *sql.DB
+	// changes wakes in-process revision watchers after a commit that
+	// bumped the configuration revision.
+	changes *broadcast
 }
 
 // SQLiteFile is the name of the SQLite database file in the data directory.
@@ -133,7 +136,7 @@ func openSQLite(dataDir string) (*Store, error) {
 	n := max(4, runtime.GOMAXPROCS(0))
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
-	return &Store{dialect: SQLite, read: read, write: write}, nil
+	return &Store{dialect: SQLite, read: read, write: write, changes: newBroadcast()}, nil
 }
 
 func openPostgres(u string) (*Store, error) {
@@ -143,7 +146,7 @@ func openPostgres(u string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(max(8, 4*runtime.GOMAXPROCS(0)))
 	db.SetMaxIdleConns(max(4, runtime.GOMAXPROCS(0)))
-	return &Store{dialect: Postgres, read: db, write: db}, nil
+	return &Store{dialect: Postgres, read: db, write: db, changes: newBroadcast()}, nil
 }
 
 // Dialect returns the database dialect decided at Open.

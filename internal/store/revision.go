@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 )
 
 // BumpRevision increments the configuration revision and returns the new
@@ -14,6 +15,14 @@ func (tx *Tx) BumpRevision(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: bump revision: %w", err)
 	}
+	if tx.dialect == Postgres {
+		// Delivered to other instances' LISTEN only when the transaction
+		// commits.
+		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", revisionChannel, strconv.FormatInt(rev, 10)); err != nil {
+			return 0, fmt.Errorf("store: notify revision: %w", err)
+		}
+	}
+	tx.bumped = true
 	return rev, nil
 }
 

@@ -55,6 +55,7 @@ func (r *Row) Scan(dest ...any) error { return mapError(r.row.Scan(dest...)) }
 type Tx struct {
 	querier
 	dialect Dialect
+	bumped  bool // BumpRevision ran: wake watchers after commit
 }
 
 var _ Querier = (*Tx)(nil)
@@ -88,6 +89,10 @@ func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 		}
 		if cErr := sqlTx.Commit(); cErr != nil {
 			err = fmt.Errorf("store: commit: %w", mapError(cErr))
+			return
+		}
+		if tx.bumped {
+			s.changes.notify()
 		}
 	}()
 	return fn(tx)
