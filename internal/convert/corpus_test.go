@@ -81,7 +81,7 @@ func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
 	if err != nil {
 		t.Skipf("not convertible: %v", err)
 	}
-	compileJSONSchema(t, m)
+	schema := compileJSONSchema(t, m)
 	sample := sampleObject(p.root, 0)
 	c := &goldenCase{plan: p}
 	w := xmlstream.NewWriter(nil)
@@ -96,6 +96,7 @@ func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
 	if err != nil {
 		t.Fatalf("XML→JSON of %s: %v", body, err)
 	}
+	validateJSON(t, schema, out, "XML→JSON output of the sample")
 	if !sameJSON(decodeJSON(t, []byte(sample)), decodeJSON(t, out), true) {
 		t.Errorf("round trip changed the sample:\n in  %s\n xml %s\n out %s", sample, body, out)
 	}
