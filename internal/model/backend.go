@@ -40,44 +40,38 @@ const (
 // CredentialFields lists the credential field names in a fixed order.
 var CredentialFields = []string{CredPassword, CredToken, CredAPIKey, CredClientSecret, CredClientKeyPEM}
 
-// Credential is one stored secret: its sealed (encrypted) value and who
-// set it when. It marshals to JSON as the credential metadata envelope of
-// SPEC 2.3 only ({"set", "lastUpdatedAt", "lastUpdatedBy"}); the sealed
-// value never leaves the store and the admin layer through JSON.
+// Credential is one stored secret. Its exported fields are the credential
+// metadata envelope of SPEC 2.3 ({"set", "lastUpdatedAt",
+// "lastUpdatedBy"}), the only thing JSON ever shows; the sealed
+// (encrypted) value is unexported, so no encoding of a profile can carry
+// it. A cleared credential keeps the time and actor of the clearing.
 type Credential struct {
-	// Sealed is the secret.Box ciphertext, "" when the credential is unset.
-	Sealed    string
-	UpdatedAt time.Time
-	UpdatedBy string
-}
-
-// CredentialMeta is the credential metadata envelope of SPEC 2.3.
-type CredentialMeta struct {
 	Set           bool       `json:"set"`
 	LastUpdatedAt *time.Time `json:"lastUpdatedAt"`
 	LastUpdatedBy *string    `json:"lastUpdatedBy"`
+	sealed        string
 }
+
+// NewCredential returns a credential holding the sealed value (secret.Box
+// ciphertext; "" for an unset or cleared credential) last changed at by.
+// A zero at and empty by leave the metadata empty.
+func NewCredential(sealed string, at time.Time, by string) Credential {
+	c := Credential{Set: sealed != "", sealed: sealed}
+	if !at.IsZero() {
+		at = at.UTC()
+		c.LastUpdatedAt = &at
+	}
+	if by != "" {
+		c.LastUpdatedBy = &by
+	}
+	return c
+}
+
+// Sealed returns the sealed value, "" when unset.
+func (c Credential) Sealed() string { return c.sealed }
 
 // IsSet reports whether the credential holds a value.
-func (c Credential) IsSet() bool { return c.Sealed != "" }
-
-// Meta returns the metadata envelope of c. A cleared credential keeps the
-// time and actor of the clearing.
-func (c Credential) Meta() CredentialMeta {
-	m := CredentialMeta{Set: c.IsSet()}
-	if !c.UpdatedAt.IsZero() {
-		t := c.UpdatedAt
-		m.LastUpdatedAt = &t
-	}
-	if c.UpdatedBy != "" {
-		by := c.UpdatedBy
-		m.LastUpdatedBy = &by
-	}
-	return m
-}
-
-// MarshalJSON renders only the metadata envelope.
-func (c Credential) MarshalJSON() ([]byte, error) { return json.Marshal(c.Meta()) }
+func (c Credential) IsSet() bool { return c.sealed != "" }
 
 // BackendCredentials holds the secret parts of a backend profile. Which
 // ones are required depends on the auth type (and mTLS for ClientKeyPEM).

@@ -22,8 +22,8 @@ const backendFrom = ` FROM backend_profiles p JOIN services s ON s.service_id = 
 // column. Only sealed values are stored.
 type storedCredential struct {
 	Sealed    string    `json:"sealed"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	UpdatedBy string    `json:"updatedBy"`
+	UpdatedAt time.Time `json:"updatedAt,omitzero"`
+	UpdatedBy string    `json:"updatedBy,omitempty"`
 }
 
 // CreateBackendProfile stores a new backend profile. The credentials must
@@ -174,10 +174,17 @@ func credentialsText(c model.BackendCredentials) (string, error) {
 	m := map[string]storedCredential{}
 	for _, name := range model.CredentialFields {
 		f := c.Field(name)
-		if f.Sealed == "" && f.UpdatedAt.IsZero() {
+		if !f.IsSet() && f.LastUpdatedAt == nil {
 			continue
 		}
-		m[name] = storedCredential{Sealed: f.Sealed, UpdatedAt: NewTime(f.UpdatedAt).Time, UpdatedBy: f.UpdatedBy}
+		sc := storedCredential{Sealed: f.Sealed()}
+		if f.LastUpdatedAt != nil {
+			sc.UpdatedAt = NewTime(*f.LastUpdatedAt).Time
+		}
+		if f.LastUpdatedBy != nil {
+			sc.UpdatedBy = *f.LastUpdatedBy
+		}
+		m[name] = sc
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -196,7 +203,7 @@ func parseCredentials(text string) (model.BackendCredentials, error) {
 	}
 	for name, sc := range m {
 		if f := c.Field(name); f != nil {
-			*f = model.Credential{Sealed: sc.Sealed, UpdatedAt: sc.UpdatedAt, UpdatedBy: sc.UpdatedBy}
+			*f = model.NewCredential(sc.Sealed, sc.UpdatedAt, sc.UpdatedBy)
 		}
 	}
 	return c, nil

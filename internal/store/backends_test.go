@@ -16,7 +16,7 @@ func testProfile(id, serviceID, name string, priority int) model.BackendProfile 
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p := model.BackendProfile{ProfileID: id, ServiceID: serviceID, Name: name, EndpointURL: "http://10.0.0.5/calc",
 		AuthType: model.AuthBasic, Username: "u", RoutingPriority: priority, CreatedAt: at, UpdatedAt: at}
-	p.Credentials.Password = model.Credential{Sealed: "sealed-value", UpdatedAt: at, UpdatedBy: "a@example.com"}
+	p.Credentials.Password = model.NewCredential("sealed-value", at, "a@example.com")
 	model.ApplyBackendDefaults(&p)
 	return p
 }
@@ -51,7 +51,7 @@ func TestBackendProfilesRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		p1.IsDefault = true
-		if diff := cmp.Diff([]model.BackendProfile{p2, p1}, got); diff != "" {
+		if diff := cmp.Diff([]model.BackendProfile{p2, p1}, got, cmp.AllowUnexported(model.Credential{})); diff != "" {
 			t.Errorf("BackendProfiles (-want +got):\n%s", diff)
 		}
 		err = s.Transact(ctx, func(tx *store.Tx) error {
@@ -66,7 +66,7 @@ func TestBackendProfilesRoundTrip(t *testing.T) {
 		if !errors.Is(err, store.ErrConflict) {
 			t.Errorf("missing service: %v, want ErrConflict", err)
 		}
-		p2.Credentials.Password = model.Credential{UpdatedAt: p2.CreatedAt.Add(time.Hour), UpdatedBy: "b@example.com"}
+		p2.Credentials.Password = model.NewCredential("", p2.CreatedAt.Add(time.Hour), "b@example.com")
 		p2.AuthType, p2.RoutingWeight = model.AuthNone, 3
 		err = s.Transact(ctx, func(tx *store.Tx) error { return tx.UpdateBackendProfile(ctx, p2) })
 		if err != nil {
@@ -76,7 +76,7 @@ func TestBackendProfilesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(p2, back); diff != "" {
+		if diff := cmp.Diff(p2, back, cmp.AllowUnexported(model.Credential{})); diff != "" {
 			t.Errorf("after update (-want +got):\n%s", diff)
 		}
 		err = s.Transact(ctx, func(tx *store.Tx) error { return tx.DeleteBackendProfile(ctx, "p2") })

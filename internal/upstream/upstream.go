@@ -76,7 +76,7 @@ func Open(box *secret.Box, p model.BackendProfile) (Backend, error) {
 		if box == nil {
 			return Backend{}, authError("credential %s: no secret key configured", f.name)
 		}
-		plain, err := box.Open(c.Sealed, model.CredentialAAD(p.ProfileID, f.name))
+		plain, err := box.Open(c.Sealed(), model.CredentialAAD(p.ProfileID, f.name))
 		if err != nil {
 			return Backend{}, authError("credential %s: %w", f.name, err)
 		}

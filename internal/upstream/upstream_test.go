@@ -244,7 +244,7 @@ func TestOpenSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Credentials.Token.Sealed = sealed
+	p.Credentials.Token = model.NewCredential(sealed, time.Time{}, "")
 	b, err := upstream.Open(box, p)
 	if err != nil || b.Secrets.Token != "tok" {
 		t.Fatalf("Open = %q, %v", b.Secrets.Token, err)
