@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,5 +55,32 @@ func TestFaultAndHeaderSchemas(t *testing.T) {
 	}
 	if xsd.HeadersJSONSchema(&xsd.Message{}, xsd.JSONSchemaOptions{}) != nil {
 		t.Error("HeadersJSONSchema without header parts should be nil")
+	}
+}
+
+// TestSharedGenerator: messages generated through one generator share
+// their definitions (no duplicates, no renamed copies).
+func TestSharedGenerator(t *testing.T) {
+	set, err := xsd.CompileSchemas(map[string][]byte{"orders.xsd": []byte(benchXSD)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el, err := set.Element(xmlstream.Name{Space: "urn:orders", Local: "GetOrdersResponse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := xsd.NewJSONSchemaGenerator(xsd.JSONSchemaOptions{RefPrefix: "#/components/schemas/"})
+	first := g.Message(&xsd.Message{Wrapped: true, Wrapper: el})
+	n := len(g.Defs())
+	second := g.Message(&xsd.Message{Parts: []*xsd.Part{{Name: "r", Element: el}}})
+	if len(g.Defs()) != n {
+		t.Errorf("second message added definitions: %d → %d", n, len(g.Defs()))
+	}
+	if _, ok := g.Defs()["Order"]; !ok || first == nil || second == nil {
+		t.Errorf("definitions %v", g.Defs())
+	}
+	raw, _ := json.Marshal(second)
+	if !strings.Contains(string(raw), `"#/components/schemas/Customer"`) {
+		t.Errorf("refs do not use the prefix: %s", raw)
 	}
 }

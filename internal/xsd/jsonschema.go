@@ -40,19 +40,47 @@ func (d *JSONSchemaDoc) Document() map[string]any {
 // wrapped message the content of the wrapper element, otherwise an object
 // with one member per part.
 func MessageJSONSchema(msg *Message, opts JSONSchemaOptions) *JSONSchemaDoc {
+	g := NewJSONSchemaGenerator(opts)
+	return &JSONSchemaDoc{Root: g.Message(msg), Defs: g.Defs()}
+}
+
+// JSONSchemaGenerator builds the schemas of many messages (every operation
+// of a service) sharing one set of definitions, so that a type used by
+// several messages is defined once, under one name. It is not safe for
+// concurrent use.
+type JSONSchemaGenerator struct{ g *schemaGen }
+
+// NewJSONSchemaGenerator returns a generator with an empty set of
+// definitions.
+func NewJSONSchemaGenerator(opts JSONSchemaOptions) *JSONSchemaGenerator {
 	if opts.RefPrefix == "" {
 		opts.RefPrefix = "#/$defs/"
 	}
-	g := &schemaGen{opts: opts, defs: map[string]any{}, names: map[*Type]string{}, used: map[string]bool{}, busy: map[*Type]bool{}}
-	var root map[string]any
-	switch {
-	case msg.Wrapped && msg.Wrapper != nil && msg.Wrapper.Type != nil:
-		root = g.objectSchema(msg.Wrapper.Type, "")
-	default:
-		root = g.partsSchema(msg)
-	}
-	return &JSONSchemaDoc{Root: root, Defs: g.defs}
+	return &JSONSchemaGenerator{g: &schemaGen{opts: opts, defs: map[string]any{}, names: map[*Type]string{}, used: map[string]bool{}, busy: map[*Type]bool{}}}
 }
+
+// Message returns the schema of msg's JSON object, adding the definitions
+// it references.
+func (jg *JSONSchemaGenerator) Message(msg *Message) map[string]any {
+	if msg.Wrapped && msg.Wrapper != nil && msg.Wrapper.Type != nil {
+		return jg.g.objectSchema(msg.Wrapper.Type, "")
+	}
+	return jg.g.partsSchema(msg)
+}
+
+// Headers returns the schema of msg's header parts (one optional member
+// per part), or nil when there are none.
+func (jg *JSONSchemaGenerator) Headers(msg *Message) map[string]any {
+	if msg == nil || len(msg.Headers) == 0 {
+		return nil
+	}
+	root := jg.g.partsSchema(&Message{Parts: msg.Headers})
+	delete(root, "required")
+	return root
+}
+
+// Defs returns the definitions built so far, by name.
+func (jg *JSONSchemaGenerator) Defs() map[string]any { return jg.g.defs }
 
 // schemaGen builds schemas, one definition per named type.
 type schemaGen struct {

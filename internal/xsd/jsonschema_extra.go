@@ -4,16 +4,12 @@ package xsd
 // convert.CompileHeaders): one optional member per header part. It returns
 // nil when msg has no header parts.
 func HeadersJSONSchema(msg *Message, opts JSONSchemaOptions) *JSONSchemaDoc {
-	if msg == nil || len(msg.Headers) == 0 {
+	g := NewJSONSchemaGenerator(opts)
+	root := g.Headers(msg)
+	if root == nil {
 		return nil
 	}
-	if opts.RefPrefix == "" {
-		opts.RefPrefix = "#/$defs/"
-	}
-	g := &schemaGen{opts: opts, defs: map[string]any{}, names: map[*Type]string{}, used: map[string]bool{}, busy: map[*Type]bool{}}
-	root := g.partsSchema(&Message{Parts: msg.Headers})
-	delete(root, "required")
-	return &JSONSchemaDoc{Root: root, Defs: g.defs}
+	return &JSONSchemaDoc{Root: root, Defs: g.Defs()}
 }
 
 // FaultJSONSchema is the schema of the JSON fault shape
