@@ -30,9 +30,9 @@ var calcOps = []wsdlOp{
 	{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}}, out: []wsdlField{{"name", "xs:string", 0}}},
 }
 
-// synthWSDL renders a document/literal wrapped WSDL 1.1 of ops (service
+// calcWSDL renders a document/literal wrapped WSDL 1.1 of ops (service
 // Calculator, port CalculatorSoap, namespace urn:calc).
-func synthWSDL(ops []wsdlOp) string {
+func calcWSDL(ops []wsdlOp) string {
 	var types, msgs, pt, bind strings.Builder
 	elem := func(name string, fields []wsdlField) {
 		fmt.Fprintf(&types, `<xs:element name="%s"><xs:complexType><xs:sequence>`, name)
@@ -103,7 +103,7 @@ func (a *testAPI) draftFrom(serviceID, artifactID string) draftResult {
 // service (which needs no backend profile to be activated) and its draft.
 func (a *testAPI) consumeDraft(key string, ops []wsdlOp) (model.Service, draftResult) {
 	a.t.Helper()
-	art := a.importXML(synthWSDL(ops))
+	art := a.importXML(calcWSDL(ops))
 	svc := a.createService(map[string]any{"serviceKey": key, "environment": "dev", "direction": "consume"})
 	return svc, a.draftFrom(svc.ServiceID, art)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
@@ -165,12 +166,20 @@ func TestServiceHardDeleteRemovesDependants(t *testing.T) {
 		api := newTestAPI(t, st)
 		svc, d := api.consumeDraft("calc", calcOps)
 		api.do("PATCH", Prefix+"/services/"+svc.ServiceID, operatorEmail, `{"status":"disabled"}`).wantStatus(t, 200)
-		before := tableCounts(t, st, "services", "service_versions", "operations", "mappings")
-		if before["operations"] != 3 || before["mappings"] != 3 {
+		at := time.Now()
+		p := model.BackendProfile{ProfileID: "p1", ServiceID: svc.ServiceID, Name: "main", EndpointURL: "http://10.0.0.5/calc",
+			AuthType: model.AuthNone, CreatedAt: at, UpdatedAt: at}
+		model.ApplyBackendDefaults(&p)
+		if err := st.Transact(t.Context(), func(tx *store.Tx) error { return tx.CreateBackendProfile(t.Context(), p) }); err != nil {
+			t.Fatal(err)
+		}
+		tables := []string{"services", "service_versions", "operations", "mappings", "backend_profiles"}
+		before := tableCounts(t, st, tables...)
+		if before["operations"] != 3 || before["mappings"] != 3 || before["backend_profiles"] != 1 {
 			t.Fatalf("before = %v", before)
 		}
 		api.do("DELETE", Prefix+"/services/"+svc.ServiceID+":hard-delete", adminEmail, "").wantStatus(t, 204)
-		after := tableCounts(t, st, "services", "service_versions", "operations", "mappings")
+		after := tableCounts(t, st, tables...)
 		for tbl, n := range after {
 			if n != 0 {
 				t.Errorf("%s: %d rows left after hard delete", tbl, n)

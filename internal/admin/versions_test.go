@@ -124,7 +124,7 @@ func TestActivateBlocked(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		// A publish service without a backend profile is BLOCKED.
-		art := api.importXML(synthWSDL(calcOps))
+		art := api.importXML(calcWSDL(calcOps))
 		pub := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
 		pd := api.draftFrom(pub.ServiceID, art)
 		r := api.do("POST", Prefix+"/services/"+pub.ServiceID+"/versions/"+pd.Version.VersionID+":activate", operatorEmail, "")
@@ -176,7 +176,7 @@ func TestCreateVersionErrors(t *testing.T) {
 		api.do("POST", path, operatorEmail, "").wantError(t, 400, apierr.ValBadRequest, "artifactId")
 		api.do("POST", path, operatorEmail, `{"artifactId":"nope"}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
 		api.do("POST", path, operatorEmail, `{"artifactId":1}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
-		art := api.importXML(synthWSDL(calcOps))
+		art := api.importXML(calcWSDL(calcOps))
 		api.do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art, "wsdlPort": "Nope"})).
 			wantError(t, 400, apierr.ValBadRequest, "wsdlPort")
 		api.do("POST", Prefix+"/services/nope/versions", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
@@ -207,7 +207,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		additive[2] = wsdlOp{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"region", "xs:string", 0}},
 			out: []wsdlField{{"name", "xs:string", 0}}}
 		additive = append(additive, wsdlOp{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}})
-		api.importXML(synthWSDL(additive))
+		api.importXML(calcWSDL(additive))
 		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
 		if dr.Status != catalog.DriftDetected || len(dr.Changes) != 2 || dr.ComparedArtifactID == nil {
 			t.Errorf("additive drift = %+v", dr)
@@ -219,7 +219,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			{name: "Add", action: "urn:Add", in: []wsdlField{{"a", "xs:int", 1}, {"b", "xs:decimal", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
 			{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"tenant", "xs:string", 1}}, out: []wsdlField{{"name", "xs:string", 0}}},
 		}
-		api.importXML(synthWSDL(breaking))
+		api.importXML(calcWSDL(breaking))
 		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
 		kinds := map[string]bool{}
 		for _, c := range dr.Changes {
