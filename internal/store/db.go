@@ -53,6 +53,8 @@ type Store struct {
 	// changes wakes in-process revision watchers after a commit that
 	// bumped the configuration revision.
 	changes *broadcast
+	// jobs are the background jobs running in this process (TryExclusive).
+	jobs jobLocks
 }
 
 // SQLiteFile is the name of the SQLite database file in the data directory.
