@@ -11,9 +11,11 @@ import (
 	"github.com/s2r-project/s2r/internal/correlation"
 )
 
-// Recover turns a panic in next into 500 S2R-RUN-0500 (when no response has
-// started) and an error log line with the stack. http.ErrAbortHandler is
-// re-raised so net/http aborts the connection as intended.
+// Recover turns a panic in next into 500 S2R-RUN-0500 and an error log
+// line with the stack. When part of the response was already written it
+// aborts the connection instead (http.ErrAbortHandler), so a client never
+// mistakes a truncated body for a success. http.ErrAbortHandler raised by
+// next is passed through.
 func Recover(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,9 +37,12 @@ func Recover(log *slog.Logger) func(http.Handler) http.Handler {
 					slog.String("path", r.URL.Path),
 					slog.String("correlationId", id),
 					slog.String("stack", string(debug.Stack())))
-				if !rec.written() {
-					apierr.WriteJSON(rec, apierr.Internal(apierr.RunInternal, nil), id)
+				if rec.written() {
+					// Part of a response is out: abort the connection so
+					// the client sees a failure, not a truncated success.
+					panic(http.ErrAbortHandler)
 				}
+				apierr.WriteJSON(rec, apierr.Internal(apierr.RunInternal, nil), id)
 			}()
 			next.ServeHTTP(rec, r)
 		})
