@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -275,5 +276,18 @@ func TestServePostgres(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Errorf("stop: %v", err)
+	}
+}
+
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	env := map[string]string{"S2R_LISTEN_ADDR": ln.Addr().String(), "S2R_DATA_DIR": t.TempDir()}
+	err = run(context.Background(), []string{"serve"}, envOf(env), io.Discard, io.Discard)
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "main listener") || !strings.Contains(err.Error(), "address already in use") {
+		t.Errorf("serve on a busy port = %v, want exit 1 naming the main listener", err)
 	}
 }
