@@ -31,6 +31,7 @@ func FuzzParseEnvelope(f *testing.F) {
 	seedSection(f, "envelope", func(s string) { f.Add([]byte(s)) })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse(data, xmlstream.Limits{})
+		checkHead(t, data, m, err)
 		if err != nil {
 			return
 		}
@@ -79,4 +80,33 @@ func FuzzMTOM(f *testing.F) {
 			t.Fatalf("output of %d bytes over the limit", len(out))
 		}
 	})
+}
+
+// checkHead compares the streaming ParseHead path with Parse.
+func checkHead(t *testing.T, data []byte, full *Message, fullErr error) {
+	m, r, err := ParseHead(data, xmlstream.Limits{})
+	if err != nil {
+		if fullErr == nil {
+			t.Fatalf("ParseHead failed where Parse succeeded: %v", err)
+		}
+		return
+	}
+	if m.FaultAhead(r) {
+		f, err := m.ReadFault(r)
+		if fullErr == nil && (err != nil || full.Fault == nil || f.Reason != full.Fault.Reason) {
+			t.Fatalf("ReadFault = %+v, %v; Parse fault %+v", f, err, full.Fault)
+		}
+		return
+	}
+	if fullErr == nil && full.Fault != nil {
+		t.Fatalf("FaultAhead missed the fault of %q", data)
+	}
+	for r.Depth() >= 2 {
+		if _, err := r.Next(); err != nil {
+			return
+		}
+	}
+	if err := FinishBody(r); (err == nil) != (fullErr == nil) {
+		t.Fatalf("FinishBody = %v, Parse = %v", err, fullErr)
+	}
 }

@@ -62,9 +62,10 @@ func (m *Message) Raw(h HeaderBlock) []byte { return m.data[h.Start:h.End] }
 
 // parser is the state of one Parse.
 type parser struct {
-	r   *xmlstream.Reader
-	m   *Message
-	pre int // offset before the last token
+	r        *xmlstream.Reader
+	m        *Message
+	pre      int  // offset before the last token
+	headOnly bool // stop just inside the Body (ParseHead)
 }
 
 // Parse parses a SOAP 1.1 or 1.2 envelope without building a tree.
@@ -146,6 +147,10 @@ func (p *parser) envelope() error {
 			}
 		case tok.Name == xmlstream.Name{Space: ns, Local: "Body"} && !seenBody:
 			seenBody = true
+			if p.headOnly {
+				p.m.BodyStart = p.r.Offset()
+				return nil
+			}
 			if err := p.body(); err != nil {
 				return err
 			}
