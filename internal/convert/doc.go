@@ -14,10 +14,13 @@
 //	soap.Write(w, soap.Envelope{Version: v}, func(w *xmlstream.Writer) error {
 //		return in.JSONToXML(w, body)
 //	})
-//	// response: SOAP → JSON
-//	m, err := soap.Parse(resp, limits)
-//	r, err := m.BodyReader()
+//	// response: SOAP → JSON, tokenizing the envelope once
+//	m, r, err := soap.ParseHead(resp, limits)
+//	if m.FaultAhead(r) {
+//		fault, err := m.ReadFault(r) // detail: convert.FragmentJSON
+//	}
 //	out, err := outPlan.XMLToJSON(dst, r, "/Envelope/Body")
+//	err = soap.FinishBody(r)
 //
 // Errors are *Error values carrying a JSON pointer or an XML path. The JSON
 // conventions are documented in docs/conversion.md.
