@@ -48,8 +48,9 @@ func (s *server) contractsOf(ctx context.Context, v model.Version, ops []model.O
 		return nil, err
 	}
 	out := make(map[string]*xsd.Operation, len(ops))
+	ix := catalog.NewContractIndex(defs)
 	for _, op := range ops {
-		if c := catalog.Contract(defs, v.WSDLService, v.WSDLPort, op); c != nil {
+		if c := ix.Contract(v.WSDLService, v.WSDLPort, op); c != nil {
 			out[op.OperationID] = c
 		}
 	}

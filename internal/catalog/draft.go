@@ -130,20 +130,71 @@ func UseName(u xsd.Use) string {
 // Contract returns the contract of op in defs: the operation of that SOAP
 // name bound in the given service and port when they are set and bind it,
 // else the first bound operation with that name and SOAP version. nil when
-// there is none.
+// there is none. It walks defs without allocating; for many operations of
+// one contract use a ContractIndex.
 func Contract(defs *wsdl.Definitions, service, port string, op model.Operation) *xsd.Operation {
 	if defs == nil {
 		return nil
 	}
+	var fallback *xsd.Operation
+	for _, s := range defs.Services {
+		for _, p := range s.Ports {
+			exact := service != "" && s.Name == service && p.Name == port
+			if !exact && (fallback != nil || (op.SOAPVersion != "" && p.SOAPVersion != op.SOAPVersion)) {
+				continue
+			}
+			for _, c := range p.Operations {
+				if c.Name != op.SOAPOperationName {
+					continue
+				}
+				if exact {
+					return c
+				}
+				if fallback == nil {
+					fallback = c
+				}
+				break
+			}
+		}
+	}
+	return fallback
+}
+
+// ContractIndex finds the contracts of many operations of one import in
+// constant time each.
+type ContractIndex struct {
+	exact    map[[3]string]*xsd.Operation // service, port, name
+	fallback map[[2]string]*xsd.Operation // name, SOAP version ("" for any)
+}
+
+// NewContractIndex indexes every bound operation of defs (nil gives an
+// empty index).
+func NewContractIndex(defs *wsdl.Definitions) *ContractIndex {
+	ix := &ContractIndex{exact: map[[3]string]*xsd.Operation{}, fallback: map[[2]string]*xsd.Operation{}}
+	if defs == nil {
+		return ix
+	}
+	for _, s := range defs.Services {
+		for _, p := range s.Ports {
+			for _, c := range p.Operations {
+				ix.exact[[3]string{s.Name, p.Name, c.Name}] = c
+				for _, k := range [][2]string{{c.Name, p.SOAPVersion}, {c.Name, ""}} {
+					if _, ok := ix.fallback[k]; !ok {
+						ix.fallback[k] = c
+					}
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// Contract is the package-level Contract through the index.
+func (ix *ContractIndex) Contract(service, port string, op model.Operation) *xsd.Operation {
 	if service != "" && port != "" {
-		if c, ok := defs.Operation(service, port, op.SOAPOperationName); ok {
+		if c, ok := ix.exact[[3]string{service, port, op.SOAPOperationName}]; ok {
 			return c
 		}
 	}
-	for _, b := range defs.Operations() {
-		if b.Name == op.SOAPOperationName && (op.SOAPVersion == "" || b.SOAPVersion == op.SOAPVersion) {
-			return b.Operation
-		}
-	}
-	return nil
+	return ix.fallback[[2]string{op.SOAPOperationName, op.SOAPVersion}]
 }

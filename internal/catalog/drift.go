@@ -68,11 +68,12 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 	}
 	soapVersion := ""
 	have := map[string]bool{}
+	oldIx, newIx := NewContractIndex(oldDefs), NewContractIndex(newDefs)
 	for _, op := range ops {
 		have[op.SOAPOperationName] = true
 		soapVersion = op.SOAPVersion
-		oldC := Contract(oldDefs, "", "", op)
-		newC := Contract(newDefs, "", "", op)
+		oldC := oldIx.Contract("", "", op)
+		newC := newIx.Contract("", "", op)
 		switch {
 		case newC == nil:
 			rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationRemoved, Breaking: true, Operation: op.SOAPOperationName})
@@ -81,12 +82,19 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 		}
 	}
 	seen := map[string]bool{}
-	for _, b := range newDefs.Operations() {
-		if have[b.Name] || seen[b.Name] || (soapVersion != "" && b.SOAPVersion != soapVersion) {
-			continue
+	for _, s := range newDefs.Services {
+		for _, p := range s.Ports {
+			if soapVersion != "" && p.SOAPVersion != soapVersion {
+				continue
+			}
+			for _, c := range p.Operations {
+				if have[c.Name] || seen[c.Name] {
+					continue
+				}
+				seen[c.Name] = true
+				rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationAdded, Operation: c.Name})
+			}
 		}
-		seen[b.Name] = true
-		rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationAdded, Operation: b.Name})
 	}
 	rep.Status = UpToDate
 	for _, c := range rep.Changes {
