@@ -1,0 +1,183 @@
+// Package load compiles the stored configuration into a routing.Table: it
+// is the one place where the route table meets the store, so the data
+// plane, which imports only package routing, never reaches the database.
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/contracts"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/upstream"
+)
+
+// Config is what a load reads from.
+type Config struct {
+	Store     *store.Store
+	Contracts *contracts.Cache // nil: a private cache
+	Secrets   *secret.Box
+	Logger    *slog.Logger
+}
+
+// Table builds the route table from the store: every active service with
+// an active version (disabled and deprecated services are absent, so they
+// answer 404). A service that does not compile is left out and listed in
+// Table.Errors; a failure to read the store fails the whole load.
+func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
+	if cfg.Contracts == nil {
+		cfg.Contracts = contracts.New(cfg.Store)
+	}
+	st := cfg.Store
+	// The revision is read first: data read after it is at least as new,
+	// and a later bump triggers another load anyway.
+	rev, err := st.Revision(ctx)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := st.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	services, err := activeServices(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	var out []*routing.Service
+	var bad []routing.ServiceError
+	for _, m := range services {
+		src, err := source(ctx, cfg, m, settings)
+		if err == nil {
+			var s *routing.Service
+			if s, err = routing.Compile(src); err == nil {
+				out = append(out, s)
+				continue
+			}
+		}
+		if isStoreFailure(err) {
+			return nil, err
+		}
+		bad = append(bad, routing.ServiceError{ServiceID: m.ServiceID,
+			Key: routing.Key{Direction: m.Direction, Environment: m.Environment, ServiceKey: m.ServiceKey}, Err: err})
+	}
+	return routing.NewTable(rev, out, bad), nil
+}
+
+// isStoreFailure tells a database failure (the whole load fails and the
+// old table stays) from a problem of one service's configuration.
+func isStoreFailure(err error) bool {
+	var se storeErr
+	return errors.As(err, &se)
+}
+
+// storeErr marks an error reading the store.
+type storeErr struct{ error }
+
+func (e storeErr) Unwrap() error { return e.error }
+
+func activeServices(ctx context.Context, st *store.Store) ([]model.Service, error) {
+	var out []model.Service
+	for page := 1; ; page++ {
+		p, err := st.Services(ctx, model.ServiceFilter{Status: model.ServiceActive,
+			Page: model.PageRequest{Page: page, PageSize: model.MaxPageSize}})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range p.Items {
+			if s.ActiveVersionID != nil {
+				out = append(out, s)
+			}
+		}
+		if page >= p.TotalPages {
+			return out, nil
+		}
+	}
+}
+
+// source reads one service's rows and opens its backends' credentials.
+func source(ctx context.Context, cfg Config, m model.Service, settings model.Settings) (routing.Source, error) {
+	st := cfg.Store
+	src := routing.Source{
+		Service:        m,
+		DefaultTimeout: time.Duration(settings.DefaultTimeoutMs) * time.Millisecond,
+		DefaultRetries: int(settings.DefaultRetryCount),
+	}
+	var err error
+	if src.Version, err = st.Version(ctx, *m.ActiveVersionID); err != nil {
+		return src, readErr("version", err)
+	}
+	if id := src.Version.ArtifactID; id != nil {
+		a, err := st.Artifact(ctx, *id)
+		if err != nil {
+			return src, readErr("artifact", err)
+		}
+		src.Artifact = &a
+		if src.Contract, err = cfg.Contracts.Definitions(ctx, *id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return src, fmt.Errorf("contract: %w", err)
+			}
+			return src, fmt.Errorf("contract %s: %w", *id, err) // a parse failure belongs to this service
+		}
+	}
+	if src.Operations, err = st.Operations(ctx, src.Version.VersionID); err != nil {
+		return src, readErr("operations", err)
+	}
+	if src.Mappings, err = st.ActiveMappings(ctx, src.Version.VersionID); err != nil {
+		return src, readErr("mappings", err)
+	}
+	profiles, err := st.BackendProfiles(ctx, m.ServiceID)
+	if err != nil {
+		return src, readErr("backend profiles", err)
+	}
+	for _, p := range profiles {
+		b, err := upstream.Open(cfg.Secrets, p)
+		if err != nil {
+			// A credential that does not open is the backend's problem:
+			// calls through it answer 502 S2R-RUN-0505, the service stays.
+			b = upstream.Backend{Profile: p}
+			cfg.logger().Warn("backend credentials do not open", "serviceId", m.ServiceID, "profileId", p.ProfileID, "error", err.Error())
+		}
+		src.Backends = append(src.Backends, b)
+	}
+	g, err := st.ConsumerGrants(ctx, m.ServiceID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return src, readErr("consumer grants", err)
+	}
+	src.Grants = g.CIDRs
+	return src, nil
+}
+
+func readErr(what string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%s: %w", what, err) // a row went away: the service's problem
+	}
+	return storeErr{fmt.Errorf("read %s: %w", what, err)}
+}
+
+func (c Config) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.Default()
+}
+
+// NewReloader returns a reloader that loads from cfg and watches the
+// store's revision (in-process nudge, PostgreSQL LISTEN/NOTIFY, and a poll
+// every interval as the fallback).
+func NewReloader(cfg Config, interval time.Duration) *routing.Reloader {
+	if cfg.Contracts == nil {
+		cfg.Contracts = contracts.New(cfg.Store)
+	}
+	return routing.NewReloader(routing.ReloaderConfig{
+		Load:     func(ctx context.Context) (*routing.Table, error) { return Table(ctx, cfg) },
+		Watch:    cfg.Store.WatchRevision,
+		Interval: interval,
+		Logger:   cfg.logger(),
+	})
+}

@@ -1,0 +1,136 @@
+package routing
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// LoadFunc builds a complete table from the stored configuration.
+type LoadFunc func(ctx context.Context) (*Table, error)
+
+// WatchFunc calls fn with the configuration revision at start and whenever
+// it changes until ctx ends (store.Store.WatchRevision: in-process nudge,
+// PostgreSQL LISTEN/NOTIFY, poll every interval).
+type WatchFunc func(ctx context.Context, interval time.Duration, fn func(rev int64)) error
+
+// ReloaderConfig configures a Reloader.
+type ReloaderConfig struct {
+	Load  LoadFunc
+	Watch WatchFunc
+	// Interval is the revision poll fallback; default 2 s.
+	Interval time.Duration
+	Logger   *slog.Logger
+}
+
+// Reloader holds the current table and swaps in a new one when the
+// revision changes. A load that fails keeps the current table (and logs
+// the error); the next revision change or Nudge tries again.
+type Reloader struct {
+	cfg   ReloaderConfig
+	cur   atomic.Pointer[Table]
+	mu    sync.Mutex // serializes loads
+	nudge chan struct{}
+	fails atomic.Int64
+}
+
+// NewReloader returns a reloader with an empty table (revision -1).
+func NewReloader(cfg ReloaderConfig) *Reloader {
+	if cfg.Interval <= 0 {
+		cfg.Interval = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	r := &Reloader{cfg: cfg, nudge: make(chan struct{}, 1)}
+	r.cur.Store(NewTable(-1, nil, nil))
+	return r
+}
+
+// Table returns the current table. It never returns nil.
+func (r *Reloader) Table() *Table { return r.cur.Load() }
+
+// Failures returns how many loads failed since start.
+func (r *Reloader) Failures() int64 { return r.fails.Load() }
+
+// Nudge asks Run to reload at once, even when the revision has not
+// changed. It never blocks.
+func (r *Reloader) Nudge() {
+	select {
+	case r.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// Reload loads a table now and swaps it in. On failure the current table
+// stays and the error is returned.
+func (r *Reloader) Reload(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	start := time.Now()
+	t, err := r.cfg.Load(ctx)
+	if err != nil {
+		r.fails.Add(1)
+		r.cfg.Logger.Error("route table reload failed: keeping the current table",
+			"revision", r.Table().Revision(), "error", err.Error())
+		return err
+	}
+	if t == nil {
+		return errors.New("routing: load returned no table")
+	}
+	old := r.cur.Swap(t)
+	for _, e := range t.Errors() {
+		r.cfg.Logger.Error("service left out of the route table", "serviceId", e.ServiceID,
+			"direction", e.Key.Direction, "environment", e.Key.Environment, "serviceKey", e.Key.ServiceKey, "error", e.Err.Error())
+	}
+	if old.Revision() != t.Revision() {
+		r.cfg.Logger.Info("route table loaded", "revision", t.Revision(), "services", len(t.services),
+			"excluded", len(t.Errors()), "took", time.Since(start).String())
+	}
+	return nil
+}
+
+// Run watches the revision and reloads on every change and every Nudge
+// until ctx ends; it returns nil then.
+func (r *Reloader) Run(ctx context.Context) error {
+	revs := make(chan int64, 1)
+	var wg sync.WaitGroup
+	if r.cfg.Watch != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := r.cfg.Watch(ctx, r.cfg.Interval, func(rev int64) {
+				select {
+				case <-revs: // keep only the newest
+				default:
+				}
+				revs <- rev
+			})
+			if err != nil && ctx.Err() == nil {
+				r.cfg.Logger.Error("revision watch stopped", "error", err.Error())
+			}
+		}()
+	}
+	defer wg.Wait()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case rev := <-revs:
+			if rev == r.Table().Revision() {
+				continue
+			}
+		case <-r.nudge:
+		case <-retry.C:
+		}
+		if err := r.Reload(ctx); err != nil && ctx.Err() == nil {
+			retry.Reset(r.cfg.Interval) // a failed load is retried, the old table served meanwhile
+		}
+	}
+}
