@@ -12,6 +12,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 // autopilotOptions are the DESIGN 8 fields besides the contract, plus the
@@ -134,8 +135,17 @@ func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl
 		return draftPlan{}, fieldError("wsdlPort", err.Error())
 	}
 	plan := draftPlan{artifactID: &artifactID, wsdlService: service, wsdlPort: port.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
-	for i, op := range ops {
-		plan.maps[i] = catalog.AutoMapping(catalog.Contract(defs, service, port.Name, op))
+	for i := range ops {
+		// DraftOperations keeps the port's contract order, so the contract
+		// is at the same index (a lookup by name would scan every
+		// operation of the WSDL each time).
+		var c *xsd.Operation
+		if i < len(port.Operations) && port.Operations[i].Name == ops[i].SOAPOperationName {
+			c = port.Operations[i]
+		} else {
+			c = catalog.Contract(defs, service, port.Name, ops[i])
+		}
+		plan.maps[i] = catalog.AutoMapping(c)
 	}
 	return plan, nil
 }
