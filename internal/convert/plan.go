@@ -72,6 +72,9 @@ type typePlan struct {
 	wildcard   bool // xs:any in the content: the "$xml" member
 	wildcardAt int  // member index before which "$xml" is written
 	choices    []choiceCheck
+	// interleaved maps the first member of a repeated sequence to the end
+	// of its members: their arrays are written interleaved by index.
+	interleaved map[int]int
 	derived    map[string]*typePlan // "$type" name → derived type
 	abstract   bool
 	hierarchy  bool        // the type has a complex base or derived types: "$type" applies

@@ -210,13 +210,20 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	if err := j.checkChoices(tp, base); err != nil {
 		return err
 	}
-	for m, mp := range tp.members {
+	for m := 0; m < len(tp.members); m++ {
 		if m == tp.wildcardAt {
 			if err := j.rawXML(int(j.slots[xmlSlot])); err != nil {
 				return err
 			}
 		}
-		if err := j.member(tp, mp, m, base); err != nil {
+		if end, ok := tp.interleaved[m]; ok {
+			if err := j.interleave(tp, m, end, base); err != nil {
+				return err
+			}
+			m = end - 1
+			continue
+		}
+		if err := j.member(tp, tp.members[m], m, base); err != nil {
 			return err
 		}
 	}

@@ -96,3 +96,43 @@ func (j *j2x) rawXML(at int) error {
 	j.w.Raw(frag)
 	return nil
 }
+
+// interleave writes the members [from, to) of a repeated sequence: item 0
+// of each member, then item 1 of each, and so on, so that parallel arrays
+// become the repeated groups the schema expects.
+func (j *j2x) interleave(tp *typePlan, from, to, base int) error {
+	cursors := make([]int, to-from)
+	ends := make([]int, to-from)
+	for m := from; m < to; m++ {
+		mp, at := tp.members[m], int(j.slots[base+m])
+		cursors[m-from], ends[m-from] = -1, -1
+		if at < 0 {
+			continue
+		}
+		if j.t.toks[at].kind != '[' {
+			j.path = append(j.path, pathSeg{name: mp.json})
+			return j.fail("expected an array (the element repeats)")
+		}
+		cursors[m-from], ends[m-from] = at+1, j.t.skip(at)
+	}
+	for round := 0; ; round++ {
+		wrote := false
+		for m := from; m < to; m++ {
+			c := cursors[m-from]
+			if c < 0 || c >= ends[m-from] {
+				continue
+			}
+			mp := tp.members[m]
+			j.path = append(j.path, pathSeg{name: mp.json}, pathSeg{index: round})
+			if err := j.element(mp, c, false); err != nil {
+				return err
+			}
+			j.path = j.path[:len(j.path)-2]
+			cursors[m-from] = j.t.skip(c)
+			wrote = true
+		}
+		if !wrote {
+			return nil
+		}
+	}
+}

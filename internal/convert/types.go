@@ -103,8 +103,15 @@ func (p *Plan) flatten(tp *typePlan, pt *xsd.Particle, repeated, required bool) 
 			tp.addMember(sm)
 		}
 	case xsd.ParticleSequence, xsd.ParticleAll:
+		from := len(tp.members)
 		for _, c := range pt.Children {
 			p.flatten(tp, c, rep, req)
+		}
+		if pt.Kind == xsd.ParticleSequence && pt.Repeated() && !repeated && len(tp.members)-from > 1 {
+			if tp.interleaved == nil {
+				tp.interleaved = map[int]int{}
+			}
+			tp.interleaved[from] = len(tp.members)
 		}
 	case xsd.ParticleChoice:
 		cc := choiceCheck{optional: !req || xsd.Emptiable(pt)}
