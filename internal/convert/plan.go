@@ -75,12 +75,12 @@ type typePlan struct {
 	// interleaved maps the first member of a repeated sequence to the end
 	// of its members: their arrays are written interleaved by index.
 	interleaved map[int]int
-	derived    map[string]*typePlan // "$type" name → derived type
-	abstract   bool
-	hierarchy  bool        // the type has a complex base or derived types: "$type" applies
-	typeName   xmlName     // QName written in xsi:type
-	arrayItem  *memberPlan // SOAP-encoded array item
-	mixed      bool
+	derived     map[string]*typePlan // "$type" name → derived type
+	abstract    bool
+	hierarchy   bool        // the type has a complex base or derived types: "$type" applies
+	typeName    xmlName     // QName written in xsi:type
+	arrayItem   *memberPlan // SOAP-encoded array item
+	mixed       bool
 }
 
 // memberPlan is one JSON member that holds child elements.
