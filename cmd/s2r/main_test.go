@@ -269,10 +269,15 @@ func TestServePostgres(t *testing.T) {
 		t.Errorf("serve on PostgreSQL without a key = %v, want exit 2 naming S2R_SECRET_KEY", err)
 	}
 	env["S2R_SECRET_KEY"] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	// trust authentication ignores the password; the log must not show it.
+	env["S2R_DATABASE_URL"] = strings.Replace(cfg.URL, "postgres@", "postgres:hunter2@", 1)
 	logs, stop := startServe(t, env)
 	base := logs.addr(t, "main")
 	if status, body := get(t, base+"/health/ready", nil); status != 200 || !strings.Contains(body, `"database":"UP"`) {
 		t.Errorf("/health/ready on PostgreSQL = %d %s", status, body)
+	}
+	if strings.Contains(logs.String(), "hunter2") {
+		t.Errorf("the database password appears in the log:\n%s", logs)
 	}
 	if err := stop(); err != nil {
 		t.Errorf("stop: %v", err)

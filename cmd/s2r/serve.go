@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 
 	"golang.org/x/sync/errgroup"
 
@@ -56,7 +57,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	schema, _ := st.SchemaVersion(ctx)
-	log.Info("starting s2r", "version", version, "commit", commit, "database", st.Dialect().String(), "schemaVersion", schema)
+	log.Info("starting s2r", "version", version, "commit", commit, "database", st.Dialect().String(), "schemaVersion", schema,
+		"databaseUrl", redactedURL(cfg.DatabaseURL), "dataDir", cfg.DataDir, "adminListenAddr", cfg.AdminListenAddr,
+		"bootstrapAdmins", len(cfg.BootstrapAdmins), "licenseFile", cfg.LicenseFile)
 
 	reg := obs.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
@@ -121,4 +124,16 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// redactedURL hides the password of a database URL for logs.
+func redactedURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Redacted()
 }
