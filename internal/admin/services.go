@@ -159,6 +159,9 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 	if err := decodeJSON(w, r, &members); err != nil {
 		return err
 	}
+	if len(members) == 0 {
+		return s.getService(w, r)
+	}
 	var after model.Service
 	err = s.changeService(r, id, "service.update", func(svc *model.Service) error {
 		return applyServiceMembers(svc, members, false)
