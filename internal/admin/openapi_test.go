@@ -6,11 +6,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
@@ -100,5 +102,21 @@ func TestOpenAPIDescribesSettings(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(doc.Info.Title), []byte("admin")) {
 		t.Error("title")
+	}
+}
+
+func TestComponentNamesDoNotCollide(t *testing.T) {
+	type Settings struct{ A int } // same name as the built-in Settings component
+	type RoleBinding struct{ B int }
+	g := newSchemaGen()
+	first := g.structRef(reflect.TypeFor[model.RoleBinding]()).Ref
+	second := g.structRef(reflect.TypeFor[RoleBinding]()).Ref
+	again := g.structRef(reflect.TypeFor[model.RoleBinding]()).Ref
+	local := g.structRef(reflect.TypeFor[Settings]()).Ref
+	got := []string{first, second, again, local}
+	want := []string{"#/components/schemas/RoleBinding", "#/components/schemas/AdminRoleBinding",
+		"#/components/schemas/RoleBinding", "#/components/schemas/AdminSettings"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("component refs (-want +got):\n%s", diff)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,10 +18,11 @@ import (
 // are required unless tagged omitempty or omitzero.
 type schemaGen struct {
 	components openapi3.Schemas
+	owners     map[string]reflect.Type // component name → the Go type it describes
 }
 
 func newSchemaGen() *schemaGen {
-	g := &schemaGen{components: openapi3.Schemas{}}
+	g := &schemaGen{components: openapi3.Schemas{}, owners: map[string]reflect.Type{}}
 	g.components["Error"] = openapi3.NewSchemaRef("", errorSchema())
 	g.components["Settings"] = openapi3.NewSchemaRef("", g.settingsSchema(false))
 	g.components["SettingsPatch"] = openapi3.NewSchemaRef("", g.settingsSchema(true))
@@ -88,15 +90,35 @@ func scalarSchema(t reflect.Type) *openapi3.Schema {
 // structRef registers the component of struct type t once and returns a
 // reference to it.
 func (g *schemaGen) structRef(t reflect.Type) *openapi3.SchemaRef {
-	name := componentName(t)
+	name := g.nameFor(t)
 	if _, ok := g.components[name]; !ok {
 		s := openapi3.NewObjectSchema()
 		g.components[name] = openapi3.NewSchemaRef("", s) // placeholder breaks cycles
+		g.owners[name] = t
 		for i := range t.NumField() {
 			g.addField(s, t.Field(i))
 		}
 	}
 	return componentRef(name)
+}
+
+// nameFor returns the component name of t. Two distinct types with the same
+// name (from different packages) get distinct components: the later one is
+// qualified with its package name, then numbered if still taken.
+func (g *schemaGen) nameFor(t reflect.Type) string {
+	base := componentName(t)
+	pkg := t.PkgPath()[strings.LastIndex(t.PkgPath(), "/")+1:]
+	for i, name := 0, base; ; i++ {
+		if owner, taken := g.owners[name]; !taken || owner == t {
+			if _, builtIn := g.components[name]; !builtIn || taken {
+				return name
+			}
+		}
+		name = exportName(pkg) + base
+		if i > 0 {
+			name += strconv.Itoa(i + 1)
+		}
+	}
 }
 
 // addField adds struct field f to object schema s.
