@@ -158,6 +158,14 @@ func sameJSON(a, b any, lenient bool) bool {
 			if !ok && lenient && k == "$xml" && strings.TrimSpace(x.(string)) == "" {
 				continue // an empty "$xml" is no wildcard content
 			}
+			if k == "$xml" && ok {
+				xs, _ := x.(string)
+				ys, _ := y.(string)
+				if canonicalXML(xs) != canonicalXML(ys) {
+					return false
+				}
+				continue
+			}
 			if !ok || !sameJSON(x, y, lenient) {
 				return false
 			}
@@ -192,4 +200,26 @@ func sameJSON(a, b any, lenient bool) bool {
 		return ok1 && ok2 && x.Cmp(y) == 0
 	}
 	return a == b
+}
+
+// canonicalXML re-serializes a "$xml" fragment the way XML→JSON does
+// (empty elements as <a/>, namespaces declared where used), so that
+// fragments compare by content.
+func canonicalXML(frag string) string {
+	r := xmlstream.NewReader([]byte("<x>"+frag+"</x>"), xmlstream.Limits{})
+	if _, err := r.Next(); err != nil {
+		return frag
+	}
+	var out []byte
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			return string(out)
+		}
+		if tok.Kind == xmlstream.StartElement {
+			if out, err = AppendSubtree(out, r, tok); err != nil {
+				return frag
+			}
+		}
+	}
 }
