@@ -227,6 +227,7 @@ func ignoredAttr(a xmlstream.Attr) bool {
 
 const (
 	nsSOAP12Enc = "http://www.w3.org/2003/05/soap-encoding"
+	nsSOAP12RPC = "http://www.w3.org/2003/05/soap-rpc"
 	nsSOAP11    = "http://schemas.xmlsoap.org/soap/envelope/"
 	nsSOAP12    = "http://www.w3.org/2003/05/soap-envelope"
 )

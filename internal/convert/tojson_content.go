@@ -58,6 +58,13 @@ func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 	if !ok && x.p.rpc && tp == x.p.root {
 		idx, ok = tp.byLocal(tok.Name.Local)
 	}
+	if !ok && x.p.rpc && tp == x.p.root && tok.Name.Space == nsSOAP12RPC {
+		// SOAP 1.2 rpc:result names the return part; the part itself follows.
+		if err := x.r.Skip(); err != nil {
+			return x.readErr(err)
+		}
+		return nil
+	}
 	if !ok {
 		switch {
 		case tp.wildcard:
