@@ -134,10 +134,31 @@ func (g *schemaGen) addField(s *openapi3.Schema, f reflect.StructField) {
 	if name == "" {
 		name = f.Name
 	}
-	s.Properties[name] = g.ref(f.Type)
-	if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
+	optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+	prop := g.ref(f.Type)
+	if f.Type.Kind() == reflect.Pointer && !optional {
+		prop = nullable(prop)
+	}
+	s.Properties[name] = prop
+	if !optional {
 		s.Required = append(s.Required, name)
 	}
+}
+
+// nullable returns a schema that also allows null: a "null" type added to
+// an inline schema, or anyOf a $ref and null.
+func nullable(ref *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if ref.Ref == "" && ref.Value != nil && ref.Value.Type != nil {
+		v := *ref.Value
+		types := append(openapi3.Types{}, *v.Type...)
+		v.Type = &types
+		if !types.Includes("null") {
+			types = append(types, "null")
+			v.Type = &types
+		}
+		return openapi3.NewSchemaRef("", &v)
+	}
+	return openapi3.NewSchemaRef("", &openapi3.Schema{AnyOf: openapi3.SchemaRefs{ref, openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{"null"}})}})
 }
 
 var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]+`)
