@@ -1,0 +1,296 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// TxLog is one stored runtime transaction (table runtime_tx_logs). The
+// payload fields are set only for debug transactions and are read only by
+// TxLogsByCorrelation; lists leave them nil.
+type TxLog struct {
+	ID            int64     `json:"id"`
+	CorrelationID string    `json:"correlationId"`
+	OccurredAt    time.Time `json:"occurredAt"`
+	Direction     string    `json:"direction"`
+	Environment   string    `json:"environment"`
+	ServiceKey    string    `json:"serviceKey"`
+	ServiceID     string    `json:"serviceId,omitempty"`
+	OperationKey  string    `json:"operationKey"`
+	OperationID   string    `json:"operationId,omitempty"`
+	Method        string    `json:"method"`
+	Path          string    `json:"path"`
+	HTTPStatus    int       `json:"httpStatus"`
+	ResultCode    string    `json:"resultCode"`
+	InBodyFault   bool      `json:"inBodyFault"`
+	ErrorCode     string    `json:"errorCode,omitempty"`
+	TotalMs       float64   `json:"totalMs"`
+	BackendMs     float64   `json:"backendMs"`
+	ConverterMs   float64   `json:"converterMs"`
+	BackendTarget string    `json:"backendTarget,omitempty"`
+	ClientIP      string    `json:"clientIp,omitempty"`
+	RequestBytes  int64     `json:"requestBytes"`
+	ResponseBytes int64     `json:"responseBytes"`
+	Debug         bool      `json:"debug"`
+
+	RequestPayload  []byte `json:"-"`
+	ResponsePayload []byte `json:"-"`
+	BackendRequest  []byte `json:"-"`
+	BackendResponse []byte `json:"-"`
+}
+
+// txLogColumns lists the columns InsertTxLogs writes, in order.
+const txLogColumns = "correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
+	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
+	"backend_target, client_ip, request_bytes, response_bytes, debug, request_payload, response_payload, backend_request, backend_response"
+
+// txLogArity is the number of txLogColumns.
+const txLogArity = 26
+
+// txLogBatch bounds the rows of one multi-row INSERT: 26 parameters each,
+// under SQLite's 32766 and PostgreSQL's 65535 parameter limits.
+const txLogBatch = 500
+
+// InsertTxLogs stores logs with multi-row INSERTs of up to 500 rows.
+func (tx *Tx) InsertTxLogs(ctx context.Context, logs []TxLog) error {
+	for len(logs) > 0 {
+		n := min(len(logs), txLogBatch)
+		if _, err := tx.Exec(ctx, insertTxLogSQL(n), txLogArgs(logs[:n])...); err != nil {
+			return fmt.Errorf("store: insert runtime tx logs: %w", err)
+		}
+		logs = logs[n:]
+	}
+	return nil
+}
+
+// insertSQL caches the statement text for full batches.
+var insertFullBatchSQL = buildInsertTxLogSQL(txLogBatch)
+
+func insertTxLogSQL(rows int) string {
+	if rows == txLogBatch {
+		return insertFullBatchSQL
+	}
+	return buildInsertTxLogSQL(rows)
+}
+
+func buildInsertTxLogSQL(rows int) string {
+	var b strings.Builder
+	b.Grow(len(txLogColumns) + rows*txLogArity*6 + 64)
+	b.WriteString("INSERT INTO runtime_tx_logs (" + txLogColumns + ") VALUES ")
+	p := 1
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('(')
+		for j := range txLogArity {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(p))
+			p++
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func txLogArgs(logs []TxLog) []any {
+	args := make([]any, 0, len(logs)*txLogArity)
+	for i := range logs {
+		l := &logs[i]
+		args = append(args, l.CorrelationID, NewTime(l.OccurredAt), l.Direction, l.Environment, l.ServiceKey,
+			l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, l.HTTPStatus, l.ResultCode, l.InBodyFault,
+			l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget, l.ClientIP, l.RequestBytes,
+			l.ResponseBytes, l.Debug, nullBytes(l.RequestPayload), nullBytes(l.ResponsePayload),
+			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse))
+	}
+	return args
+}
+
+// nullBytes stores nil as NULL (a []byte(nil) is bound as an empty blob by
+// some drivers).
+func nullBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
+}
+
+// TxLogFilter selects runtime logs. Zero fields do not filter. Times are
+// inclusive.
+type TxLogFilter struct {
+	Environment   string
+	ServiceKey    string
+	OperationKey  string
+	CorrelationID string
+	Direction     string
+	ResultCodes   []string
+	// StatusMin and StatusMax bound http_status (inclusive) when StatusMax
+	// is not 0: an exact status has both equal, a class such as 4xx is
+	// 400..499.
+	StatusMin, StatusMax int
+	Since, Until         time.Time
+}
+
+func (f TxLogFilter) where() (string, []any) {
+	var (
+		conds []string
+		args  []any
+	)
+	add := func(cond string, arg any) {
+		args = append(args, arg)
+		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	for _, eq := range []struct{ col, v string }{
+		{"environment", f.Environment}, {"service_key", f.ServiceKey}, {"operation_key", f.OperationKey},
+		{"correlation_id", f.CorrelationID}, {"direction", f.Direction},
+	} {
+		if eq.v != "" {
+			add(eq.col+" = ?", eq.v)
+		}
+	}
+	if len(f.ResultCodes) > 0 {
+		ph := make([]string, len(f.ResultCodes))
+		for i, rc := range f.ResultCodes {
+			args = append(args, rc)
+			ph[i] = "$" + strconv.Itoa(len(args))
+		}
+		conds = append(conds, "result_code IN ("+strings.Join(ph, ",")+")")
+	}
+	if f.StatusMax != 0 {
+		add("http_status >= ?", f.StatusMin)
+		add("http_status <= ?", f.StatusMax)
+	}
+	if !f.Since.IsZero() {
+		add("occurred_at >= ?", NewTime(f.Since))
+	}
+	if !f.Until.IsZero() {
+		add("occurred_at <= ?", NewTime(f.Until))
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// txLogListColumns are the columns of a list item (no payloads).
+const txLogListColumns = "id, correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
+	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
+	"backend_target, client_ip, request_bytes, response_bytes, debug"
+
+// TxLogs returns one page of runtime logs matching f, newest first.
+func (s *Store) TxLogs(ctx context.Context, f TxLogFilter, page model.PageRequest) (model.ObservabilityPageRecord[TxLog], error) {
+	where, args := f.where()
+	var total int64
+	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM runtime_tx_logs"+where, args...).Scan(&total); err != nil {
+		return model.ObservabilityPageRecord[TxLog]{}, fmt.Errorf("store: count runtime tx logs: %w", err)
+	}
+	n := len(args)
+	query := "SELECT " + txLogListColumns + " FROM runtime_tx_logs" + where +
+		" ORDER BY occurred_at DESC, id DESC LIMIT $" + strconv.Itoa(n+1) + " OFFSET $" + strconv.Itoa(n+2)
+	args = append(args, page.PageSize, page.Offset())
+	items, err := s.queryTxLogs(ctx, query, args, false)
+	if err != nil {
+		return model.ObservabilityPageRecord[TxLog]{}, err
+	}
+	return model.NewPage(items, page, total), nil
+}
+
+// TxLogsByCorrelation returns every runtime log of one correlation id,
+// oldest first, with payloads.
+func (s *Store) TxLogsByCorrelation(ctx context.Context, correlationID string) ([]TxLog, error) {
+	query := "SELECT " + txLogListColumns + ", request_payload, response_payload, backend_request, backend_response" +
+		" FROM runtime_tx_logs WHERE correlation_id = $1 ORDER BY occurred_at, id"
+	return s.queryTxLogs(ctx, query, []any{correlationID}, true)
+}
+
+func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, payloads bool) ([]TxLog, error) {
+	rows, err := s.reader().Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: query runtime tx logs: %w", err)
+	}
+	defer rows.Close()
+	var out []TxLog
+	for rows.Next() {
+		var (
+			l  TxLog
+			at Time
+		)
+		dest := []any{&l.ID, &l.CorrelationID, &at, &l.Direction, &l.Environment, &l.ServiceKey, &l.ServiceID,
+			&l.OperationKey, &l.OperationID, &l.Method, &l.Path, &l.HTTPStatus, &l.ResultCode, &l.InBodyFault,
+			&l.ErrorCode, &l.TotalMs, &l.BackendMs, &l.ConverterMs, &l.BackendTarget, &l.ClientIP,
+			&l.RequestBytes, &l.ResponseBytes, &l.Debug}
+		if payloads {
+			dest = append(dest, &l.RequestPayload, &l.ResponsePayload, &l.BackendRequest, &l.BackendResponse)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("store: scan runtime tx log: %w", err)
+		}
+		l.OccurredAt = at.Time
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: query runtime tx logs: %w", mapError(err))
+	}
+	return out, nil
+}
+
+// DeleteTxLogsBefore removes runtime logs that occurred before t
+// (retention), at most limit rows per call so one call holds the writer
+// briefly; it returns how many were removed.
+func (tx *Tx) DeleteTxLogsBefore(ctx context.Context, t time.Time, limit int) (int64, error) {
+	res, err := tx.Exec(ctx,
+		"DELETE FROM runtime_tx_logs WHERE id IN (SELECT id FROM runtime_tx_logs WHERE occurred_at < $1 LIMIT $2)",
+		NewTime(t), limit)
+	if err != nil {
+		return 0, fmt.Errorf("store: delete runtime tx logs: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// TxLatency summarizes the latencies of the runtime logs matching a filter:
+// nearest-rank percentiles over the raw rows, in milliseconds.
+type TxLatency struct {
+	Count          int64   `json:"count"`
+	ConverterP50Ms float64 `json:"converterP50Ms"`
+	ConverterP99Ms float64 `json:"converterP99Ms"`
+	TotalP50Ms     float64 `json:"totalP50Ms"`
+	TotalP99Ms     float64 `json:"totalP99Ms"`
+}
+
+// TxLatencyPercentiles computes TxLatency over the logs matching f (the
+// converter-overhead figures of the load benchmarks read it). Portable SQL:
+// a count, then one ordered OFFSET probe per percentile.
+func (s *Store) TxLatencyPercentiles(ctx context.Context, f TxLogFilter) (TxLatency, error) {
+	where, args := f.where()
+	var out TxLatency
+	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM runtime_tx_logs"+where, args...).Scan(&out.Count); err != nil {
+		return out, fmt.Errorf("store: count runtime tx logs: %w", err)
+	}
+	if out.Count == 0 {
+		return out, nil
+	}
+	for _, p := range []struct {
+		col  string
+		q    float64
+		dest *float64
+	}{
+		{"converter_ms", 0.50, &out.ConverterP50Ms}, {"converter_ms", 0.99, &out.ConverterP99Ms},
+		{"total_ms", 0.50, &out.TotalP50Ms}, {"total_ms", 0.99, &out.TotalP99Ms},
+	} {
+		rank := max(int64(p.q*float64(out.Count)+0.999999)-1, 0)
+		q := "SELECT " + p.col + " FROM runtime_tx_logs" + where + " ORDER BY " + p.col +
+			" LIMIT 1 OFFSET $" + strconv.Itoa(len(args)+1)
+		if err := s.reader().QueryRow(ctx, q, append(args[:len(args):len(args)], rank)...).Scan(p.dest); err != nil {
+			return out, fmt.Errorf("store: runtime tx latency percentile: %w", err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,209 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+// txLogFixture returns n logs spread over routes, results and statuses,
+// one per second back from now, newest first by index 0.
+func txLogFixture(now time.Time, n int) []store.TxLog {
+	results := []struct {
+		code   string
+		status int
+	}{{"success", 200}, {"failed", 400}, {"backend_failure", 502}, {"timeout", 504}}
+	logs := make([]store.TxLog, n)
+	for i := range logs {
+		r := results[i%len(results)]
+		logs[i] = store.TxLog{
+			CorrelationID: fmt.Sprintf("cid-%d", i),
+			OccurredAt:    now.Add(-time.Duration(i) * time.Second),
+			Direction:     []string{"publish", "consume"}[i%2],
+			Environment:   "dev",
+			ServiceKey:    []string{"calc", "weather", "stock"}[i%3],
+			OperationKey:  "op",
+			Method:        "POST",
+			Path:          "/publish/dev/calc/op",
+			HTTPStatus:    r.status,
+			ResultCode:    r.code,
+			TotalMs:       float64(i%100) + 0.5,
+			BackendMs:     float64(i % 100),
+			ConverterMs:   float64(i%100) / 1000,
+			BackendTarget: "http://10.0.0.5/calc",
+			ClientIP:      "10.1.1.1",
+			RequestBytes:  100,
+			ResponseBytes: 200,
+		}
+	}
+	return logs
+}
+
+func TestTxLogs(t *testing.T) {
+	now := time.Now().UTC().Truncate(time.Second)
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		logs := txLogFixture(now, 1200) // three INSERT chunks
+		debug := store.TxLog{
+			CorrelationID: "cid-debug", OccurredAt: now.Add(time.Second), Direction: "publish", Environment: "prod",
+			ServiceKey: "calc", OperationKey: "add", Method: "POST", Path: "/publish/prod/calc/add", HTTPStatus: 200,
+			ResultCode: "success", InBodyFault: true, Debug: true,
+			RequestPayload: []byte(`{"a":1}`), ResponsePayload: []byte(`{"r":2}`),
+			BackendRequest: []byte("<soap/>\xff"), BackendResponse: []byte("<r/>"),
+		}
+		logs = append(logs, debug)
+		if err := s.Transact(ctx, func(tx *store.Tx) error { return tx.InsertTxLogs(ctx, logs) }); err != nil {
+			t.Fatal(err)
+		}
+		page := model.PageRequest{Page: 1, PageSize: 10}
+		tests := []struct {
+			name  string
+			f     store.TxLogFilter
+			total int64
+			first string
+		}{
+			{"all", store.TxLogFilter{}, 1201, "cid-debug"},
+			{"environment", store.TxLogFilter{Environment: "prod"}, 1, "cid-debug"},
+			{"service", store.TxLogFilter{Environment: "dev", ServiceKey: "weather"}, 400, "cid-1"},
+			{"service and operation", store.TxLogFilter{Environment: "dev", ServiceKey: "stock", OperationKey: "op"}, 400, "cid-2"},
+			{"result", store.TxLogFilter{ResultCodes: []string{"timeout"}}, 300, "cid-3"},
+			{"results", store.TxLogFilter{ResultCodes: []string{"timeout", "failed"}}, 600, "cid-1"},
+			{"status exact", store.TxLogFilter{StatusMin: 502, StatusMax: 502}, 300, "cid-2"},
+			{"status class", store.TxLogFilter{StatusMin: 500, StatusMax: 599}, 600, "cid-2"},
+			{"correlation", store.TxLogFilter{CorrelationID: "cid-7"}, 1, "cid-7"},
+			{"direction", store.TxLogFilter{Direction: "consume"}, 600, "cid-1"},
+			{"window", store.TxLogFilter{Since: now.Add(-9 * time.Second), Until: now}, 10, "cid-0"},
+			{"none", store.TxLogFilter{ServiceKey: "absent"}, 0, ""},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got, err := s.TxLogs(ctx, tt.f, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.TotalItems != tt.total {
+					t.Errorf("total = %d, want %d", got.TotalItems, tt.total)
+				}
+				first := ""
+				if len(got.Items) > 0 {
+					first = got.Items[0].CorrelationID
+					if got.Items[0].RequestPayload != nil {
+						t.Error("a list item carries payloads")
+					}
+				}
+				if first != tt.first {
+					t.Errorf("first = %q, want %q", first, tt.first)
+				}
+			})
+		}
+		t.Run("pages newest first", func(t *testing.T) {
+			got, err := s.TxLogs(ctx, store.TxLogFilter{Environment: "dev"}, model.PageRequest{Page: 3, PageSize: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, l := range got.Items {
+				ids = append(ids, l.CorrelationID)
+			}
+			if diff := cmp.Diff([]string{"cid-10", "cid-11", "cid-12", "cid-13", "cid-14"}, ids); diff != "" {
+				t.Errorf("page 3 (-want +got):\n%s", diff)
+			}
+			if got.TotalPages != 240 {
+				t.Errorf("totalPages = %d, want 240", got.TotalPages)
+			}
+		})
+		t.Run("by correlation with payloads", func(t *testing.T) {
+			got, err := s.TxLogsByCorrelation(ctx, "cid-debug")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 {
+				t.Fatalf("got %d logs, want 1", len(got))
+			}
+			want := debug
+			want.OccurredAt = want.OccurredAt.UTC()
+			want.ID = got[0].ID
+			if diff := cmp.Diff(want, got[0]); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+			plain, err := s.TxLogsByCorrelation(ctx, "cid-5")
+			if err != nil || len(plain) != 1 || plain[0].RequestPayload != nil || plain[0].BackendResponse != nil {
+				t.Errorf("non-debug log: %v %+v", err, plain)
+			}
+		})
+		t.Run("latency percentiles", func(t *testing.T) {
+			got, err := s.TxLatencyPercentiles(ctx, store.TxLogFilter{Environment: "dev"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := store.TxLatency{Count: 1200, ConverterP50Ms: 0.049, ConverterP99Ms: 0.098, TotalP50Ms: 49.5, TotalP99Ms: 98.5}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("percentiles (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("retention", func(t *testing.T) {
+			var removed int64
+			cut := now.Add(-999 * time.Second) // cid-1000..cid-1199 are older
+			for {
+				var n int64
+				err := s.Transact(ctx, func(tx *store.Tx) (err error) {
+					n, err = tx.DeleteTxLogsBefore(ctx, cut, 64)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n > 64 {
+					t.Fatalf("one call removed %d, limit 64", n)
+				}
+				removed += n
+				if n == 0 {
+					break
+				}
+			}
+			if removed != 200 {
+				t.Errorf("removed %d, want 200", removed)
+			}
+			got, err := s.TxLogs(ctx, store.TxLogFilter{}, page)
+			if err != nil || got.TotalItems != 1001 {
+				t.Errorf("after retention total = %d (%v), want 1001", got.TotalItems, err)
+			}
+		})
+	})
+}
+
+func TestBadURLGroups(t *testing.T) {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		attempts := []store.BadURLAttempt{
+			{Path: "/foo", Method: "GET", At: now.Add(-time.Hour)},
+			{Path: "/foo", Method: "POST", At: now},
+			{Path: "/foo", Method: "GET", At: now.Add(-2 * time.Hour)},
+			{Path: "/publish/", Method: "POST", At: now.Add(-time.Minute)},
+			{Path: "/bar", Method: "PUT", At: now.Add(-time.Minute)},
+			{Path: "/old", Method: "GET", At: now.Add(-48 * time.Hour)},
+		}
+		if err := s.Transact(ctx, func(tx *store.Tx) error { return tx.InsertBadURLAttempts(ctx, attempts) }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.BadURLGroups(ctx, now.Add(-24*time.Hour), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.BadURLGroup{
+			{Path: "/foo", Count: 3, LastSeenAt: now, Methods: []string{"GET", "POST"}},
+			{Path: "/bar", Count: 1, LastSeenAt: now.Add(-time.Minute), Methods: []string{"PUT"}},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("groups (-want +got):\n%s", diff)
+		}
+	})
+}
