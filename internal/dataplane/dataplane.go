@@ -14,6 +14,7 @@
 package dataplane
 
 import (
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // Direction is the first path segment of a runtime URL.
@@ -62,6 +64,13 @@ type Config struct {
 	License      LicenseStater
 	MaxPayloadMB httpx.MaxPayloadFunc // read per request; default 10
 	Now          func() time.Time
+	// Recorder receives one TxRecord per routed request; default discards.
+	Recorder Recorder
+	// Backends calls the backends of a service; default DefaultBackend
+	// with a fresh upstream client.
+	Backends Backends
+	// Logger receives operator logs (full SOAP faults); default slog.Default.
+	Logger *slog.Logger
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -82,6 +91,15 @@ func New(cfg Config) *Dispatcher {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Recorder == nil {
+		cfg.Recorder = NopRecorder{}
+	}
+	if cfg.Backends == nil {
+		cfg.Backends = DefaultBackend{Client: upstream.NewClient()}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
 	d := &Dispatcher{cfg: cfg}
 	d.route = httpx.LimitBody(apierr.RunPayloadTooLarge, cfg.MaxPayloadMB)(http.HandlerFunc(d.serveRoute))
 	return d
@@ -101,6 +119,12 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, target, apierr.New(apierr.RunUnavailable, "the runtime is stopped: the license has expired"))
 		return
 	}
+	if mb := d.cfg.MaxPayloadMB; r.ContentLength > int64(maxPayloadMB(mb))<<20 {
+		// Refused here rather than in LimitBody so the attempt is recorded.
+		w.Header().Set("Connection", "close")
+		d.fail(w, r, target, apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, maxPayloadMB(mb)))
+		return
+	}
 	d.route.ServeHTTP(w, r.WithContext(withTarget(r.Context(), target)))
 }
 
@@ -115,15 +139,18 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no route for %s service %q in environment %q", t.Direction, t.ServiceKey, t.Environment))
 		return
 	}
-	// Direction handlers are not implemented yet: a found route cannot be
-	// served. Later work replaces this with publish/consume/gateway.
-	_ = route
+	switch {
+	case t.Direction == Publish && route.Service != nil:
+		d.servePublish(w, r, t, route.Service)
+		return
+	}
 	d.fail(w, r, t, apierr.Newf(apierr.RunInternal, "%s traffic is not served yet", t.Direction))
 }
 
 // fail renders err in the shape of the target's direction: a SOAP Fault on
 // consume paths (SPEC 7.1), JSON otherwise.
 func (d *Dispatcher) fail(w http.ResponseWriter, r *http.Request, t Target, err error) {
+	d.recordFailure(r, t, err)
 	if t.Direction == Consume {
 		apierr.RenderFault(w, r, soapVersionOf(r), err)
 		return

@@ -1,5 +1,7 @@
 package dataplane
 
+import "github.com/s2r-project/s2r/internal/routing"
+
 // RouteKey identifies a runtime service (DESIGN 6.1).
 type RouteKey struct {
 	Direction   Direction
@@ -8,10 +10,10 @@ type RouteKey struct {
 }
 
 // Route is the compiled, immutable runtime configuration of one service.
-// It is filled in by the route table work; the dispatcher only needs to
-// know whether one exists.
+// Service is nil only for test routes that exist without a configuration.
 type Route struct {
-	Key RouteKey
+	Key     RouteKey
+	Service *routing.Service
 }
 
 // Routes looks up compiled routes. Implementations are immutable snapshots
@@ -27,3 +29,23 @@ type NoRoutes struct{}
 
 // Lookup implements Routes.
 func (NoRoutes) Lookup(RouteKey) (*Route, bool) { return nil, false }
+
+// RouteSource gives the current route table (routing.Reloader implements
+// it). Table must not do I/O.
+type RouteSource interface {
+	Table() *routing.Table
+}
+
+// TableRoutes looks routes up in the current table of a RouteSource.
+type TableRoutes struct {
+	Source RouteSource
+}
+
+// Lookup implements Routes.
+func (t TableRoutes) Lookup(k RouteKey) (*Route, bool) {
+	s := t.Source.Table().Lookup(string(k.Direction), k.Environment, k.ServiceKey)
+	if s == nil {
+		return nil, false
+	}
+	return &Route{Key: k, Service: s}, true
+}

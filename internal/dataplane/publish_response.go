@@ -1,0 +1,144 @@
+package dataplane
+
+import (
+	"encoding/json"
+	"log/slog"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/convert"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/soap"
+	"github.com/s2r-project/s2r/internal/upstream"
+)
+
+// convertResponse turns the backend's answer into the client's JSON: SOAP
+// faults by faultDetailExposureMode (rule 8), conversion by the contract
+// and response validation (rule 9).
+func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
+	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	lim := c.limits()
+	m, rd, err := soap.ParseHead(resp.Body, lim)
+	if err != nil {
+		if !ok2xx {
+			return nil, backendStatusError(resp)
+		}
+		return nil, apierr.Wrap(apierr.RunBadSOAPResponse, err, "the backend response is not a SOAP envelope").
+			WithDetail("backendStatus", resp.StatusCode)
+	}
+	if m.FaultAhead(rd) {
+		f, err := m.ReadFault(rd)
+		if err != nil {
+			return nil, apierr.Wrap(apierr.RunBadSOAPResponse, err, "the backend's SOAP Fault could not be parsed").
+				WithDetail("backendStatus", resp.StatusCode)
+		}
+		c.rec.InBodyFault = ok2xx
+		return nil, c.faultError(f, resp.StatusCode)
+	}
+	if !ok2xx {
+		return nil, backendStatusError(resp)
+	}
+	op := c.op
+	if op.Response == nil {
+		return []byte("{}"), nil // one-way operation: nothing to convert
+	}
+	out, err := op.Response.XMLToJSON(make([]byte, 0, len(resp.Body)), rd, "/Envelope/Body")
+	if err == nil {
+		err = soap.FinishBody(rd)
+	}
+	if err != nil {
+		return nil, responseConvertError(err, resp.Body, lim)
+	}
+	return out, c.validateResponse(out)
+}
+
+// backendStatusError is 502 S2R-RUN-0502 for a non-2xx answer that holds
+// no SOAP Fault.
+func backendStatusError(resp *upstream.Response) *apierr.Error {
+	return apierr.Newf(apierr.RunBackendFault, "the backend answered HTTP %d without a SOAP Fault", resp.StatusCode).
+		WithDetail("backendStatus", resp.StatusCode)
+}
+
+// responseConvertError tells an answer that is not well-formed (502
+// S2R-RUN-0504) from one that breaks the contract (502 S2R-RUN-0506). The
+// envelope is parsed a second time only on this error path.
+func responseConvertError(err error, body []byte, lim xmlstreamLimits) *apierr.Error {
+	if _, perr := soap.Parse(body, lim); perr != nil {
+		return apierr.Wrap(apierr.RunBadSOAPResponse, perr, "the backend response could not be parsed")
+	}
+	e := apierr.Wrap(apierr.RunContractDrift, err, "the backend response does not match the contract")
+	if ce, ok := convert.AsError(err); ok {
+		e = e.With(map[string]any{"path": ce.Path, "reason": ce.Reason})
+	}
+	return e
+}
+
+// validateResponse checks the converted JSON against the response schema
+// (502 S2R-VAL-0430) and the response regexes (502 S2R-VAL-0431).
+func (c *publishCall) validateResponse(out []byte) error {
+	op := c.op
+	if op.ResponseSchema == nil && len(op.ResponseRules) == 0 {
+		return nil
+	}
+	doc, err := routing.DecodeJSON(out)
+	if err != nil {
+		return apierr.Wrap(apierr.RunInternal, err, "the converted response is not valid JSON")
+	}
+	if op.ResponseSchema != nil {
+		if v := routing.SchemaViolations(op.ResponseSchema, doc); len(v) > 0 {
+			return apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
+				WithDetail("violations", v)
+		}
+	}
+	if v := routing.CheckRules(op.ResponseRules, doc); len(v) > 0 {
+		return apierr.New(apierr.ValResponseRegex, "backend response fields fail their validation patterns").
+			WithDetail("violations", v)
+	}
+	return nil
+}
+
+// faultError is 502 S2R-RUN-0502 for a SOAP Fault: details hold only the
+// faultCode in safe mode, the whole parsed fault in full mode. The full
+// fault always goes to the operator log.
+func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
+	full := c.faultJSON(f)
+	c.d.cfg.Logger.LogAttrs(c.r.Context(), slog.LevelWarn, "backend SOAP fault",
+		slog.String("correlationId", c.cid), slog.String("serviceKey", c.svc.ServiceKey),
+		slog.String("operationKey", c.op.Key), slog.Int("backendStatus", status),
+		slog.String("fault", string(full)))
+	e := apierr.New(apierr.RunBackendFault, "the backend answered a SOAP Fault")
+	if c.svc.FaultDetailExposure == model.FaultDetailFull {
+		var details map[string]any
+		dec := json.NewDecoder(bytesReader(full))
+		dec.UseNumber()
+		if dec.Decode(&details) == nil {
+			return e.With(details)
+		}
+	}
+	code := f.Class()
+	if code == "" {
+		code = f.Code.Local
+	}
+	return e.WithDetail("faultCode", code)
+}
+
+// faultJSON is the fault in the JSON shape of docs/conversion.md, its
+// detail converted by a declared fault's plan when one fits, else naively.
+func (c *publishCall) faultJSON(f *soap.Fault) []byte {
+	var detail []byte
+	if len(f.Detail) > 0 {
+		const path = "/Envelope/Body/Fault/detail"
+		for _, p := range c.op.Faults {
+			if d, err := convert.FragmentJSON(nil, f.Detail, p, path, c.limits()); err == nil {
+				detail = d
+				break
+			}
+		}
+		if detail == nil {
+			if d, err := convert.FragmentJSON(nil, f.Detail, nil, path, c.limits()); err == nil {
+				detail = d
+			}
+		}
+	}
+	return f.AppendJSON(nil, detail)
+}
