@@ -1,0 +1,28 @@
+package admin
+
+import "github.com/s2r-project/s2r/internal/model"
+
+// backendRoutes are the routes of backend profiles and their tests,
+// consumer grants, synthetic monitors, test datasets and the per-version
+// OpenAPI documents (SPEC 4.8). Roles follow DESIGN 6.3: reader for GETs,
+// operator for changes and backend tests, admin for OpenAPI generation.
+func (s *server) backendRoutes() []route {
+	const (
+		reader   = model.RoleReader
+		operator = model.RoleOperator
+	)
+	return []route{
+		{"GET", "/services/{serviceId}/backend-profiles", reader, s.listBackendProfiles, docListBackendProfiles},
+		{"POST", "/services/{serviceId}/backend-profiles", operator, s.createBackendProfile, docCreateBackendProfile},
+		{"PATCH", "/backend-profiles/{profileId}", operator, s.patchBackendProfile, docPatchBackendProfile},
+		{"DELETE", "/backend-profiles/{profileId}", operator, s.deleteBackendProfile, docDeleteBackendProfile},
+
+		{"GET", "/services/{serviceId}/consumer-grants", reader, s.getConsumerGrants, docGetConsumerGrants},
+		{"PUT", "/services/{serviceId}/consumer-grants", operator, s.putConsumerGrants, docPutConsumerGrants},
+		{"GET", "/services/{serviceId}/synthetic-monitor", reader, s.getMonitor, docGetMonitor},
+		{"POST", "/services/{serviceId}/synthetic-monitor", operator, s.postMonitor, docPostMonitor},
+		{"GET", "/services/{serviceId}/test-datasets", reader, s.listDatasets, docListDatasets},
+		{"POST", "/services/{serviceId}/test-datasets", operator, s.createDataset, docCreateDataset},
+		{"DELETE", "/test-datasets/{datasetId}", operator, s.deleteDataset, docDeleteDataset},
+	}
+}
