@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 	"net/url"
 
 	"golang.org/x/sync/errgroup"
@@ -17,9 +18,11 @@ import (
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/obs"
+	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // serve runs every surface until ctx ends. Each listener logs its bound
@@ -71,6 +74,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
+	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
+	if err := routes.Reload(ctx); err != nil {
+		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
+	}
+	backendClient := upstream.NewClient()
+	defer backendClient.Close()
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
@@ -80,6 +89,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BadURLs:      badURLs,
 			License:      licenses,
 			MaxPayloadMB: payload.MB,
+			Routes:       dataplane.TableRoutes{Source: routes},
+			Backends:     dataplane.DefaultBackend{Client: backendClient},
+			Logger:       log,
 		}),
 		Admin: admin.New(admin.Config{
 			Store:           st,
@@ -94,6 +106,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return badURLs.Run(gctx) })
 	g.Go(func() error { return payload.Run(gctx) })
+	g.Go(func() error { return routes.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})
