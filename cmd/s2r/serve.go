@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"time"
 	"net/url"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
