@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -73,6 +74,9 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 	}
 	if svc.ServiceName == "" {
 		svc.ServiceName = svc.ServiceKey
+	}
+	if svc.DefaultBackendProfileID != nil {
+		return fieldError("defaultBackendProfileId", "a new service has no backend profile yet; set it after creating one")
 	}
 	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
 		if _, err := tx.BumpRevision(r.Context()); err != nil {
@@ -165,7 +169,7 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 	var after model.Service
 	err = s.changeService(r, id, "service.update", func(svc *model.Service) error {
 		return applyServiceMembers(svc, members, false)
-	}, &after)
+	}, &after, checkDefaultProfile)
 	if err != nil {
 		return err
 	}
@@ -189,7 +193,8 @@ func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err erro
 
 // changeService runs change on the stored service in one transaction with
 // its audit event and a revision bump, and stores the result in *after.
-func (s *server) changeService(r *http.Request, id, action string, change func(*model.Service) error, after *model.Service) error {
+func (s *server) changeService(r *http.Request, id, action string, change func(*model.Service) error, after *model.Service,
+	checks ...func(context.Context, *store.Tx, model.Service) error) error {
 	ctx := r.Context()
 	return s.store.Transact(ctx, func(tx *store.Tx) error {
 		if _, err := tx.BumpRevision(ctx); err != nil {
@@ -202,6 +207,11 @@ func (s *server) changeService(r *http.Request, id, action string, change func(*
 		svc := before
 		if err := change(&svc); err != nil {
 			return err
+		}
+		for _, check := range checks {
+			if err := check(ctx, tx, svc); err != nil {
+				return err
+			}
 		}
 		svc.UpdatedAt = s.now().UTC()
 		if err := tx.UpdateService(ctx, svc); err != nil {
@@ -270,3 +280,16 @@ func callerEmail(r *http.Request) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// checkDefaultProfile refuses a defaultBackendProfileId that is not a
+// backend profile of the service.
+func checkDefaultProfile(ctx context.Context, tx *store.Tx, svc model.Service) error {
+	if svc.DefaultBackendProfileID == nil {
+		return nil
+	}
+	p, err := tx.BackendProfile(ctx, *svc.DefaultBackendProfileID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && p.ServiceID != svc.ServiceID) {
+		return fieldError("defaultBackendProfileId", "the service has no backend profile with this id")
+	}
+	return err
+}

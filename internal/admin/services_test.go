@@ -28,6 +28,7 @@ func TestServiceCreateValidation(t *testing.T) {
 		{"deprecated status", `{"serviceKey":"calc","environment":"dev","status":"deprecated"}`, "status"},
 		{"unknown status", `{"serviceKey":"calc","environment":"dev","status":"paused"}`, "status"},
 		{"unknown field", `{"serviceKey":"calc","environment":"dev","colour":"red"}`, "colour"},
+		{"default profile", `{"serviceKey":"calc","environment":"dev","defaultBackendProfileId":"p1"}`, "defaultBackendProfileId"},
 		{"debug not bool", `{"serviceKey":"calc","environment":"dev","debugEnabled":"yes"}`, "debugEnabled"},
 		{"routing mode", `{"serviceKey":"calc","environment":"dev","backendRoutingMode":"random"}`, "backendRoutingMode"},
 		{"health mode", `{"serviceKey":"calc","environment":"dev","backendHealthCheckMode":"http"}`, "backendHealthCheckMode"},
@@ -138,6 +139,14 @@ func TestServiceLifecycle(t *testing.T) {
 			api.do("PATCH", path, operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest, tc.field)
 		}
 		// null clears the nullable members.
+		api.do("PATCH", path, operatorEmail, `{"defaultBackendProfileId":"p1"}`).wantError(t, 400, apierr.ValBadRequest, "defaultBackendProfileId")
+		at := time.Now()
+		p := model.BackendProfile{ProfileID: "p1", ServiceID: svc.ServiceID, Name: "main", EndpointURL: "http://10.0.0.5/calc",
+			AuthType: model.AuthNone, CreatedAt: at, UpdatedAt: at}
+		model.ApplyBackendDefaults(&p)
+		if err := st.Transact(t.Context(), func(tx *store.Tx) error { return tx.CreateBackendProfile(t.Context(), p) }); err != nil {
+			t.Fatal(err)
+		}
 		api.do("PATCH", path, operatorEmail, `{"envelopeWrapOverride":null,"defaultBackendProfileId":"p1","backendHealthCheckMode":"tcp"}`).
 			wantStatus(t, 200).decode(t, &got)
 		if string(got.EnvelopeWrapOverride) != "null" || got.DefaultBackendProfileID == nil || *got.DefaultBackendProfileID != "p1" {
