@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 )
@@ -213,4 +214,17 @@ func countBackendProfiles(ctx context.Context, q Querier, serviceID string) (int
 		return 0, fmt.Errorf("store: count backend profiles: %w", err)
 	}
 	return n, nil
+}
+
+// MarkServiceTraffic records that the service saw traffic at t: its
+// lastTrafficAt becomes t unless it is already later. The transaction
+// recorder calls it; the service list's traffic filter reads it. It does
+// not bump the configuration revision (nothing the runtime serves changes).
+func (tx *Tx) MarkServiceTraffic(ctx context.Context, serviceID string, t time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE services SET last_traffic_at = $2
+		WHERE service_id = $1 AND (last_traffic_at IS NULL OR last_traffic_at < $2)`, serviceID, NewTime(t))
+	if err != nil {
+		return fmt.Errorf("store: mark service traffic: %w", err)
+	}
+	return nil
 }

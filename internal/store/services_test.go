@@ -82,6 +82,16 @@ func TestCatalogRoundTrip(t *testing.T) {
 		if err != nil || page.TotalItems != 1 {
 			t.Errorf("services = %+v, %v", page, err)
 		}
+		seen := at.Add(time.Hour)
+		for _, ts := range []time.Time{seen, at} {
+			if err := s.Transact(ctx, func(tx *store.Tx) error { return tx.MarkServiceTraffic(ctx, "s1", ts) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		page, err = s.Services(ctx, model.ServiceFilter{Traffic: "with", Page: model.PageRequest{Page: 1, PageSize: 10}})
+		if err != nil || page.TotalItems != 1 || !page.Items[0].LastTrafficAt.Equal(seen) {
+			t.Errorf("services with traffic = %+v, %v", page, err)
+		}
 		err = s.Transact(ctx, func(tx *store.Tx) error { return tx.CreateService(ctx, testService("s2", "calc")) })
 		if !errors.Is(err, store.ErrAlreadyExists) {
 			t.Errorf("duplicate key: %v", err)
