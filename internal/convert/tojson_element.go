@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"strings"
+
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -48,6 +50,13 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 		return x.naiveElement(tok)
 	case tp.arrayItem != nil:
 		return x.encodedArray(tp)
+	case tp.scalar && isQName(tp.simple):
+		name, err := x.collectQName(mp)
+		if err != nil {
+			return err
+		}
+		x.out = appendQuotedString(x.out, name)
+		return nil
 	case tp.scalar:
 		text, err := x.collectText()
 		if err != nil {
@@ -116,6 +125,14 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 		x.out = append(x.out, `":`...)
 		if ap == nil {
 			x.out = appendQuotedString(x.out, a.Value)
+			continue
+		}
+		if isQName(ap.attr.Type) {
+			name, err := x.r.ResolveQName(strings.TrimSpace(a.Value))
+			if err != nil {
+				return x.fail("attribute " + a.Name.Local + ": invalid xs:QName value " + quote(a.Value))
+			}
+			x.out = appendQuotedString(x.out, expandedName(name))
 			continue
 		}
 		var reason string

@@ -27,7 +27,7 @@ var j2xPool = sync.Pool{New: func() any {
 func getJ2X(p *Plan, w *xmlstream.Writer) *j2x {
 	j := j2xPool.Get().(*j2x)
 	j.p, j.w = p, w
-	j.path, j.slots, j.buf = j.path[:0], j.slots[:0], j.buf[:0]
+	j.path, j.slots, j.buf, j.qn = j.path[:0], j.slots[:0], j.buf[:0], 0
 	return j
 }
 
@@ -48,6 +48,7 @@ type j2x struct {
 	path  []pathSeg
 	slots []int32
 	buf   []byte
+	qn    int // QName namespace declarations made so far
 }
 
 func (j *j2x) fail(reason string) error {

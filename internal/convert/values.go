@@ -66,6 +66,9 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 		}
 		return dst, "no member type of the union accepts the value: " + first
 	}
+	if isQName(st) {
+		return j.appendQName(dst, i)
+	}
 	switch kindOf(st) {
 	case lexInteger:
 		if tk.kind != '0' {

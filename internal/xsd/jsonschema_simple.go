@@ -81,6 +81,9 @@ func stringSchema(st *SimpleType) map[string]any {
 		s["pattern"] = p
 	}
 	switch st.Builtin {
+	case "QName", "NOTATION":
+		// The converter's expanded form: "{namespace}local" or "local".
+		s["pattern"] = `^(\{[^{}]+\})?[^{}:\s]+$`
 	case "base64Binary":
 		s["contentEncoding"] = "base64"
 	case "date":
