@@ -1,0 +1,234 @@
+package dataplane
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+)
+
+const addOK = `<AddResponse xmlns="http://example.com/calc"><result>12345678901234567890.123456789012</result></AddResponse>`
+
+// expectAdd answers addOK after checking the request envelope and headers.
+func expectAdd(t *testing.T, wantBody ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if got := r.Header.Get("SOAPAction"); got != `"http://example.com/calc/Add"` {
+			t.Errorf("SOAPAction = %q", got)
+		}
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/xml") {
+			t.Errorf("backend Content-Type = %q", ct)
+		}
+		for _, s := range wantBody {
+			if !strings.Contains(string(b), s) {
+				t.Errorf("backend request lacks %s:\n%s", s, b)
+			}
+		}
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		io.WriteString(w, envelope11(addOK))
+	}
+}
+
+func TestPublish(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refusedURL := "http://" + closed.Addr().String() + "/calc"
+	closed.Close()
+
+	tests := []struct {
+		name       string
+		edit       func(*routing.Source)
+		backend    func(t *testing.T) http.HandlerFunc
+		method     string
+		path       string
+		ct         string
+		body       string
+		header     []string
+		wantStatus int
+		wantCode   string
+		wantBody   string // exact, for successes
+		wantResult string
+		inBody     bool
+		check      func(t *testing.T, res publishResult, rec *TxRecord)
+	}{
+		{name: "add exact decimals", method: "POST", path: "/publish/dev/calc/add", ct: "application/json",
+			body:    `{"b": 2.000000000000000001, "a": 12345678901234567890.1}`,
+			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t, "<ns1:a>12345678901234567890.1</ns1:a><ns1:b>2.000000000000000001</ns1:b>") },
+			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: ResultSuccess},
+		{name: "duplicated prefix", method: "POST", path: "/publish/dev/calc/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: ResultSuccess},
+		{name: "rest path and query typed", method: "GET", path: "/publish/dev/calc/codes/US?limit=5&verbose=true&other=x",
+			backend: func(t *testing.T) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					b, _ := io.ReadAll(r.Body)
+					if !strings.Contains(string(b), "<ns1:code>US</ns1:code><ns1:limit>5</ns1:limit><ns1:verbose>true</ns1:verbose>") {
+						t.Errorf("backend request:\n%s", b)
+					}
+					answer(200, "text/xml", envelope11(`<LookupResponse xmlns="http://example.com/calc"><id>9223372036854775807</id>`+
+						`<name>Ünïcode &amp; co</name><tags>one</tags><total>0.10</total></LookupResponse>`))(w, r)
+				}
+			},
+			wantStatus: 200, wantBody: `{"id":9223372036854775807,"name":"Ünïcode & co","tags":["one"],"total":0.10}`, wantResult: ResultSuccess},
+		{name: "invalid JSON", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+		{name: "wrong content type", method: "POST", path: "/publish/dev/calc/add", ct: "text/plain", body: `{"a":1,"b":2}`,
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+		{name: "schema violation", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":"x","c":1}`,
+			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				for _, p := range []string{`"pointer":"/a"`, `"pointer":""`} {
+					if !strings.Contains(string(res.body), p) {
+						t.Errorf("details lack %s: %s", p, res.body)
+					}
+				}
+			}},
+		{name: "regex violation", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1.5,"b":2}`,
+			edit: func(s *routing.Source) {
+				s.Operations[0].ValidationRules = []model.ValidationRule{{Field: "/a", Pattern: `^\d+$`, Target: model.TargetRequest}}
+			},
+			wantStatus: 400, wantCode: "S2R-VAL-0411", wantResult: ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if !strings.Contains(string(res.body), `"pointer":"/a"`) {
+					t.Errorf("details: %s", res.body)
+				}
+			}},
+		{name: "request too large", method: "POST", path: "/publish/dev/calc/add", ct: "application/json",
+			body: `{"a":"` + strings.Repeat("1", 1<<20) + `"}`, wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultFailed},
+		{name: "response too large", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>1`+strings.Repeat("0", 1<<20)+`</result></AddResponse>`))
+			},
+			wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultFailed},
+		{name: "backend refuses connections", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit:       func(s *routing.Source) { s.Backends[0].Profile.EndpointURL = refusedURL },
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure},
+		{name: "backend hangs", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					select {
+					case <-r.Context().Done():
+					case <-time.After(time.Second):
+					}
+				}
+			},
+			wantStatus: 504, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout},
+		{name: "backend answers HTML with 500", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend:    func(t *testing.T) http.HandlerFunc { return answer(500, "text/html", "<html><body>Oops</body></html>") },
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure},
+		{name: "backend answers malformed XML", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>1</resul></AddResponse>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0504", wantResult: ResultBackendFailure},
+		{name: "fault in HTTP 200 safe", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>secret internals</faultstring><detail><e>x</e></detail></soap:Fault>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure, inBody: true,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if d := res.err.Error.Details; len(d) != 1 || d["faultCode"] != "Sender" || strings.Contains(string(res.body), "secret") {
+					t.Errorf("safe details = %s", res.body)
+				}
+			}},
+		{name: "fault in HTTP 500 full", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>db down</faultstring><detail><e>x</e></detail></soap:Fault>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				d := res.err.Error.Details
+				if d["faultCode"] != "Receiver" || d["faultString"] != "db down" || d["detail"] == nil {
+					t.Errorf("full details = %s", res.body)
+				}
+			}},
+		{name: "body breaks the contract", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><total>1</total></AddResponse>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0506", wantResult: ResultBackendFailure},
+		{name: "response regex", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) {
+				s.Operations[0].ValidationRules = []model.ValidationRule{{Field: "/result", Pattern: `^\d{1,3}$`, Target: model.TargetResponse}}
+			},
+			backend:    func(t *testing.T) http.HandlerFunc { return expectAdd(t) },
+			wantStatus: 502, wantCode: "S2R-VAL-0431", wantResult: ResultResponseSchemaViolation},
+		{name: "method not allowed", method: "DELETE", path: "/publish/dev/calc/codes/US",
+			wantStatus: 405, wantCode: "S2R-RUN-0411", wantResult: ResultFailed},
+		{name: "unknown operation", method: "POST", path: "/publish/dev/calc/nope", ct: "application/json", body: `{}`,
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: ResultFailed},
+		{name: "unknown service", method: "POST", path: "/publish/dev/other/add", ct: "application/json", body: `{}`,
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: ResultFailed},
+		{name: "no backend", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit:       func(s *routing.Source) { s.Backends = nil },
+			wantStatus: 503, wantCode: "S2R-RUN-0503", wantResult: ResultError},
+		{name: "debug captures payloads", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			header:  []string{"X-Debug-Enabled", "true"},
+			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: ResultSuccess,
+			check: func(t *testing.T, _ publishResult, rec *TxRecord) {
+				if !rec.Debug || string(rec.RequestPayload) != `{"a":1,"b":2}` || !strings.Contains(string(rec.BackendRequest), "<ns1:a>1</ns1:a>") ||
+					!strings.Contains(string(rec.BackendResponse), "AddResponse") || !strings.Contains(string(rec.ResponsePayload), "result") {
+					t.Errorf("debug record = %+v", rec)
+				}
+			}},
+		{name: "envelope wrap", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) {
+				s.Service.EnvelopeWrapOverride = []byte(`{"dataField":"data","include":{"correlationId":true,"operationKey":true}}`)
+			},
+			backend:    func(t *testing.T) http.HandlerFunc { return expectAdd(t) },
+			wantStatus: 200, wantResult: ResultSuccess,
+			wantBody: `{"data":{"result":12345678901234567890.123456789012},"correlationId":"cid-envelope-wrap","operationKey":"add"}`},
+		{name: "error shape", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
+			edit: func(s *routing.Source) {
+				s.Service.ErrorShapeOverride = []byte(`{"ok":false,"err":{"text":"${code} (${status}): ${message}","id":"${correlationId}","d":"${details}"}}`)
+			},
+			wantStatus: 400, wantResult: ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if !strings.HasPrefix(string(res.body), `{"ok":false,"err":{"text":"S2R-VAL-0400 (400): the request body is not valid JSON`) ||
+					!strings.Contains(string(res.body), `"id":"cid-error-shape","d":{}}}`) {
+					t.Errorf("shaped error = %s", res.body)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newPublishEnv(t, tt.edit)
+			if tt.backend != nil {
+				env.backend.set(tt.backend(t))
+			}
+			cid := "cid-" + strings.ReplaceAll(tt.name, " ", "-")
+			res := env.call(t, tt.method, tt.path, tt.ct, tt.body, cid, tt.header...)
+			if res.status != tt.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", res.status, tt.wantStatus, res.body)
+			}
+			if tt.wantCode != "" && (res.err.Error.Code != tt.wantCode || res.err.Error.CorrelationID != cid) {
+				t.Errorf("error = %s, want code %s and correlation id %s", res.body, tt.wantCode, cid)
+			}
+			if tt.wantBody != "" && string(res.body) != tt.wantBody {
+				t.Errorf("body = %s\nwant   %s", res.body, tt.wantBody)
+			}
+			recs := env.log.byCID(cid)
+			if len(recs) != 1 {
+				t.Fatalf("%d records for %s, want 1", len(recs), cid)
+			}
+			rec := recs[0]
+			if rec.HTTPStatus != tt.wantStatus || rec.ResultCode != tt.wantResult || rec.InBodyFault != tt.inBody ||
+				rec.Direction != Publish || rec.Environment != "dev" || rec.Method != tt.method {
+				t.Errorf("record = %+v", rec)
+			}
+			if tt.wantCode != "" && rec.ErrorCode != tt.wantCode {
+				t.Errorf("record error code = %s, want %s", rec.ErrorCode, tt.wantCode)
+			}
+			if !rec.Debug && (rec.RequestPayload != nil || rec.BackendRequest != nil || rec.ResponsePayload != nil) {
+				t.Errorf("payloads recorded without debug: %+v", rec)
+			}
+			if tt.check != nil {
+				tt.check(t, res, rec)
+			}
+		})
+	}
+}
