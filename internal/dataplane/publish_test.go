@@ -56,8 +56,10 @@ func TestPublish(t *testing.T) {
 		check      func(t *testing.T, res publishResult, rec *TxRecord)
 	}{
 		{name: "add exact decimals", method: "POST", path: "/publish/dev/calc/add", ct: "application/json",
-			body:    `{"b": 2.000000000000000001, "a": 12345678901234567890.1}`,
-			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t, "<ns1:a>12345678901234567890.1</ns1:a><ns1:b>2.000000000000000001</ns1:b>") },
+			body: `{"b": 2.000000000000000001, "a": 12345678901234567890.1}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return expectAdd(t, "<ns1:a>12345678901234567890.1</ns1:a><ns1:b>2.000000000000000001</ns1:b>")
+			},
 			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: ResultSuccess},
 		{name: "duplicated prefix", method: "POST", path: "/publish/dev/calc/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: ResultSuccess},
