@@ -68,12 +68,15 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 	}
 	soapVersion := ""
 	have := map[string]bool{}
-	oldIx, newIx := NewContractIndex(oldDefs), NewContractIndex(newDefs)
 	for _, op := range ops {
 		have[op.SOAPOperationName] = true
 		soapVersion = op.SOAPVersion
-		oldC := oldIx.Contract("", "", op)
-		newC := newIx.Contract("", "", op)
+	}
+	svcName, portName := portOf(oldDefs, have)
+	oldIx, newIx := NewContractIndex(oldDefs), NewContractIndex(newDefs)
+	for _, op := range ops {
+		oldC := oldIx.Contract(svcName, portName, op)
+		newC := newIx.Contract(svcName, portName, op)
 		switch {
 		case newC == nil:
 			rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationRemoved, Breaking: true, Operation: op.SOAPOperationName})
@@ -82,19 +85,12 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 		}
 	}
 	seen := map[string]bool{}
-	for _, s := range newDefs.Services {
-		for _, p := range s.Ports {
-			if soapVersion != "" && p.SOAPVersion != soapVersion {
-				continue
-			}
-			for _, c := range p.Operations {
-				if have[c.Name] || seen[c.Name] {
-					continue
-				}
-				seen[c.Name] = true
-				rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationAdded, Operation: c.Name})
-			}
+	for _, c := range addedCandidates(newDefs, svcName, portName, soapVersion) {
+		if have[c] || seen[c] {
+			continue
 		}
+		seen[c] = true
+		rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationAdded, Operation: c})
 	}
 	rep.Status = UpToDate
 	for _, c := range rep.Changes {
@@ -172,4 +168,50 @@ func cardinality(f Field) string {
 		return "array"
 	}
 	return "single"
+}
+
+// addedCandidates lists the operation names of the newer import's port
+// with the given service and port name (the old import's port binding
+// most of the version's operations), else of every port of the version's
+// SOAP version.
+func addedCandidates(newDefs *wsdl.Definitions, svcName, portName, soapVersion string) []string {
+	var names []string
+	for _, s := range newDefs.Services {
+		for _, p := range s.Ports {
+			if s.Name == svcName && p.Name == portName {
+				names = names[:0]
+				for _, c := range p.Operations {
+					names = append(names, c.Name)
+				}
+				return names
+			}
+			if soapVersion != "" && p.SOAPVersion != soapVersion {
+				continue
+			}
+			for _, c := range p.Operations {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return names
+}
+
+// portOf returns the service and port of defs that bind the most of the
+// named operations.
+func portOf(defs *wsdl.Definitions, names map[string]bool) (string, string) {
+	best, svcName, portName := 0, "", ""
+	for _, s := range defs.Services {
+		for _, p := range s.Ports {
+			n := 0
+			for _, c := range p.Operations {
+				if names[c.Name] {
+					n++
+				}
+			}
+			if n > best {
+				best, svcName, portName = n, s.Name, p.Name
+			}
+		}
+	}
+	return svcName, portName
 }

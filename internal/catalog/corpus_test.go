@@ -1,0 +1,91 @@
+package catalog
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// TestCorpus drafts, diagnoses, assesses and drift-checks every corpus
+// WSDL that imports on its own (single file): nothing may panic, a WSDL
+// compared with itself is UP_TO_DATE, and diagnostics are never
+// MANUAL_REQUIRED for an auto mapping with a contract.
+func TestCorpus(t *testing.T) {
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("WSDL corpus not found at %s: skipping", corpus)
+	}
+	imported, drafted := 0, 0
+	err := filepath.WalkDir(corpus, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".wsdl") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		defs, err := wsdl.ParseFiles(context.Background(), "root.wsdl", map[string][]byte{"root.wsdl": b})
+		if err != nil {
+			return nil // needs its imports, or not importable: the wsdl tests cover it
+		}
+		imported++
+		rel, _ := filepath.Rel(corpus, path)
+		ops, err := DraftOperations(defs, "", "")
+		if err != nil {
+			return nil
+		}
+		drafted++
+		checkCorpusDraft(t, rel, defs, ops)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d corpus WSDLs imported alone, %d drafted", imported, drafted)
+	if drafted == 0 {
+		t.Error("no corpus WSDL drafted")
+	}
+}
+
+func checkCorpusDraft(t *testing.T, rel string, defs *wsdl.Definitions, ops []model.Operation) {
+	in := ReadinessInput{Service: model.Service{Status: model.ServiceActive, Direction: model.DirectionPublish},
+		Contracts: map[string]*xsd.Operation{}, Mappings: map[string]model.Mapping{}, BackendProfiles: 1}
+	svc, port, _ := SelectPort(defs, "", "")
+	ix := NewContractIndex(defs)
+	for i := range ops {
+		ops[i].OperationID = ops[i].OperationKey
+		c := ix.Contract(svc, port.Name, ops[i])
+		if c == nil {
+			t.Errorf("%s: no contract for %s", rel, ops[i].SOAPOperationName)
+			continue
+		}
+		in.Contracts[ops[i].OperationID], in.Mappings[ops[i].OperationID] = c, AutoMapping(c)
+		if d := Diagnose(c, AutoMapping(c)); d.Status == ManualRequired {
+			t.Errorf("%s %s: auto mapping MANUAL_REQUIRED: %+v", rel, ops[i].SOAPOperationName, d.Reasons)
+		}
+	}
+	in.Operations = ops
+	if rep := Readiness(in); rep.Status == Blocked {
+		t.Errorf("%s: readiness BLOCKED: %+v", rel, rep.BlockingIssues)
+	}
+	if rep := Drift(defs, defs, ops); rep.Status != UpToDate {
+		t.Errorf("%s: drift against itself = %+v", rel, rep)
+	}
+}
