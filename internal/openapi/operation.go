@@ -1,0 +1,194 @@
+package openapi
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// errorCase is one S2R error a publish call can answer.
+type errorCase struct {
+	status int
+	code   string
+	what   string
+}
+
+// publishErrors are the SPEC 7.2 errors of a publish call, by status.
+var publishErrors = []errorCase{
+	{400, "S2R-VAL-0400", "bad request: invalid JSON, or an unusable X-Correlation-Id for an async operation"},
+	{400, "S2R-VAL-0410", "the request body fails the operation's schema"},
+	{400, "S2R-VAL-0411", "a request field fails a validation regex"},
+	{404, "S2R-RUN-0404", "no route: the service, version or operation is not served"},
+	{413, "S2R-RUN-0413", "request or response payload over the maximum size (details.maxPayloadMb)"},
+	{502, "S2R-RUN-0502", "the backend answered a SOAP Fault (details.fault) or a non-2xx status, or could not be reached"},
+	{502, "S2R-RUN-0504", "the backend's SOAP response could not be parsed"},
+	{502, "S2R-RUN-0505", "the backend auth configuration is invalid or credentials are missing"},
+	{502, "S2R-RUN-0506", "the backend response does not match the contract"},
+	{502, "S2R-VAL-0430", "the backend response fails the response schema"},
+	{502, "S2R-VAL-0431", "a backend response field fails a validation regex"},
+	{503, "S2R-RUN-0503", "no active or healthy backend"},
+	{503, "S2R-RUN-0529", "the backend's circuit breaker is open"},
+	{504, "S2R-RUN-0424", "the backend did not answer in time"},
+}
+
+// errorStatuses lists the statuses of publishErrors in order.
+var errorStatuses = []int{400, 404, 413, 502, 503, 504}
+
+// operationObject is the OpenAPI operation of op.
+func operationObject(svc model.Service, op Operation, gen *xsd.JSONSchemaGenerator) map[string]any {
+	input, output := anyObject("the contract of this operation is unknown"), anyObject("")
+	var faults []*xsd.Fault
+	if c := op.Contract; c != nil {
+		input = gen.Message(c.Input)
+		if c.Output != nil {
+			output = gen.Message(c.Output)
+		} else {
+			output = map[string]any{"type": "object", "description": "one-way operation: the backend sends no answer"}
+		}
+		faults = c.Faults
+	}
+	o := map[string]any{
+		"operationId": op.OperationKey,
+		"summary":     op.SOAPOperationName,
+		"description": "Converts the JSON request to SOAP operation " + op.SOAPOperationName + " (" + op.SOAPNamespace +
+			"), calls the backend and converts its answer back to JSON.",
+		"parameters":             commonParams(),
+		"responses":              responses(svc, op, output, faults, gen),
+		"x-s2r-operation-key":    op.OperationKey,
+		"x-s2r-soap-operation":   op.SOAPOperationName,
+		"x-s2r-soap-namespace":   op.SOAPNamespace,
+		"x-s2r-soap-action":      op.SOAPAction,
+		"x-s2r-soap-version":     op.SOAPVersion,
+		"x-s2r-style":            op.Style,
+		"x-s2r-use":              op.Use,
+		"x-s2r-execution-mode":   op.ExecutionMode,
+		"x-s2r-contract-present": op.Contract != nil,
+	}
+	switch strings.ToUpper(op.RestMethod) {
+	case "GET", "HEAD":
+		o["x-s2r-request-schema"] = input
+	default:
+		o["requestBody"] = map[string]any{"required": true,
+			"content": map[string]any{"application/json": map[string]any{"schema": input}}}
+	}
+	return o
+}
+
+func anyObject(desc string) map[string]any {
+	s := map[string]any{"type": "object"}
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
+}
+
+// commonParams are the runtime request headers of SPEC 4.1.
+func commonParams() []any {
+	return []any{
+		map[string]any{"name": "X-Correlation-Id", "in": "header", "required": false,
+			"description": "caller-supplied correlation id; generated when absent",
+			"schema":      map[string]any{"type": "string", "maxLength": 128}},
+		map[string]any{"name": "X-Debug-Enabled", "in": "header", "required": false,
+			"description": "true enables debug logging for this request",
+			"schema":      map[string]any{"type": "string", "enum": []any{"true", "false"}}},
+	}
+}
+
+// responses are the success answer and every error answer of op.
+func responses(svc model.Service, op Operation, output map[string]any, faults []*xsd.Fault, gen *xsd.JSONSchemaGenerator) map[string]any {
+	out := map[string]any{}
+	if op.ExecutionMode == model.ExecutionAsyncCallback {
+		out["202"] = map[string]any{
+			"description": "accepted: the SOAP request was sent; poll pollPath with the X-S2R-Poll-Token header",
+			"headers": map[string]any{"X-S2R-Poll-Token": map[string]any{"description": "single-use poll token",
+				"schema": map[string]any{"type": "string"}}},
+			"content": jsonContent(map[string]any{"$ref": refPrefix + "S2RAsyncAccepted"}),
+		}
+	} else {
+		out["200"] = map[string]any{"description": "the converted SOAP response",
+			"content": jsonContent(wrapSuccess(svc, output))}
+	}
+	for _, status := range errorStatuses {
+		var codes, lines []string
+		for _, e := range publishErrors {
+			if e.status == status {
+				codes = append(codes, e.code)
+				lines = append(lines, "- "+e.code+": "+e.what)
+			}
+		}
+		schema := map[string]any{"$ref": refPrefix + errorComponent(status)}
+		if status == 502 && len(faults) > 0 && svc.ErrorShapeOverride == nil {
+			schema = faultErrorSchema(svc, faults, gen)
+		}
+		out[itoa(status)] = map[string]any{"description": strings.Join(lines, "\n"), "content": jsonContent(schema)}
+	}
+	return out
+}
+
+func jsonContent(schema map[string]any) map[string]any {
+	return map[string]any{"application/json": map[string]any{"schema": schema}}
+}
+
+// wrapSuccess applies the service's envelopeWrapOverride to the success
+// schema: the converted JSON under dataField plus the included members.
+func wrapSuccess(svc model.Service, output map[string]any) map[string]any {
+	if len(svc.EnvelopeWrapOverride) == 0 {
+		return output
+	}
+	var w struct {
+		DataField string          `json:"dataField"`
+		Include   map[string]bool `json:"include"`
+	}
+	if json.Unmarshal(svc.EnvelopeWrapOverride, &w) != nil || w.DataField == "" {
+		return output
+	}
+	props := map[string]any{w.DataField: output}
+	required := []any{w.DataField}
+	for name, on := range w.Include {
+		if !on {
+			continue
+		}
+		s := map[string]any{"type": "string"}
+		if name == "timestamp" {
+			s["format"] = "date-time"
+		}
+		props[name] = s
+		required = append(required, name)
+	}
+	return map[string]any{"type": "object", "properties": props, "required": sortStrings(required)}
+}
+
+// faultErrorSchema is the 502 error of an operation with declared faults:
+// details.fault holds the JSON fault shape; in safe exposure mode only
+// faultCode.
+func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchemaGenerator) map[string]any {
+	var fault map[string]any
+	if svc.FaultDetailExposureMode == model.FaultDetailFull {
+		var details []any
+		for _, f := range faults {
+			if f.Message != nil {
+				details = append(details, gen.Message(f.Message))
+			}
+		}
+		var detail map[string]any
+		switch len(details) {
+		case 0:
+		case 1:
+			detail = details[0].(map[string]any)
+		default:
+			detail = map[string]any{"anyOf": details}
+		}
+		fault = xsd.FaultJSONSchema(detail)
+	} else {
+		fault = safeFaultSchema()
+	}
+	return errorBodySchema(codesOf(502), map[string]any{"fault": fault}, nil)
+}
+
+func safeFaultSchema() map[string]any {
+	return map[string]any{"type": "object", "required": []any{"faultCode"},
+		"properties": map[string]any{"faultCode": map[string]any{"type": "string"}},
+		"description": "faultDetailExposureMode safe: only the fault code"}
+}
