@@ -189,6 +189,6 @@ func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchem
 
 func safeFaultSchema() map[string]any {
 	return map[string]any{"type": "object", "required": []any{"faultCode"},
-		"properties": map[string]any{"faultCode": map[string]any{"type": "string"}},
+		"properties":  map[string]any{"faultCode": map[string]any{"type": "string"}},
 		"description": "faultDetailExposureMode safe: only the fault code"}
 }
