@@ -17,6 +17,7 @@ type Error struct {
 	Err     error // underlying error, if any
 }
 
+// Error renders "convert: <location>: <reason>".
 func (e *Error) Error() string {
 	loc := e.Pointer
 	if e.Path != "" {

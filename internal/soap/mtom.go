@@ -21,6 +21,7 @@ var ErrTooLarge = errors.New("soap: MTOM message over the size limit")
 // MTOMError reports a malformed MTOM/XOP package.
 type MTOMError struct{ Msg string }
 
+// Error describes the malformed package.
 func (e *MTOMError) Error() string { return "soap: MTOM: " + e.Msg }
 
 // IsMTOM reports whether a Content-Type is an XOP multipart/related

@@ -44,6 +44,7 @@ type ParseError struct {
 	Err  error
 }
 
+// Error renders the reason with its line when known.
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("soap: line %d: %s", e.Line, e.Msg)

@@ -38,6 +38,7 @@ const (
 // neither SOAP 1.1 nor 1.2.
 var ErrUnknownVersion = errors.New("soap: not a SOAP 1.1 or 1.2 message")
 
+// String returns "1.1", "1.2" or "unknown".
 func (v Version) String() string {
 	switch v {
 	case V11:
