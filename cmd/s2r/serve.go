@@ -74,6 +74,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
+	if err := badURLs.Register(reg); err != nil {
+		return err
+	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Reload(ctx); err != nil {
 		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())

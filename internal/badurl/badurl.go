@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -74,12 +76,33 @@ func (r *Recorder) Dropped() int64 { return r.dropped.Load() }
 // Written returns how many attempts were stored.
 func (r *Recorder) Written() int64 { return r.written.Load() }
 
+// Register exposes s2r_bad_url_attempts_written_total and
+// s2r_bad_url_attempts_dropped_total on reg.
+func (r *Recorder) Register(reg prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "s2r_bad_url_attempts_written_total",
+			Help: "Requests rejected with S2R-RUN-0405 stored for the bad-URL summary.",
+		}, func() float64 { return float64(r.Written()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "s2r_bad_url_attempts_dropped_total",
+			Help: "Requests rejected with S2R-RUN-0405 not stored (queue full or write failed).",
+		}, func() float64 { return float64(r.Dropped()) }),
+	} {
+		if err := reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Run writes queued attempts in batches until ctx ends, then flushes what
 // is left (bounded by a short timeout) and returns nil.
 func (r *Recorder) Run(ctx context.Context) error {
 	tick := time.NewTicker(r.cfg.FlushInterval)
 	defer tick.Stop()
 	lastPrune := time.Time{}
+	var warnedDropped int64
 	batch := make([]store.BadURLAttempt, 0, r.cfg.BatchSize)
 	for {
 		select {
@@ -90,6 +113,10 @@ func (r *Recorder) Run(ctx context.Context) error {
 			}
 		case <-tick.C:
 			batch = r.flush(ctx, batch)
+			if d := r.dropped.Load(); d > warnedDropped {
+				r.cfg.Logger.Warn("bad-URL attempts dropped", "dropped", d-warnedDropped, "droppedTotal", d)
+				warnedDropped = d
+			}
 			if time.Since(lastPrune) >= pruneInterval {
 				r.prune(ctx)
 				lastPrune = time.Now()

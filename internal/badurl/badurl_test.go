@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -60,5 +62,29 @@ func TestRecorderNeverBlocks(t *testing.T) {
 	}
 	if r.Dropped() != 7 {
 		t.Errorf("dropped = %d, want 7", r.Dropped())
+	}
+}
+
+func TestRegister(t *testing.T) {
+	r := New(Config{QueueSize: 1})
+	r.RecordBadURL("GET", "/a", time.Now())
+	r.RecordBadURL("GET", "/b", time.Now()) // dropped
+	reg := prometheus.NewRegistry()
+	if err := r.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		got[f.GetName()] = f.GetMetric()[0].GetCounter().GetValue()
+	}
+	want := map[string]float64{"s2r_bad_url_attempts_written_total": 0, "s2r_bad_url_attempts_dropped_total": 1}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("%s = %v (present %v), want %v", k, g, ok, v)
+		}
 	}
 }
