@@ -68,8 +68,9 @@ func BenchmarkResponseToJSON(b *testing.B) {
 	b.Run("OnePass", func(b *testing.B) {
 		b.SetBytes(int64(len(env)))
 		b.ReportAllocs()
+		r := xmlstream.NewReader(nil, xmlstream.Limits{})
 		for b.Loop() {
-			m, r, err := ParseHead(env, xmlstream.Limits{})
+			m, err := ParseHeadWith(r, env, xmlstream.Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -14,11 +14,23 @@ import (
 // just inside the Body. Check FaultAhead before choosing how to read the
 // body, and call FinishBody after reading it.
 func ParseHead(data []byte, lim xmlstream.Limits) (*Message, *xmlstream.Reader, error) {
-	p := &parser{r: xmlstream.NewReader(data, lim), m: &Message{data: data, lim: lim}, headOnly: true}
-	if err := p.envelope(); err != nil {
+	r := xmlstream.NewReader(data, lim)
+	m, err := ParseHeadWith(r, data, lim)
+	if err != nil {
 		return nil, nil, err
 	}
-	return p.m, p.r, nil
+	return m, r, nil
+}
+
+// ParseHeadWith is ParseHead reading with r (reset to data), so that a
+// caller can reuse pooled readers and their buffers.
+func ParseHeadWith(r *xmlstream.Reader, data []byte, lim xmlstream.Limits) (*Message, error) {
+	r.Reset(data, lim)
+	p := parser{r: r, m: &Message{data: data, lim: lim}, headOnly: true}
+	if err := p.envelope(); err != nil {
+		return nil, err
+	}
+	return p.m, nil
 }
 
 // FaultAhead reports whether the first element of the Body is a Fault of
