@@ -248,11 +248,14 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 	if err != nil {
 		return err
 	}
+	kept := make([]bool, len(plan.ops))
+	taken := map[string]bool{}
 	for i, op := range plan.ops {
 		prev, ok := byName[op.SOAPOperationName]
 		if !ok {
 			continue
 		}
+		kept[i], taken[prev.OperationKey] = true, true
 		op.OperationKey, op.RestMethod, op.RestPath = prev.OperationKey, prev.RestMethod, prev.RestPath
 		op.TimeoutMs, op.RetryCount, op.ExecutionMode = prev.TimeoutMs, prev.RetryCount, prev.ExecutionMode
 		op.ValidationRules, op.TransformRules = prev.ValidationRules, prev.TransformRules
@@ -264,13 +267,18 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 			}
 		}
 	}
-	// Keys kept from the old version may now collide with new ones.
-	keys := make([]string, len(plan.ops))
+	// New operations give way to the keys the kept ones had.
 	for i, op := range plan.ops {
-		keys[i] = op.OperationKey
-	}
-	for i, k := range catalog.UniqueKeys(keys) {
-		plan.ops[i].OperationKey = k
+		if kept[i] || !taken[op.OperationKey] {
+			taken[op.OperationKey] = true
+			continue
+		}
+		key := op.OperationKey
+		for n := 2; taken[key]; n++ {
+			key = op.OperationKey + "-" + itoa(n)
+		}
+		taken[key] = true
+		plan.ops[i].OperationKey, plan.ops[i].RestPath = key, "/"+key
 	}
 	return nil
 }

@@ -198,7 +198,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
 		// Customize, then activate version 1.
 		add := d.Operations[0].OperationID
-		api.do("PATCH", Prefix+"/operations/"+add, operatorEmail, `{"restMethod":"PUT","restPath":"/sum/{a}","timeoutMs":700,"retryCount":2}`).wantStatus(t, 200)
+		api.do("PATCH", Prefix+"/operations/"+add, operatorEmail, `{"restMethod":"PUT","restPath":"/sum/{a}","timeoutMs":700,"retryCount":2,"operationKey":"multiply"}`).wantStatus(t, 200)
 		api.do("PATCH", Prefix+"/operations/"+add+"/validation-rules", operatorEmail, `{"rules":[{"field":"/a","pattern":"^[0-9]+$","target":"request"}]}`).wantStatus(t, 200)
 		api.do("POST", base+":activate", operatorEmail, "").wantStatus(t, 200)
 
@@ -218,6 +218,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		breaking := []wsdlOp{
 			{name: "Add", action: "urn:Add", in: []wsdlField{{"a", "xs:int", 1}, {"b", "xs:decimal", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
 			{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"tenant", "xs:string", 1}}, out: []wsdlField{{"name", "xs:string", 0}}},
+			{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
 		}
 		api.importXML(calcWSDL(breaking))
 		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
@@ -232,7 +233,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		// Replacement draft from the newest import keeps the settings of Add.
 		var rep draftResult
 		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantStatus(t, 201).decode(t, &rep)
-		if len(rep.Operations) != 2 || rep.Version.VersionNumber != 2 {
+		if len(rep.Operations) != 3 || rep.Version.VersionNumber != 2 {
 			t.Fatalf("replacement = %+v", rep)
 		}
 		got := rep.Operations[0]
@@ -242,6 +243,10 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		}
 		if rep.Operations[1].RestPath != "/get-info" || rep.Operations[1].TimeoutMs != nil {
 			t.Errorf("GetInfo = %+v", rep.Operations[1])
+		}
+		// The new Multiply gives way to the key Add kept.
+		if got.OperationKey != "multiply" || rep.Operations[2].OperationKey != "multiply-2" || rep.Operations[2].RestPath != "/multiply-2" {
+			t.Errorf("keys = %s, %s %s", got.OperationKey, rep.Operations[2].OperationKey, rep.Operations[2].RestPath)
 		}
 		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
 	})
