@@ -1,0 +1,58 @@
+package admin
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzImportUpload feeds arbitrary uploads through the import path up to
+// the parsed contract: ZIP detection, safe ZIP reading, the root rule and
+// WSDL parsing must answer an error, never panic.
+func FuzzImportUpload(f *testing.F) {
+	f.Add("a.wsdl", []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:x"/>`), "")
+	f.Add("../../x.wsdl", []byte(`<description xmlns="http://www.w3.org/ns/wsdl"/>`), "")
+	f.Add("z.zip", zipOf(f, map[string][]byte{"a.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><import location="b.xsd"/></definitions>`), "b.xsd": []byte("<x/>")}), "")
+	f.Add("z.zip", zipOf(f, map[string][]byte{"../evil.wsdl": []byte("<a/>")}), "")
+	f.Add("z.zip", []byte("PK\x03\x04garbage"), "a.wsdl")
+	f.Fuzz(func(t *testing.T, name string, data []byte, root string) {
+		src, err := sourceFromUpload(name, data, root)
+		if err != nil {
+			return
+		}
+		if src.root == "" || src.files[src.root] == nil {
+			t.Fatalf("root %q not in the file set", src.root)
+		}
+		s := &server{now: time.Now}
+		_, _ = s.parseSource(context.Background(), src)
+	})
+}
+
+// FuzzImportPaths checks the path helpers of imports and repair packages:
+// accepted relative paths are clean, package paths never escape the
+// package, and relative paths between package paths resolve back.
+func FuzzImportPaths(f *testing.F) {
+	f.Add("types/a.xsd", "http://h:8080/a/b/c.xsd?x=1&y=2", "external/h/a")
+	f.Add("../x", "https://h/", ".")
+	f.Add("a//b", "http://[::1]/../../etc/passwd", "builtin")
+	f.Fuzz(func(t *testing.T, rel, rawURL, dir string) {
+		if checkRelativePath(rel) == "" && (path.Clean(rel) != rel || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/")) {
+			t.Fatalf("accepted unclean path %q", rel)
+		}
+		if name := cleanUploadName(rel); strings.Contains(name, "/") || name == ".." {
+			t.Fatalf("upload name %q from %q", name, rel)
+		}
+		p := remotePackagePath(rawURL)
+		if !strings.HasPrefix(p, "external/") || path.Clean(p) != p || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
+			t.Fatalf("package path %q from %q", p, rawURL)
+		}
+		if checkRelativePath(dir) != "" {
+			return
+		}
+		if got := path.Clean(path.Join(dir, relativePath(dir, p))); got != p {
+			t.Fatalf("relativePath(%q, %q) resolves to %q", dir, p, got)
+		}
+	})
+}
