@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// adminCall sends an admin request as the bootstrap admin and decodes the
+// JSON answer into out (when not nil).
+func adminCall(t *testing.T, method, url, body string, wantStatus int, out any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != wantStatus {
+		t.Fatalf("%s %s = %d, want %d: %s", method, url, resp.StatusCode, wantStatus, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, url, err, b)
+		}
+	}
+}
+
+func postJSON(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// waitFor polls fn every 20 ms until it returns true or d passes, and
+// returns how long it took.
+func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !fn() {
+		if time.Since(start) > d {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// TestPublishEndToEnd runs s2r serve on SQLite, autopilot-imports a WSDL
+// through the admin API, points its backend at a SOAP server on
+// 127.0.0.1, activates it and calls it; an admin change is served within
+// a second.
+func TestPublishEndToEnd(t *testing.T) {
+	wsdlText, err := os.ReadFile("../../internal/dataplane/testdata/calc.wsdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		if !strings.Contains(string(b), ">12345678901234567890.1</") {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>`+
+				`<faultcode>soap:Client</faultcode><faultstring>unexpected request</faultstring></soap:Fault></soap:Body></soap:Envelope>`)
+			return
+		}
+		io.WriteString(w, `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>`+
+			`<AddResponse xmlns="http://example.com/calc"><result>12345678901234567892.100000000000000001</result></AddResponse>`+
+			`</soap:Body></soap:Envelope>`)
+	}))
+	defer backend.Close()
+
+	logs, stop := startServe(t, map[string]string{
+		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
+		"S2R_DATA_DIR":         t.TempDir(),
+		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
+	})
+	defer stop()
+	base := logs.addr(t, "main")
+	admin := base + "/admin/v1"
+
+	var auto struct {
+		Service struct {
+			ServiceID string `json:"serviceId"`
+		} `json:"service"`
+		Version struct {
+			VersionID string `json:"versionId"`
+		} `json:"version"`
+		BackendProfile struct {
+			ProfileID string `json:"profileId"`
+		} `json:"backendProfile"`
+	}
+	body, _ := json.Marshal(map[string]any{"xml": string(wsdlText), "environment": "dev", "serviceKey": "calc"})
+	adminCall(t, "POST", admin+"/wsdl/import-xml:autopilot", string(body), http.StatusCreated, &auto)
+	adminCall(t, "PATCH", admin+"/backend-profiles/"+auto.BackendProfile.ProfileID,
+		`{"endpointUrl":"`+backend.URL+`/calc"}`, http.StatusOK, nil)
+
+	// Not active yet: 404.
+	add := base + "/publish/dev/calc/add"
+	if status, b := postJSON(t, add, `{"a":12345678901234567890.1,"b":2.000000000000000001}`); status != 404 {
+		t.Fatalf("before activation: %d %s", status, b)
+	}
+	adminCall(t, "POST", admin+"/services/"+auto.Service.ServiceID+"/versions/"+auto.Version.VersionID+":activate", "", http.StatusOK, nil)
+	var got string
+	took := waitFor(t, time.Second, "activation served", func() bool {
+		status, b := postJSON(t, add, `{"a":12345678901234567890.1,"b":2.000000000000000001}`)
+		got = b
+		return status == 200
+	})
+	t.Logf("activation served after %v", took)
+	if want := `{"result":12345678901234567892.100000000000000001}`; got != want {
+		t.Errorf("publish = %s, want %s", got, want)
+	}
+
+	// An admin change (the success envelope) is served within a second.
+	adminCall(t, "PATCH", admin+"/services/"+auto.Service.ServiceID,
+		`{"envelopeWrapOverride":{"dataField":"data","include":{"serviceKey":true}}}`, http.StatusOK, nil)
+	took = waitFor(t, time.Second, "envelope change served", func() bool {
+		_, b := postJSON(t, add, `{"a":12345678901234567890.1,"b":2}`)
+		got = b
+		return strings.HasPrefix(b, `{"data":`)
+	})
+	t.Logf("envelope change served after %v", took)
+	if want := `{"data":{"result":12345678901234567892.100000000000000001},"serviceKey":"calc"}`; got != want {
+		t.Errorf("wrapped publish = %s, want %s", got, want)
+	}
+
+	// Disabling the service removes the route.
+	adminCall(t, "PATCH", admin+"/services/"+auto.Service.ServiceID, `{"status":"disabled"}`, http.StatusOK, nil)
+	waitFor(t, time.Second, "disable served", func() bool {
+		status, _ := postJSON(t, add, `{"a":1,"b":2}`)
+		return status == 404
+	})
+	if err := stop(); err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
