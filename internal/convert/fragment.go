@@ -2,6 +2,7 @@ package convert
 
 import (
 	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 // FragmentJSON converts self-contained XML content — a sequence of
@@ -32,4 +33,45 @@ func FragmentJSON(dst, content []byte, p *Plan, path string, lim xmlstream.Limit
 		return dst, &Error{Path: path, Reason: "content after the fragment"}
 	}
 	return out, nil
+}
+
+// DetailElement returns the name of the first element of self-contained
+// content such as a fault detail, to pick the declared fault it carries.
+func DetailElement(content []byte) (xmlstream.Name, bool) {
+	doc := make([]byte, 0, len(content)+7)
+	doc = append(doc, "<x>"...)
+	doc = append(doc, content...)
+	doc = append(doc, "</x>"...)
+	r := xmlstream.NewReader(doc, xmlstream.Limits{})
+	if _, err := r.Next(); err != nil {
+		return xmlstream.Name{}, false
+	}
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			return xmlstream.Name{}, false
+		}
+		if tok.Kind == xmlstream.StartElement {
+			return tok.Name, true
+		}
+	}
+}
+
+// MatchFault returns the declared fault of an operation whose message
+// carries the element name (its first element part), or nil.
+func MatchFault(faults []*xsd.Fault, name xmlstream.Name) *xsd.Fault {
+	for _, f := range faults {
+		if f.Message == nil {
+			continue
+		}
+		for _, p := range f.Message.Parts {
+			if p.Element != nil && p.Element.Name == name {
+				return f
+			}
+		}
+		if f.Message.Wrapper != nil && f.Message.Wrapped && f.Message.Wrapper.Name == name {
+			return f
+		}
+	}
+	return nil
 }
