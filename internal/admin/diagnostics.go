@@ -57,12 +57,12 @@ func (s *server) getOperationDiagnostics(w http.ResponseWriter, r *http.Request)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, diagnose(op, c != nil, catalog.Diagnose(c, m), m, err == nil))
+	return writeJSON(w, http.StatusOK, diagnose(op, catalog.Diagnose(c, m), m, err == nil))
 }
 
 // diagnose builds the answer for one operation; an operation without an
 // active mapping is MANUAL_REQUIRED.
-func diagnose(op model.Operation, _ bool, d catalog.Diagnostics, m model.Mapping, hasMapping bool) operationDiagnostics {
+func diagnose(op model.Operation, d catalog.Diagnostics, m model.Mapping, hasMapping bool) operationDiagnostics {
 	out := operationDiagnostics{OperationID: op.OperationID, OperationKey: op.OperationKey, Diagnostics: d}
 	if !hasMapping {
 		out.Diagnostics = catalog.Diagnostics{Status: catalog.ManualRequired, Reasons: []catalog.Reason{{
@@ -101,8 +101,7 @@ func (s *server) getServiceDiagnostics(w http.ResponseWriter, r *http.Request) e
 		Items: []operationDiagnostics{}}
 	for _, op := range ops {
 		m, ok := maps[op.OperationID]
-		c := contracts[op.OperationID]
-		d := diagnose(op, c != nil, catalog.Diagnose(c, m), m, ok)
+		d := diagnose(op, catalog.Diagnose(contracts[op.OperationID], m), m, ok)
 		out.Summary[d.Status]++
 		out.Items = append(out.Items, d)
 	}

@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -103,12 +102,4 @@ func immutable(v model.Version) error {
 	return apierr.New(apierr.AdmImmutable, "version "+itoa(v.VersionNumber)+" is "+v.Status+
 		": only a draft version can be edited; create a draft (POST /services/{serviceId}/versions)").
 		WithDetail("versionId", v.VersionID).WithDetail("versionStatus", v.Status)
-}
-
-// writeStatus is writeJSON with a status chosen by created.
-func writeCreated(w http.ResponseWriter, created bool, v any) error {
-	if created {
-		return writeJSON(w, http.StatusCreated, v)
-	}
-	return writeJSON(w, http.StatusOK, v)
 }

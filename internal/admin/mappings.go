@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -109,7 +110,7 @@ func (s *server) putMapping(w http.ResponseWriter, r *http.Request) (err error) 
 func mappingProblems(probs []catalog.Problem) error {
 	var unknown []string
 	for _, p := range probs {
-		if p.Field != "" && len(p.Reason) > 0 && containsSuffix(p.Reason, "the contract lacks") {
+		if p.Field != "" && strings.HasSuffix(p.Reason, "the contract lacks") {
 			unknown = append(unknown, p.Field)
 		}
 	}
@@ -123,10 +124,6 @@ func mappingProblems(probs []catalog.Problem) error {
 		e = e.WithDetail("unknownFields", unknown)
 	}
 	return e
-}
-
-func containsSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
 
 // contractLookup loads the contract of the operation being changed.

@@ -3,7 +3,6 @@ package catalog
 import (
 	"errors"
 	"regexp"
-	"slices"
 	"strings"
 
 	"regexp/syntax"
@@ -83,16 +82,4 @@ func regexpReason(err error) string {
 func CheckTransformRules(rules []transform.Rule) error {
 	_, err := transform.Compile(rules)
 	return err
-}
-
-// IsTransformKind reports whether kind is one of SPEC 2.3's kinds.
-func IsTransformKind(kind string) bool { return slices.Contains(transform.Kinds, transform.Kind(kind)) }
-
-// KindList renders the transform kinds for messages.
-func KindList() string {
-	names := make([]string, len(transform.Kinds))
-	for i, k := range transform.Kinds {
-		names[i] = string(k)
-	}
-	return strings.Join(names, ", ")
 }
