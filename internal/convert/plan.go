@@ -108,6 +108,7 @@ type attrPlan struct {
 type choiceCheck struct {
 	optional bool
 	branches [][2]int // member index ranges [from, to)
+	wildcard bool     // a branch is xs:any: "$xml" counts as that branch
 }
 
 // Compile compiles the conversion plan of msg. Callers cache the result.
@@ -130,8 +131,8 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 	default:
 		p.root = p.partsPlan(msg.Parts, false)
 	}
-	if p.root.scalar {
-		return nil, fmt.Errorf("convert: message %s: wrapper has a simple type", msg.Name.Local)
+	if p.root.scalar || p.root.anyType || p.root.arrayItem != nil {
+		return nil, fmt.Errorf("convert: message %s: the wrapper's type is not a structure (simple, anyType or SOAP array)", msg.Name.Local)
 	}
 	return p, nil
 }

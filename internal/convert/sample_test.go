@@ -30,9 +30,17 @@ func sampleObject(tp *typePlan, depth int) string {
 	if tp.simple != nil {
 		add("$value", sampleSimple(tp.simple))
 	}
-	skip := map[int]bool{}
+	skip, force := map[int]bool{}, map[int]bool{}
 	for _, cc := range tp.choices {
-		for _, br := range cc.branches[1:] {
+		chosen := -1
+		for b, br := range cc.branches {
+			if chosen < 0 && br[1] > br[0] {
+				chosen = b
+				if !cc.optional {
+					force[br[0]] = true
+				}
+				continue
+			}
 			for m := br[0]; m < br[1]; m++ {
 				skip[m] = true
 			}
@@ -43,11 +51,11 @@ func sampleObject(tp *typePlan, depth int) string {
 			continue
 		}
 		switch {
-		case m.repeated && (depth < 2 || m.minItems > 0) && depth < 6:
+		case m.repeated && (depth < 2 || m.minItems > 0 || force[i]) && depth < 8:
 			add(m.json, "["+sampleValue(m, depth+1)+"]")
 		case m.repeated:
 			add(m.json, "[]")
-		case m.required || depth < 2 && !m.nillable:
+		case m.required || force[i] || depth < 2 && !m.nillable:
 			if depth >= 6 && !m.required {
 				continue
 			}

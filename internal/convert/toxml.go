@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
@@ -306,9 +307,16 @@ func (j *j2x) groupPresent(tp *typePlan, m, base int) bool {
 }
 
 func (j *j2x) checkChoices(tp *typePlan, base int) error {
+	xmlSlot := base + len(tp.members) + len(tp.attrs) + 1
 	for _, cc := range tp.choices {
 		present := 0
 		var names []string
+		if cc.wildcard {
+			if at := int(j.slots[xmlSlot]); at >= 0 && len(bytes.TrimSpace(j.t.view(at))) > 0 {
+				present++
+			}
+			names = append(names, `"$xml"`)
+		}
 		for _, br := range cc.branches {
 			for m := br[0]; m < br[1]; m++ {
 				if j.memberPresent(tp.members[m], int(j.slots[base+m])) {

@@ -119,6 +119,9 @@ func (p *Plan) flatten(tp *typePlan, pt *xsd.Particle, repeated, required bool) 
 			from := len(tp.members)
 			p.flatten(tp, c, rep, false)
 			cc.branches = append(cc.branches, [2]int{from, len(tp.members)})
+			if c.Kind == xsd.ParticleAny {
+				cc.wildcard = true
+			}
 		}
 		if !rep {
 			tp.choices = append(tp.choices, cc)

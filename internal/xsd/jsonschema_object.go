@@ -81,7 +81,11 @@ func (o *objectBuilder) particle(p *Particle, repeated, required bool) {
 		for _, c := range p.Children {
 			from := len(o.names)
 			o.particle(c, rep, false)
-			branches = append(branches, append([]string(nil), o.names[from:]...))
+			names := append([]string(nil), o.names[from:]...)
+			if c.Kind == ParticleAny {
+				names = append(names, "$xml")
+			}
+			branches = append(branches, names)
 		}
 		if !rep {
 			o.choice(branches, !req || Emptiable(p))
