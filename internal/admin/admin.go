@@ -32,6 +32,7 @@ type Config struct {
 	Logger          *slog.Logger
 	BootstrapAdmins []string // e-mails that are always admin (S2R_BOOTSTRAP_ADMINS)
 	Version         string   // s2r version, shown in the OpenAPI document
+	PublicBaseURL   string   // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
 }
 
 // server is the admin API.
@@ -41,6 +42,7 @@ type server struct {
 	log     *slog.Logger
 	access  *access.Resolver
 	version string
+	public  string // Config.PublicBaseURL
 	now     func() time.Time
 	routes  []route
 	mux     *http.ServeMux
@@ -70,6 +72,7 @@ func newServer(cfg Config) *server {
 		log:     log,
 		access:  access.NewResolver(cfg.Store, cfg.BootstrapAdmins, access.DefaultCacheTTL),
 		version: cfg.Version,
+		public:  cfg.PublicBaseURL,
 		now:     time.Now,
 	}
 	s.contracts = contracts.New(cfg.Store)

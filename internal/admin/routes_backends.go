@@ -10,6 +10,7 @@ func (s *server) backendRoutes() []route {
 	const (
 		reader   = model.RoleReader
 		operator = model.RoleOperator
+		admin    = model.RoleAdmin
 	)
 	return []route{
 		{"GET", "/services/{serviceId}/backend-profiles", reader, s.listBackendProfiles, docListBackendProfiles},
@@ -24,5 +25,9 @@ func (s *server) backendRoutes() []route {
 		{"GET", "/services/{serviceId}/test-datasets", reader, s.listDatasets, docListDatasets},
 		{"POST", "/services/{serviceId}/test-datasets", operator, s.createDataset, docCreateDataset},
 		{"DELETE", "/test-datasets/{datasetId}", operator, s.deleteDataset, docDeleteDataset},
+
+		{"POST", "/services/{serviceId}/versions/{versionId}:generate-openapi", admin, s.generateOpenAPI, docGenerateOpenAPI},
+		{"GET", "/services/{serviceId}/versions/{versionId}/openapi", reader, s.getVersionOpenAPI, docGetVersionOpenAPI},
+		{"GET", "/services/{serviceId}/versions/{versionId}/openapi/package", reader, s.getOpenAPIPackage, docGetOpenAPIPackage},
 	}
 }
