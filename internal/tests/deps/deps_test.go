@@ -19,6 +19,9 @@ var hotPath = []string{
 	"internal/convert",
 	"internal/xmlstream",
 	"internal/soap",
+	"internal/routing",
+	"internal/upstream",
+	"internal/transform",
 }
 
 // forbidden may not appear among a hot-path package's dependencies; module
