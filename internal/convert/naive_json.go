@@ -12,7 +12,7 @@ import (
 func NaiveJSONToXML(w *xmlstream.Writer, in []byte) error {
 	j := getJ2X(&Plan{}, w)
 	defer putJ2X(j)
-	if err := j.t.build(in); err != nil {
+	if err := j.t.build(in, false); err != nil {
 		return err
 	}
 	if j.t.toks[0].kind != '{' {
@@ -82,11 +82,16 @@ func (j *j2x) naiveValue(i int) error {
 		return nil
 	}
 	end := j.t.skip(i)
+	var attrs []int
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
 		name := string(j.t.view(k))
 		if len(name) < 2 || name[0] != '@' {
 			continue
 		}
+		if err := j.checkDuplicate(attrs, j.t.view(k)); err != nil {
+			return err // JSON inside a contract allows duplicate names
+		}
+		attrs = append(attrs, k)
 		if !isNCName(name[1:]) || !isScalar(j.t.toks[k+1].kind) {
 			j.path = append(j.path, pathSeg{name: name})
 			return j.fail("invalid attribute member")

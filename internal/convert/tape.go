@@ -39,15 +39,16 @@ var tapePool = sync.Pool{New: func() any {
 // maxJSONDepth bounds nesting like xmlstream bounds XML depth.
 const maxJSONDepth = 256
 
-// build indexes in. Decoder errors (syntax, duplicate names, invalid UTF-8)
-// are returned as *Error with the JSON pointer.
-func (t *tape) build(in []byte) error {
+// build indexes in. Decoder errors (syntax, invalid UTF-8 and, unless
+// allowDup, duplicate names) are returned as *Error with the JSON pointer.
+// Plans allow duplicates here and refuse them while filling member slots.
+func (t *tape) build(in []byte, allowDup bool) error {
 	if len(in) > 1<<31-1 {
 		return &Error{Reason: "JSON document too large"}
 	}
 	t.in, t.toks, t.stack = in, t.toks[:0], t.stack[:0]
 	t.bb = *bytes.NewBuffer(in[:len(in):len(in)])
-	t.dec.Reset(&t.bb)
+	t.dec.Reset(&t.bb, jsontext.AllowDuplicateNames(allowDup))
 	for {
 		if err := t.next(); err != nil {
 			return jsonSyntaxError(t.dec, err)

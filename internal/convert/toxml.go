@@ -14,7 +14,7 @@ import (
 func (p *Plan) JSONToXML(w *xmlstream.Writer, in []byte) error {
 	j := getJ2X(p, w)
 	defer putJ2X(j)
-	if err := j.t.build(in); err != nil {
+	if err := j.t.build(in, true); err != nil {
 		return err
 	}
 	return j.root()
@@ -141,6 +141,17 @@ func (j *j2x) derivedType(tp *typePlan, i int) (*typePlan, bool, error) {
 	return tp, false, nil
 }
 
+// checkDuplicate refuses an anyAttribute member already seen.
+func (j *j2x) checkDuplicate(seen []int, name []byte) error {
+	for _, k := range seen {
+		if string(j.t.view(k)) == string(name) {
+			j.path = append(j.path, pathSeg{name: string(name)})
+			return j.fail("invalid JSON: duplicate object member name")
+		}
+	}
+	return nil
+}
+
 // ownType checks a "$type" member of an object whose type was already
 // chosen: it must name that type.
 func (j *j2x) ownType(tp *typePlan, at int) error {
@@ -162,39 +173,52 @@ func (j *j2x) ownType(tp *typePlan, at int) error {
 // JSON object at i, in schema order.
 func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	base := len(j.slots)
-	n := len(tp.members) + len(tp.attrs) + 2 // +$value, +$xml
+	n := len(tp.members) + len(tp.attrs) + 3 // +$value, +$xml, +$type
 	for k := 0; k < n; k++ {
 		j.slots = append(j.slots, -1)
 	}
 	defer func() { j.slots = j.slots[:base] }()
-	valueSlot, xmlSlot := base+len(tp.members)+len(tp.attrs), base+len(tp.members)+len(tp.attrs)+1
+	valueSlot := base + len(tp.members) + len(tp.attrs)
+	xmlSlot, typeSlot := valueSlot+1, valueSlot+2
 	end := j.t.skip(i)
 	var anyAttrs []int
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
 		name := j.t.view(k)
+		slot := -1
 		if idx, ok := tp.byJSON[string(name)]; ok {
+			slot = base + idx
 			if idx < 0 {
-				j.slots[base+len(tp.members)+^idx] = int32(k + 1)
-			} else {
-				j.slots[base+idx] = int32(k + 1)
+				slot = base + len(tp.members) + ^idx
 			}
-			continue
+		} else {
+			switch {
+			case string(name) == "$type":
+				if err := j.ownType(tp, k+1); err != nil {
+					return err
+				}
+				slot = typeSlot
+			case string(name) == "$value" && (tp.simple != nil && !tp.scalar || tp.mixed):
+				slot = valueSlot
+			case string(name) == "$xml" && tp.wildcard:
+				slot = xmlSlot
+			case len(name) > 1 && name[0] == '@' && tp.anyAttr:
+				if err := j.checkDuplicate(anyAttrs, name); err != nil {
+					return err
+				}
+				anyAttrs = append(anyAttrs, k)
+				continue
+			default:
+				j.path = append(j.path, pathSeg{name: string(name)})
+				return j.fail("unknown member " + quote(string(name)))
+			}
 		}
-		switch {
-		case string(name) == "$type":
-			if err := j.ownType(tp, k+1); err != nil {
-				return err
-			}
-		case string(name) == "$value" && (tp.simple != nil && !tp.scalar || tp.mixed):
-			j.slots[valueSlot] = int32(k + 1)
-		case string(name) == "$xml" && tp.wildcard:
-			j.slots[xmlSlot] = int32(k + 1)
-		case len(name) > 1 && name[0] == '@' && tp.anyAttr:
-			anyAttrs = append(anyAttrs, k)
-		default:
+		// The decoder allows duplicate names (cheaper); a member set twice
+		// is refused here, where the slots make it free.
+		if j.slots[slot] >= 0 {
 			j.path = append(j.path, pathSeg{name: string(name)})
-			return j.fail("unknown member " + quote(string(name)))
+			return j.fail("invalid JSON: duplicate object member name")
 		}
+		j.slots[slot] = int32(k + 1)
 	}
 	if !top {
 		if err := j.attributes(tp, base, anyAttrs); err != nil {
