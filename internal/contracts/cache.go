@@ -56,6 +56,27 @@ type Cache struct {
 type entry struct {
 	hash string
 	defs *wsdl.Definitions
+	ops  map[opKey]*xsd.Operation
+}
+
+// opKey finds an operation; an empty service or port stands for "the
+// first that has it", as in wsdl.Definitions.Operation.
+type opKey struct{ service, port, name string }
+
+// indexOperations maps every (service, port, name), and the forms with
+// service and/or port left empty, to the operation Definitions.Operation
+// would return, so a lookup is O(1) instead of a scan of every operation.
+func indexOperations(defs *wsdl.Definitions) map[opKey]*xsd.Operation {
+	ops := defs.Operations()
+	idx := make(map[opKey]*xsd.Operation, 2*len(ops))
+	for _, b := range ops {
+		for _, k := range []opKey{{b.Service, b.Port, b.Name}, {b.Service, "", b.Name}, {"", b.Port, b.Name}, {"", "", b.Name}} {
+			if _, ok := idx[k]; !ok {
+				idx[k] = b.Operation
+			}
+		}
+	}
+	return idx
 }
 
 // New returns a cache of DefaultSize contracts loaded from st.
@@ -74,53 +95,58 @@ func NewSize(st *store.Store, size int) *Cache {
 // artifact that no longer parses (for example after a parser change) gives
 // the *wsdl.ImportError.
 func (c *Cache) Definitions(ctx context.Context, artifactID string) (*wsdl.Definitions, error) {
+	e, err := c.entryFor(ctx, artifactID)
+	if err != nil {
+		return nil, err
+	}
+	return e.defs, nil
+}
+
+// Operation returns the contract of one operation of the artifact: service
+// and port may be empty to take the first that has the operation. An
+// unknown operation gives an error wrapping ErrNoOperation. Lookups use an
+// index built once per contract.
+func (c *Cache) Operation(ctx context.Context, artifactID, service, port, operation string) (*xsd.Operation, error) {
+	e, err := c.entryFor(ctx, artifactID)
+	if err != nil {
+		return nil, err
+	}
+	op, ok := e.ops[opKey{service, port, operation}]
+	if !ok {
+		return nil, fmt.Errorf("operation %q (service %q, port %q) of artifact %s: %w",
+			operation, service, port, artifactID, ErrNoOperation)
+	}
+	return op, nil
+}
+
+// entryFor returns the cache entry of an artifact, loading it when needed.
+func (c *Cache) entryFor(ctx context.Context, artifactID string) (*entry, error) {
 	hash, ok := c.hashOf(artifactID)
-	if ok {
-		if defs, ok := c.get(hash); ok {
-			return defs, nil
-		}
-	} else {
+	if !ok {
 		head, err := c.st.ArtifactHeader(ctx, artifactID)
 		if err != nil {
 			return nil, fmt.Errorf("contracts: %w", err)
 		}
 		hash = head.ContentSHA256
 		c.rememberID(artifactID, hash)
-		if defs, ok := c.get(hash); ok {
-			return defs, nil
-		}
+	}
+	if e, ok := c.get(hash); ok {
+		return e, nil
 	}
 	v, err, _ := c.group.Do(hash, func() (any, error) {
-		if defs, ok := c.get(hash); ok {
-			return defs, nil
+		if e, ok := c.get(hash); ok {
+			return e, nil
 		}
 		defs, err := c.load(context.WithoutCancel(ctx), artifactID)
 		if err != nil {
 			return nil, err
 		}
-		c.put(hash, defs)
-		return defs, nil
+		return c.put(hash, defs), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return v.(*wsdl.Definitions), nil
-}
-
-// Operation returns the contract of one operation of the artifact: service
-// and port may be empty to take the first that has the operation. An
-// unknown operation gives an error wrapping ErrNoOperation.
-func (c *Cache) Operation(ctx context.Context, artifactID, service, port, operation string) (*xsd.Operation, error) {
-	defs, err := c.Definitions(ctx, artifactID)
-	if err != nil {
-		return nil, err
-	}
-	op, ok := defs.Operation(service, port, operation)
-	if !ok {
-		return nil, fmt.Errorf("operation %q (service %q, port %q) of artifact %s: %w",
-			operation, service, port, artifactID, ErrNoOperation)
-	}
-	return op, nil
+	return v.(*entry), nil
 }
 
 // Prime stores defs, parsed by the caller from exactly the files of a
@@ -176,7 +202,7 @@ func (c *Cache) rememberID(id, hash string) {
 	c.ids[id] = hash
 }
 
-func (c *Cache) get(hash string) (*wsdl.Definitions, bool) {
+func (c *Cache) get(hash string) (*entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.index[hash]
@@ -184,20 +210,22 @@ func (c *Cache) get(hash string) (*wsdl.Definitions, bool) {
 		return nil, false
 	}
 	c.lru.MoveToFront(el)
-	return el.Value.(*entry).defs, true
+	return el.Value.(*entry), true
 }
 
-func (c *Cache) put(hash string, defs *wsdl.Definitions) {
+func (c *Cache) put(hash string, defs *wsdl.Definitions) *entry {
+	e := &entry{hash: hash, defs: defs, ops: indexOperations(defs)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.index[hash]; ok {
 		c.lru.MoveToFront(el)
-		return
+		return el.Value.(*entry)
 	}
-	c.index[hash] = c.lru.PushFront(&entry{hash: hash, defs: defs})
+	c.index[hash] = c.lru.PushFront(e)
 	for c.lru.Len() > c.size {
 		last := c.lru.Back()
 		c.lru.Remove(last)
 		delete(c.index, last.Value.(*entry).hash)
 	}
+	return e
 }

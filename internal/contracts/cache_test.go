@@ -85,6 +85,15 @@ func TestCacheDefinitionsAndOperation(t *testing.T) {
 	if op.SOAPAction != "urn:add" || op.Input == nil || len(op.Input.Parts) != 1 || op.Input.Parts[0].Element.Name.Local != "Add" {
 		t.Errorf("operation = %+v", op)
 	}
+	for _, k := range [][2]string{{"", ""}, {"Calc", ""}, {"", "CalcSoap"}, {"Calc", "CalcSoap"}} {
+		want, _ := got[0].Operation(k[0], k[1], "Addx")
+		if op2, err := c.Operation(ctx, "a1", k[0], k[1], "Addx"); err != nil || op2 != want {
+			t.Errorf("Operation(%q, %q) = %p, %v; want %p", k[0], k[1], op2, err, want)
+		}
+	}
+	if _, err := c.Operation(ctx, "a1", "Calc", "Nope", "Addx"); !errors.Is(err, contracts.ErrNoOperation) {
+		t.Errorf("unknown port: err = %v", err)
+	}
 	if _, err := c.Operation(ctx, "a1", "Calc", "CalcSoap", "Sub"); !errors.Is(err, contracts.ErrNoOperation) || !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown operation: err = %v", err)
 	}
