@@ -60,7 +60,7 @@ const txLogBatch = 500
 func (tx *Tx) InsertTxLogs(ctx context.Context, logs []TxLog) error {
 	for len(logs) > 0 {
 		n := min(len(logs), txLogBatch)
-		if _, err := tx.Exec(ctx, insertTxLogSQL(n), txLogArgs(logs[:n])...); err != nil {
+		if _, err := tx.Exec(ctx, insertTxLogSQL(tx.dialect, n), txLogArgs(logs[:n])...); err != nil {
 			return fmt.Errorf("store: insert runtime tx logs: %w", err)
 		}
 		logs = logs[n:]
@@ -68,19 +68,29 @@ func (tx *Tx) InsertTxLogs(ctx context.Context, logs []TxLog) error {
 	return nil
 }
 
-// insertSQL caches the statement text for full batches.
-var insertFullBatchSQL = buildInsertTxLogSQL(txLogBatch)
+// Statement texts of full batches, built once.
+var (
+	insertFullBatchSQLite   = buildInsertTxLogSQL(SQLite, txLogBatch)
+	insertFullBatchPostgres = buildInsertTxLogSQL(Postgres, txLogBatch)
+)
 
-func insertTxLogSQL(rows int) string {
-	if rows == txLogBatch {
-		return insertFullBatchSQL
+func insertTxLogSQL(d Dialect, rows int) string {
+	switch {
+	case rows == txLogBatch && d == SQLite:
+		return insertFullBatchSQLite
+	case rows == txLogBatch:
+		return insertFullBatchPostgres
 	}
-	return buildInsertTxLogSQL(rows)
+	return buildInsertTxLogSQL(d, rows)
 }
 
-func buildInsertTxLogSQL(rows int) string {
+// buildInsertTxLogSQL writes the multi-row INSERT. On SQLite the
+// placeholders are anonymous "?": modernc.org/sqlite looks each numbered
+// parameter's name up with a linear scan, so binding 13,000 "$N"
+// parameters costs seconds (quadratic), while "?" binds in linear time.
+func buildInsertTxLogSQL(d Dialect, rows int) string {
 	var b strings.Builder
-	b.Grow(len(txLogColumns) + rows*txLogArity*6 + 64)
+	b.Grow(len(txLogColumns) + rows*txLogArity*7 + 64)
 	b.WriteString("INSERT INTO runtime_tx_logs (" + txLogColumns + ") VALUES ")
 	p := 1
 	for i := range rows {
@@ -92,8 +102,12 @@ func buildInsertTxLogSQL(rows int) string {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteByte('$')
-			b.WriteString(strconv.Itoa(p))
+			if d == SQLite {
+				b.WriteByte('?')
+			} else {
+				b.WriteByte('$')
+				b.WriteString(strconv.Itoa(p))
+			}
 			p++
 		}
 		b.WriteByte(')')

@@ -1,0 +1,207 @@
+// Package observe records runtime transactions (DESIGN 2): the data plane
+// hands each dataplane.TxRecord to Recorder.Record, which only enqueues
+// into a bounded channel and never waits; Run drains the queue in batches
+// into the store's runtime_tx_logs, keeps the per-service Prometheus
+// metrics, and deletes records older than default_retention_days.
+//
+// When the queue is full a record is dropped, counted in
+// s2r_tx_records_dropped_total{reason="queue_full"} and reported by a
+// rate-limited warning; a batch that still fails after a few retries is
+// counted with reason "write_failed". On shutdown Run drains what is
+// queued within DrainTimeout.
+package observe
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// Defaults.
+const (
+	DefaultQueueSize         = 10000
+	DefaultBatchSize         = 500
+	DefaultFlushInterval     = 200 * time.Millisecond
+	DefaultDrainTimeout      = 5 * time.Second
+	DefaultWriteAttempts     = 3
+	DefaultRetentionInterval = time.Hour
+	// dropWarnEvery rate-limits the queue-full warning.
+	dropWarnEvery = 10 * time.Second
+	// settingsPoll is the fallback poll of the settings the recorder
+	// follows (debug_max_payload_kb, default_retention_days).
+	settingsPoll = 5 * time.Second
+)
+
+// Config configures a Recorder. Store is required.
+type Config struct {
+	Store      *store.Store
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer // nil: metrics are not exported
+
+	QueueSize     int           // default 10000
+	BatchSize     int           // default 500 records per INSERT batch
+	FlushInterval time.Duration // default 200ms: a partial batch waits at most this long
+	DrainTimeout  time.Duration // default 5s: how long shutdown may spend writing the queue
+	WriteAttempts int           // default 3 attempts per batch before it counts as dropped
+
+	RetentionInterval time.Duration // default 1h between retention runs
+	Now               func() time.Time
+}
+
+// Recorder implements dataplane.Recorder.
+type Recorder struct {
+	cfg     Config
+	queue   chan *dataplane.TxRecord
+	metrics *metrics
+
+	// Settings followed from the store (see watchSettings).
+	maxPayloadBytes atomic.Int64
+	retentionDays   atomic.Int64
+
+	dropped      atomic.Int64 // queue_full
+	writeDropped atomic.Int64 // write_failed
+	written      atomic.Int64
+	batches      atomic.Int64
+	lastWarn     atomic.Int64 // unix nanoseconds of the last queue-full warning
+	warnDropped  atomic.Int64 // drops at the last warning
+}
+
+var _ dataplane.Recorder = (*Recorder)(nil)
+
+// New returns a Recorder; Record may be called at once, Run starts the
+// writer.
+func New(cfg Config) (*Recorder, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("observe: a store is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Registerer == nil {
+		cfg.Registerer = prometheus.NewRegistry()
+	}
+	cfg.QueueSize = orDefault(cfg.QueueSize, DefaultQueueSize)
+	cfg.BatchSize = min(orDefault(cfg.BatchSize, DefaultBatchSize), cfg.QueueSize)
+	cfg.WriteAttempts = orDefault(cfg.WriteAttempts, DefaultWriteAttempts)
+	cfg.FlushInterval = orDefault(cfg.FlushInterval, DefaultFlushInterval)
+	cfg.DrainTimeout = orDefault(cfg.DrainTimeout, DefaultDrainTimeout)
+	cfg.RetentionInterval = orDefault(cfg.RetentionInterval, DefaultRetentionInterval)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	r := &Recorder{cfg: cfg, queue: make(chan *dataplane.TxRecord, cfg.QueueSize)}
+	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(len(r.queue)) })
+	if err != nil {
+		return nil, err
+	}
+	r.metrics = m
+	r.maxPayloadBytes.Store(64 << 10)
+	r.retentionDays.Store(30)
+	return r, nil
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// Record enqueues rec for writing and never blocks: when the queue is
+// full rec is dropped and counted. The Recorder owns rec afterwards.
+func (r *Recorder) Record(rec *dataplane.TxRecord) {
+	if rec == nil {
+		return
+	}
+	select {
+	case r.queue <- rec:
+	default:
+		r.drop(rec)
+	}
+}
+
+// drop counts a record the queue had no room for. Its metrics are still
+// observed so the request counters stay true under overload.
+func (r *Recorder) drop(rec *dataplane.TxRecord) {
+	n := r.dropped.Add(1)
+	r.metrics.dropped.WithLabelValues(DropQueueFull).Inc()
+	r.metrics.observe(rec)
+	now := time.Now().UnixNano()
+	last := r.lastWarn.Load()
+	if now-last < int64(dropWarnEvery) || !r.lastWarn.CompareAndSwap(last, now) {
+		return
+	}
+	since := n - r.warnDropped.Swap(n)
+	r.cfg.Logger.Warn("transaction records dropped: the recorder queue is full",
+		"dropped", since, "droppedTotal", n, "queueSize", r.cfg.QueueSize)
+}
+
+// Stats are the recorder's counters since New.
+type Stats struct {
+	Written          int64
+	Batches          int64 // successful batch writes
+	DroppedQueueFull int64
+	DroppedWrite     int64
+	Queued           int
+}
+
+// Stats returns the counters.
+func (r *Recorder) Stats() Stats {
+	return Stats{
+		Written:          r.written.Load(),
+		Batches:          r.batches.Load(),
+		DroppedQueueFull: r.dropped.Load(),
+		DroppedWrite:     r.writeDropped.Load(),
+		Queued:           len(r.queue),
+	}
+}
+
+// Run writes queued records in batches, follows the settings and runs
+// retention until ctx ends; then it drains the queue (within DrainTimeout)
+// and returns nil. It returns an error only when it cannot start.
+func (r *Recorder) Run(ctx context.Context) error {
+	if err := r.loadSettings(ctx); err != nil {
+		r.cfg.Logger.Warn("recorder: settings not loaded, using defaults", "error", err.Error())
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { r.write(gctx); return nil })
+	g.Go(func() error { return r.watchSettings(gctx) })
+	g.Go(func() error { r.retain(gctx); return nil })
+	return g.Wait()
+}
+
+func (r *Recorder) loadSettings(ctx context.Context) error {
+	s, err := r.cfg.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	if s.DebugMaxPayloadKB > 0 {
+		r.maxPayloadBytes.Store(s.DebugMaxPayloadKB << 10)
+	}
+	if s.DefaultRetentionDays > 0 {
+		r.retentionDays.Store(s.DefaultRetentionDays)
+	}
+	return nil
+}
+
+// watchSettings reloads the settings on every revision change. A watcher
+// failure is logged, not returned: recording goes on with the last values.
+func (r *Recorder) watchSettings(ctx context.Context) error {
+	err := r.cfg.Store.WatchRevision(ctx, settingsPoll, func(int64) {
+		if err := r.loadSettings(ctx); err != nil && ctx.Err() == nil {
+			r.cfg.Logger.Warn("recorder: reloading settings failed", "error", err.Error())
+		}
+	})
+	if err != nil && ctx.Err() == nil {
+		r.cfg.Logger.Error("recorder: settings watcher stopped", "error", err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package observe
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// Bounds on recorded strings, so a hostile request cannot make a record
+// arbitrarily large (payloads are bounded by debug_max_payload_kb).
+const (
+	maxPathLen   = 2048
+	maxFieldLen  = 256
+	retryBackoff = 100 * time.Millisecond
+)
+
+// write is the batch writer loop: a batch is written when it is full or
+// FlushInterval after its first record. When ctx ends it drains.
+func (r *Recorder) write(ctx context.Context) {
+	// Writes survive ctx so shutdown can drain; they are cut DrainTimeout
+	// after ctx ends.
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(r.cfg.DrainTimeout, cancel)
+		context.AfterFunc(wctx, func() { t.Stop() })
+	})
+	defer stop()
+
+	batch := make([]store.TxLog, 0, r.cfg.BatchSize)
+	tick := time.NewTicker(r.cfg.FlushInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case rec := <-r.queue:
+			batch = r.fill(append(batch, r.toLog(rec)))
+			if len(batch) >= r.cfg.BatchSize {
+				batch = r.flush(wctx, batch)
+			}
+		case <-tick.C:
+			if len(batch) > 0 {
+				batch = r.flush(wctx, batch)
+			}
+		case <-ctx.Done():
+			r.drain(wctx, batch)
+			return
+		}
+	}
+}
+
+// fill moves queued records into batch without waiting, up to BatchSize.
+func (r *Recorder) fill(batch []store.TxLog) []store.TxLog {
+	for len(batch) < r.cfg.BatchSize {
+		select {
+		case rec := <-r.queue:
+			batch = append(batch, r.toLog(rec))
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// drain writes everything queued, until the queue is empty or wctx ends;
+// whatever is left then counts as dropped.
+func (r *Recorder) drain(wctx context.Context, batch []store.TxLog) {
+	for {
+		batch = r.fill(batch)
+		if len(batch) == 0 {
+			return
+		}
+		batch = r.flush(wctx, batch)
+		if wctx.Err() != nil {
+			if n := len(r.queue); n > 0 {
+				r.countWriteDropped(n)
+				r.cfg.Logger.Error("recorder: shutdown drain timed out; records dropped", "dropped", n)
+			}
+			return
+		}
+	}
+}
+
+// flush writes batch, retrying up to WriteAttempts times; a batch that
+// still fails is counted as dropped. It returns batch emptied for reuse.
+func (r *Recorder) flush(wctx context.Context, batch []store.TxLog) []store.TxLog {
+	var err error
+	for attempt := range r.cfg.WriteAttempts {
+		if attempt > 0 {
+			select {
+			case <-wctx.Done():
+			case <-time.After(retryBackoff << (attempt - 1)):
+			}
+		}
+		if wctx.Err() != nil {
+			err = wctx.Err()
+			break
+		}
+		err = r.cfg.Store.Transact(wctx, func(tx *store.Tx) error { return tx.InsertTxLogs(wctx, batch) })
+		if err == nil {
+			r.written.Add(int64(len(batch)))
+			r.batches.Add(1)
+			r.metrics.written.Add(float64(len(batch)))
+			break
+		}
+	}
+	if err != nil {
+		r.countWriteDropped(len(batch))
+		r.cfg.Logger.Error("recorder: batch not written; records dropped",
+			"dropped", len(batch), "attempts", r.cfg.WriteAttempts, "error", err.Error())
+	}
+	clear(batch)
+	return batch[:0]
+}
+
+func (r *Recorder) countWriteDropped(n int) {
+	r.writeDropped.Add(int64(n))
+	r.metrics.dropped.WithLabelValues(DropWriteFailed).Add(float64(n))
+}
+
+// toLog observes rec's metrics and turns it into a stored log: strings
+// bounded, the backend target stripped of credentials and query, payloads
+// kept only for debug records and cut at debug_max_payload_kb.
+func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
+	r.metrics.observe(rec)
+	l := store.TxLog{
+		CorrelationID: clipTo(rec.CorrelationID, maxFieldLen),
+		OccurredAt:    rec.OccurredAt,
+		Direction:     clipTo(string(rec.Direction), maxFieldLen),
+		Environment:   clipTo(rec.Environment, maxFieldLen),
+		ServiceKey:    clipTo(rec.ServiceKey, maxFieldLen),
+		ServiceID:     clipTo(rec.ServiceID, maxFieldLen),
+		OperationKey:  clipTo(rec.OperationKey, maxFieldLen),
+		OperationID:   clipTo(rec.OperationID, maxFieldLen),
+		Method:        clipTo(rec.Method, maxFieldLen),
+		Path:          clipTo(rec.Path, maxPathLen),
+		HTTPStatus:    rec.HTTPStatus,
+		ResultCode:    resultLabel(rec.ResultCode),
+		InBodyFault:   rec.InBodyFault,
+		ErrorCode:     clipTo(rec.ErrorCode, maxFieldLen),
+		TotalMs:       rec.TotalMs,
+		BackendMs:     rec.BackendMs,
+		ConverterMs:   rec.ConverterMs,
+		BackendTarget: clipTo(dataplane.RedactTarget(rec.BackendTarget), maxPathLen),
+		ClientIP:      clipTo(rec.ClientIP, maxFieldLen),
+		RequestBytes:  rec.RequestBytes,
+		ResponseBytes: rec.ResponseBytes,
+		Debug:         rec.Debug,
+	}
+	if l.OccurredAt.IsZero() {
+		l.OccurredAt = r.cfg.Now()
+	}
+	if rec.Debug {
+		limit := int(r.maxPayloadBytes.Load())
+		l.RequestPayload = capPayload(rec.RequestPayload, limit)
+		l.ResponsePayload = capPayload(rec.ResponsePayload, limit)
+		l.BackendRequest = capPayload(rec.BackendRequest, limit)
+		l.BackendResponse = capPayload(rec.BackendResponse, limit)
+	}
+	return l
+}
+
+// clipTo cuts s to at most n bytes.
+func clipTo(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// capPayload returns b cut to limit bytes, marked when cut.
+func capPayload(b []byte, limit int) []byte {
+	if len(b) <= limit {
+		return b
+	}
+	out := make([]byte, 0, limit+64)
+	out = append(out, b[:limit]...)
+	out = append(out, "\n[truncated by s2r: "...)
+	out = strconv.AppendInt(out, int64(len(b)), 10)
+	return append(out, " bytes in all]"...)
+}
