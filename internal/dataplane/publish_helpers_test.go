@@ -56,7 +56,7 @@ type soapBackend struct {
 	handler atomic.Pointer[http.HandlerFunc]
 }
 
-func newSOAPBackend(t *testing.T) *soapBackend {
+func newSOAPBackend(t testing.TB) *soapBackend {
 	b := &soapBackend{}
 	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h := b.handler.Load(); h != nil {
@@ -130,7 +130,7 @@ type publishEnv struct {
 	backend *soapBackend
 }
 
-func newPublishEnv(t *testing.T, edit func(*routing.Source)) *publishEnv {
+func newPublishEnv(t testing.TB, edit func(*routing.Source)) *publishEnv {
 	t.Helper()
 	e := &publishEnv{log: &txLog{}, routes: &staticTable{}, backend: newSOAPBackend(t)}
 	e.setSource(t, edit)
