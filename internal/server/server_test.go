@@ -202,9 +202,19 @@ func TestListenerGracefulShutdown(t *testing.T) {
 	}()
 	<-started
 	cancel()
-	time.Sleep(100 * time.Millisecond) // shutdown has begun: new connections are refused
-	if _, err := net.DialTimeout("tcp", addr.String(), time.Second); err == nil {
-		t.Error("listener still accepts after shutdown began")
+	// Shutdown closes the listener first: new connections are refused
+	// while the in-flight request is still running.
+	refused := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", addr.String(), time.Second)
+		if err != nil {
+			refused = true
+			break
+		}
+		c.Close()
+	}
+	if !refused {
+		t.Error("listener still accepts 10s after shutdown began")
 	}
 	close(release)
 	res := <-resc
