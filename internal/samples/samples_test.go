@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const facetsWSDL = `<?xml version="1.0"?>
