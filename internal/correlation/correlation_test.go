@@ -56,3 +56,35 @@ func TestContext(t *testing.T) {
 		t.Errorf("ID = %q, want x1", got)
 	}
 }
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		name     string
+		supplied string
+		present  bool
+		want     Origin
+	}{
+		{"absent", "", false, Generated},
+		{"usable", "abc", true, Supplied},
+		{"empty header", "", true, Replaced},
+		{"unusable", "a b", true, Replaced},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, origin := Resolve(tt.supplied, tt.present)
+			if origin != tt.want {
+				t.Errorf("origin = %d, want %d", origin, tt.want)
+			}
+			if origin == Supplied && id != tt.supplied {
+				t.Errorf("id = %q, want the supplied one", id)
+			}
+			if origin != Supplied && !Usable(id) {
+				t.Errorf("generated id %q is not usable", id)
+			}
+			ctx := WithIDOrigin(context.Background(), id, origin)
+			if ID(ctx) != id || OriginOf(ctx) != origin {
+				t.Errorf("context round trip = %q %d", ID(ctx), OriginOf(ctx))
+			}
+		})
+	}
+}
