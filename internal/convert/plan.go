@@ -86,6 +86,7 @@ type typePlan struct {
 // memberPlan is one JSON member that holds child elements.
 type memberPlan struct {
 	json     string
+	key      []byte // `"json":`, written before each value
 	name     xmlName
 	elem     *xsd.Element
 	typ      *typePlan
@@ -211,7 +212,7 @@ func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
 			el = &xsd.Element{Name: xmlstream.Name{Local: part.Name}, Type: part.Type}
 		}
 		m := p.member(el, 1, 1)
-		m.json = part.Name
+		m.json, m.key = part.Name, memberKey(part.Name)
 		if rpc && part.Element == nil {
 			m.nillable = true // rpc parts may be sent as xsi:nil
 			p.prefixFor(NSXSI)
@@ -224,6 +225,7 @@ func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
 // member compiles one element occurrence.
 func (p *Plan) member(el *xsd.Element, minOcc, maxOcc int) *memberPlan {
 	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, group: -1}
+	m.key = memberKey(m.json)
 	m.repeated = maxOcc == xsd.Unbounded || maxOcc > 1
 	m.required = minOcc > 0
 	m.minItems = minOcc
@@ -250,4 +252,9 @@ func (tp *typePlan) addMember(m *memberPlan) int {
 	tp.byJSON[m.json] = i
 	tp.byXML[xmlstream.Name{Space: m.name.space, Local: m.name.local}] = i
 	return i
+}
+
+// memberKey is the JSON text `"name":`.
+func memberKey(name string) []byte {
+	return append(appendQuotedString(nil, name), ':')
 }

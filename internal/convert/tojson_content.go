@@ -98,8 +98,7 @@ func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 			x.out = append(x.out, ',')
 		}
 		f.prev = true
-		x.out = appendQuotedString(x.out, mp.json)
-		x.out = append(x.out, ':')
+		x.out = append(x.out, mp.key...)
 		if mp.repeated {
 			x.out = append(x.out, '[')
 		}
