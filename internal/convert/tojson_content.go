@@ -143,6 +143,11 @@ func (x *x2j) finishContent(f *contentFrame) error {
 	x.closeArray(f)
 	tp := f.tp
 	if f.reorder {
+		for _, pr := range x.pending {
+			if pr.pos >= f.start {
+				return x.fail("href references inside regrouped repeated elements are not supported")
+			}
+		}
 		x.regroup(f)
 	}
 	for i, mp := range tp.members {
