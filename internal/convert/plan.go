@@ -172,6 +172,9 @@ func (p *Plan) prefixFor(uri string) string {
 		return pre
 	}
 	pre := p.opts.Prefixes[uri]
+	if pre == "xsi" || pre == "xsd" || pre == "soapenc" {
+		pre = "" // reserved: the writer uses them for their namespaces
+	}
 	switch uri {
 	case NSXSI:
 		pre = "xsi"
