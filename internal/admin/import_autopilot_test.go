@@ -103,8 +103,18 @@ func TestAutopilotZIPUpload(t *testing.T) {
 		if res.Artifact.SourceKind != model.ArtifactZIP || res.Artifact.FileCount != 3 {
 			t.Errorf("artifact %+v", res.Artifact)
 		}
-		if res.PublishReadiness.Status == catalog.Blocked { // risks (e.g. contract warnings) are allowed
+		// Its one operation is one-way: a risk, not a block.
+		if res.PublishReadiness.Status != catalog.ReadyWithRisk {
 			t.Errorf("readiness %s: %+v", res.PublishReadiness.Status, res.PublishReadiness.BlockingIssues)
+		}
+
+		// wsdl:import of a WSDL that xs:imports an XSD, the root named.
+		z = zipOfCorpusDir(t, wsdlImportDir, "")
+		r = api.upload("/admin/v1/wsdl/import:autopilot", formPart{"file", "users.zip", z},
+			formPart{name: "environment", data: []byte("dev")}, formPart{name: "rootPath", data: []byte("main.wsdl")})
+		res = wantDraft(t, r, "user-remote-service-impl-service", "dev", 1)
+		if res.PublishReadiness.Status != catalog.ReadyToPublish {
+			t.Errorf("readiness %s: %+v %+v", res.PublishReadiness.Status, res.PublishReadiness.BlockingIssues, res.PublishReadiness.Risks)
 		}
 	})
 }
