@@ -77,8 +77,10 @@ func (j *j2x) appendQName(dst []byte, i int) ([]byte, string) {
 	}
 	prefix, declared := j.p.prefix[uri]
 	if !declared {
-		j.qn++
-		prefix = "qn" + itoa(j.qn)
+		for prefix = ""; prefix == "" || j.p.prefixUsed(prefix); {
+			j.qn++
+			prefix = "qn" + itoa(j.qn)
+		}
 		j.w.NSDecl(prefix, uri)
 	}
 	dst = append(dst, prefix...)
