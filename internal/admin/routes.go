@@ -46,6 +46,7 @@ func (s *server) routeTable() []route {
 	}
 	routes = append(routes, s.importRoutes()...)
 	routes = append(routes, s.catalogRoutes()...)
+	routes = append(routes, s.observeRoutes()...)
 	routes = append(routes, s.backendRoutes()...)
 	return routes
 }

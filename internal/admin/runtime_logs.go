@@ -1,0 +1,138 @@
+package admin
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// resultCodes are the result codes of runtime transactions (SPEC 4.11
+// rule 4 plus success; dataplane.Result*).
+var resultCodes = []string{"success", "failed", "backend_failure", "error", "timeout", "response_schema_violation"}
+
+// runtimeDirections are the direction filter values of runtime logs.
+var runtimeDirections = []string{"publish", "consume", "gateway"}
+
+// defaultRuntimeLogWindow applies when a runtime-log query names neither a
+// window, start/end, nor a correlation id, so an unfiltered call does not
+// count the whole table.
+const defaultRuntimeLogWindow = 24 * time.Hour
+
+var runtimeLogFilterParams = append([]param{
+	{"environment", "string", "exact environment"},
+	{"serviceKey", "string", "exact service key"},
+	{"operationKey", "string", "exact operation key"},
+	{"resultCode", "string", "comma-separated or repeated: " + strings.Join(resultCodes, ", ")},
+	{"status", "string", "HTTP status (e.g. 502) or class (2xx, 4xx, 5xx)"},
+	{"correlationId", "string", "exact correlation id"},
+	{"direction", "string", "publish, consume or gateway"},
+}, timeParams...)
+
+var docGetRuntimeLogs = opDoc{
+	summary: "Runtime transaction logs (one per publish, consume or gateway request), newest first, filtered and paginated. " +
+		"Without window, start/end or correlationId the window is the last 24 hours. Payloads are never listed: see debug-traces.",
+	query:    append(runtimeLogFilterParams[:len(runtimeLogFilterParams):len(runtimeLogFilterParams)], pageParams...),
+	response: model.ObservabilityPageRecord[store.TxLog]{},
+}
+
+var docGetRuntimeLatency = opDoc{
+	summary: "Latency percentiles (nearest rank, milliseconds) of the runtime logs matching the runtime-logs filters: " +
+		"total and converter overhead (time s2r spent apart from the backend), p50 and p99, with the record count.",
+	query:    runtimeLogFilterParams,
+	response: store.TxLatency{},
+}
+
+// getRuntimeLogs lists runtime transaction logs (SPEC 4.10).
+func (s *server) getRuntimeLogs(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	page, err := parsePage(q)
+	if err != nil {
+		return err
+	}
+	f, err := s.parseTxLogFilter(q)
+	if err != nil {
+		return err
+	}
+	logs, err := s.store.TxLogs(r.Context(), f, page)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, logs)
+}
+
+// getRuntimeLatency answers the latency percentiles of matching logs.
+func (s *server) getRuntimeLatency(w http.ResponseWriter, r *http.Request) error {
+	f, err := s.parseTxLogFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	lat, err := s.store.TxLatencyPercentiles(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, lat)
+}
+
+// parseTxLogFilter reads the runtime-log filters; a bad one is 400
+// S2R-VAL-0400 naming the parameter.
+func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
+	now := s.now()
+	tr, err := parseTimeRange(q, now)
+	if err != nil {
+		return store.TxLogFilter{}, err
+	}
+	f := store.TxLogFilter{
+		Environment:   q.Get("environment"),
+		ServiceKey:    q.Get("serviceKey"),
+		OperationKey:  q.Get("operationKey"),
+		CorrelationID: q.Get("correlationId"),
+		Direction:     q.Get("direction"),
+		Since:         tr.since,
+		Until:         tr.until,
+	}
+	if f.Since.IsZero() && f.Until.IsZero() && f.CorrelationID == "" {
+		f.Since, f.Until = now.Add(-defaultRuntimeLogWindow), now
+	}
+	if f.Direction != "" && !slices.Contains(runtimeDirections, f.Direction) {
+		return f, fieldError("direction", "must be one of "+strings.Join(runtimeDirections, ", "))
+	}
+	for _, v := range q["resultCode"] {
+		for _, rc := range strings.Split(v, ",") {
+			rc = strings.TrimSpace(rc)
+			if !slices.Contains(resultCodes, rc) {
+				return f, fieldError("resultCode", "each value must be one of "+strings.Join(resultCodes, ", "))
+			}
+			if !slices.Contains(f.ResultCodes, rc) {
+				f.ResultCodes = append(f.ResultCodes, rc)
+			}
+		}
+	}
+	if v := q.Get("status"); v != "" {
+		lo, hi, ok := parseStatusFilter(v)
+		if !ok {
+			return f, fieldError("status", "must be an HTTP status (100..599) or a class such as 4xx")
+		}
+		f.StatusMin, f.StatusMax = lo, hi
+	}
+	return f, nil
+}
+
+// parseStatusFilter reads "502" as 502..502 and "5xx" as 500..599.
+func parseStatusFilter(v string) (lo, hi int, ok bool) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if len(v) == 3 && v[1:] == "xx" && v[0] >= '1' && v[0] <= '5' {
+		lo = int(v[0]-'0') * 100
+		return lo, lo + 99, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 100 || n > 599 {
+		return 0, 0, false
+	}
+	return n, n, true
+}
