@@ -56,8 +56,12 @@ func NewSummary() Summary {
 // content JSON cannot pin down exactly (wildcards, rpc/encoded, MTOM,
 // recursion, very deep or wide types, one-way). AUTO_READY otherwise.
 func Diagnose(op *xsd.Operation, m model.Mapping) Diagnostics {
+	return diagnose(shapes{}, op, m)
+}
+
+func diagnose(c shapes, op *xsd.Operation, m model.Mapping) Diagnostics {
 	d := Diagnostics{Reasons: []Reason{}}
-	for _, p := range CheckMapping(op, m) {
+	for _, p := range checkMapping(c, op, m) {
 		code := ReasonMappingError
 		if p.Section == "contract" {
 			code = ReasonNoContract
@@ -65,7 +69,7 @@ func Diagnose(op *xsd.Operation, m model.Mapping) Diagnostics {
 		d.Reasons = append(d.Reasons, Reason{Code: code, Severity: "blocking", Section: p.Section, Field: p.Field, Message: p.Reason})
 	}
 	if op != nil {
-		d.Reasons = append(d.Reasons, contractWarnings(op)...)
+		d.Reasons = append(d.Reasons, contractWarnings(c, op)...)
 	}
 	if m.Source == model.MappingManual {
 		d.Reasons = append(d.Reasons, Reason{Code: ReasonManualMapping, Severity: "info", Message: "the mapping was edited by hand"})
@@ -85,11 +89,11 @@ func Diagnose(op *xsd.Operation, m model.Mapping) Diagnostics {
 }
 
 // contractWarnings lists what makes op's JSON shape less than exact.
-func contractWarnings(op *xsd.Operation) []Reason {
+func contractWarnings(c shapes, op *xsd.Operation) []Reason {
 	var out []Reason
 	warn := func(code, msg string) { out = append(out, Reason{Code: code, Severity: "warning", Message: msg}) }
-	in, outShape := MessageShape(op.Input), MessageShape(op.Output)
-	if in.Any || outShape.Any {
+	in, outShape := c.of(op.Input), c.of(op.Output)
+	if in.Any() || outShape.Any() {
 		warn(ReasonAnyContent, "the contract has xs:any, xs:anyType or xs:anyAttribute content, passed through without a schema")
 	}
 	if op.Use == xsd.Encoded {
@@ -98,10 +102,10 @@ func contractWarnings(op *xsd.Operation) []Reason {
 	if op.MTOM {
 		warn(ReasonMTOM, "the binding uses MTOM/XOP: binary content is base64 in JSON")
 	}
-	if in.Recursive || outShape.Recursive {
+	if in.Recursive() || outShape.Recursive() {
 		warn(ReasonRecursive, "a type of the contract contains itself (recursive JSON shape)")
 	}
-	if in.Truncated || outShape.Truncated {
+	if in.Truncated() || outShape.Truncated() {
 		warn(ReasonTruncated, "the contract is deeper than 16 levels or has more than 5000 fields")
 	}
 	if op.Output == nil {

@@ -125,7 +125,7 @@ func shapeDrift(op, msg string, old, new *Shape, request bool) []Change {
 	add := func(kind string, breaking bool, f, o, n string) {
 		out = append(out, Change{Kind: kind, Breaking: breaking, Operation: op, Message: msg, Field: f, Old: o, New: n})
 	}
-	for _, of := range old.Fields {
+	for _, of := range old.Fields() {
 		nf, ok := new.Field(of.Path)
 		switch {
 		case !ok:
@@ -138,7 +138,7 @@ func shapeDrift(op, msg string, old, new *Shape, request bool) []Change {
 			add(ChangeFieldRequired, true, of.Path, "optional", "required")
 		}
 	}
-	for _, nf := range new.Fields {
+	for _, nf := range new.Fields() {
 		if old.Has(nf.Path) {
 			continue
 		}

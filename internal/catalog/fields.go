@@ -19,146 +19,298 @@ type Field struct {
 	Repeated bool   `json:"repeated"` // a JSON array
 }
 
-// Shape is the field tree of one message, flattened in document order,
-// with what the walk met that a mapping cannot describe exactly.
-type Shape struct {
-	Fields    []Field
-	Any       bool // xs:any, xs:anyType or xs:anyAttribute content
-	Recursive bool // a type contains itself; the walk stopped there
-	Truncated bool // deeper than maxFieldDepth or more than maxFields fields
-	byPath    map[string]int
-}
-
 // Walk limits: a contract deeper or wider than this is still imported, but
-// its mapping is diagnosed with a warning.
+// its mapping is diagnosed with a warning, and Fields stops there.
 const (
 	maxFieldDepth = 16
 	maxFields     = 5000
 )
 
-// Has reports whether the shape has a field at path.
-func (s *Shape) Has(path string) bool {
-	_, ok := s.byPath[path]
-	return ok
+// Shape is the JSON shape of one message (or of several, for faults). It
+// is lazy: a path is resolved by walking its segments, the flags by one
+// visit of the reachable types, and the full field list only when asked,
+// so checking a mapping costs what the mapping names, not the size of the
+// contract.
+type Shape struct {
+	roots  []member
+	types  *typeCache
+	flags  *shapeFlags
+	fields []Field
+	byPath map[string]int
 }
 
-// Field returns the field at path.
-func (s *Shape) Field(path string) (Field, bool) {
-	i, ok := s.byPath[path]
-	if !ok {
-		return Field{}, false
-	}
-	return s.Fields[i], true
+// typeCache holds what is known per complex type: its members and its
+// flags. Shapes of one assessment share it, so each type is examined once.
+type typeCache struct {
+	children map[*xsd.Type][]member
+	wildcard map[*xsd.Type]bool // the type's own content has xs:any
+	state    map[*xsd.Type]uint8
+	info     map[*xsd.Type]typeFlags
 }
 
-// TopLevel reports whether path names a member of the message root.
-func TopLevel(path string) bool { return path != "" && !strings.Contains(path, "/") }
+// typeFlags are the flags of everything below a type.
+type typeFlags struct {
+	any, recursive bool
+	depth          int
+}
 
-// MessageShape returns the field tree of msg; an empty shape for nil.
+func newTypeCache() *typeCache {
+	return &typeCache{children: map[*xsd.Type][]member{}, wildcard: map[*xsd.Type]bool{},
+		state: map[*xsd.Type]uint8{}, info: map[*xsd.Type]typeFlags{}}
+}
+
+// member is one JSON member: an element, attribute or simple content.
+type member struct {
+	name               string
+	typ                *xsd.Type // nil for attributes and simple content
+	simple             string    // type name when typ is nil
+	required, repeated bool
+}
+
+type shapeFlags struct{ any, recursive, truncated bool }
+
+// MessageShape returns the shape of msg; an empty shape for nil.
 func MessageShape(msg *xsd.Message) *Shape {
-	w := &shapeWalker{shape: &Shape{byPath: map[string]int{}}, onPath: map[*xsd.Type]bool{}}
+	s := newShape()
+	s.addMessage(msg)
+	return s
+}
+
+func newShape() *Shape { return &Shape{types: newTypeCache()} }
+
+// addMessage adds the members of msg's root to the shape's roots.
+func (s *Shape) addMessage(msg *xsd.Message) {
 	if msg == nil {
-		return w.shape
+		return
 	}
 	if msg.Wrapped && msg.Wrapper != nil {
-		w.walkType(msg.Wrapper.Type, "", 0)
-		return w.shape
+		if t := msg.Wrapper.Type; t != nil {
+			s.roots = append(s.roots, s.membersOf(t)...)
+			s.roots = append(s.roots, member{name: "", typ: t}) // anchor for flags; unnamed, never matched
+		}
+		return
 	}
 	for _, p := range msg.Parts {
 		t := p.Type
 		if p.Element != nil {
 			t = p.Element.Type
 		}
-		w.add(p.Name, t, true, false, 0)
-	}
-	return w.shape
-}
-
-type shapeWalker struct {
-	shape  *Shape
-	onPath map[*xsd.Type]bool
-}
-
-// add records the member name (of type t) under its parent path and walks
-// into it.
-func (w *shapeWalker) add(path string, t *xsd.Type, required, repeated bool, depth int) {
-	if _, dup := w.shape.byPath[path]; dup {
-		return
-	}
-	if len(w.shape.Fields) >= maxFields {
-		w.shape.Truncated = true
-		return
-	}
-	w.shape.byPath[path] = len(w.shape.Fields)
-	w.shape.Fields = append(w.shape.Fields, Field{Path: path, Type: typeName(t), Required: required, Repeated: repeated})
-	if t != nil && !t.IsSimple() {
-		w.walkType(t, path, depth+1)
+		s.roots = append(s.roots, member{name: p.Name, typ: t, simple: typeName(t), required: true})
 	}
 }
 
-// walkType walks the attributes and content of complex type t below prefix.
-func (w *shapeWalker) walkType(t *xsd.Type, prefix string, depth int) {
-	if t == nil {
-		return
+// membersOf returns the members of complex type t, computed once.
+func (s *Shape) membersOf(t *xsd.Type) []member { return s.types.membersOf(t) }
+
+// membersOf returns the members of complex type t, computed once.
+func (c *typeCache) membersOf(t *xsd.Type) []member {
+	if ms, ok := c.children[t]; ok {
+		return ms
 	}
-	if isAny(t) || t.AnyAttribute {
-		w.shape.Any = true
-	}
-	if w.onPath[t] {
-		w.shape.Recursive = true
-		return
-	}
-	if depth > maxFieldDepth {
-		w.shape.Truncated = true
-		return
-	}
-	w.onPath[t] = true
-	defer delete(w.onPath, t)
+	var ms []member
 	for _, a := range t.Attributes {
-		w.addSimple(join(prefix, "@"+a.Name.Local), simpleName(a.Type), a.Required)
+		ms = append(ms, member{name: "@" + a.Name.Local, simple: simpleName(a.Type), required: a.Required})
 	}
 	if t.Simple != nil && !t.IsSimple() {
-		w.addSimple(join(prefix, "$value"), simpleName(t.Simple), false)
+		ms = append(ms, member{name: "$value", simple: simpleName(t.Simple)})
 	}
 	if t.Content != nil {
-		w.walkParticle(t.Content, prefix, depth, true, false)
+		ms = c.particleMembers(t, t.Content, ms, true, false)
 	}
+	c.children[t] = ms
+	return ms
 }
 
-func (w *shapeWalker) addSimple(path, typ string, required bool) {
-	if _, dup := w.shape.byPath[path]; dup || len(w.shape.Fields) >= maxFields {
-		return
-	}
-	w.shape.byPath[path] = len(w.shape.Fields)
-	w.shape.Fields = append(w.shape.Fields, Field{Path: path, Type: typ, Required: required})
-}
-
-// walkParticle walks a content particle; required and repeated carry what
-// the enclosing groups imply.
-func (w *shapeWalker) walkParticle(p *xsd.Particle, prefix string, depth int, required, repeated bool) {
+// particleMembers appends the element members of a content particle.
+func (c *typeCache) particleMembers(owner *xsd.Type, p *xsd.Particle, ms []member, required, repeated bool) []member {
 	required = required && p.MinOccurs >= 1
 	repeated = repeated || p.Repeated()
 	switch p.Kind {
 	case xsd.ParticleElement:
 		if p.Element == nil {
-			return
+			return ms
 		}
-		w.add(join(prefix, p.Element.Name.Local), p.Element.Type, required, repeated, depth)
+		ms = append(ms, member{name: p.Element.Name.Local, typ: p.Element.Type, simple: typeName(p.Element.Type),
+			required: required, repeated: repeated})
 		for _, sub := range p.Element.Substitutes {
-			w.add(join(prefix, sub.Name.Local), sub.Type, false, repeated, depth)
+			ms = append(ms, member{name: sub.Name.Local, typ: sub.Type, simple: typeName(sub.Type), repeated: repeated})
 		}
 	case xsd.ParticleAny:
-		w.shape.Any = true
+		c.wildcard[owner] = true
 	case xsd.ParticleChoice:
-		for _, c := range p.Children {
-			w.walkParticle(c, prefix, depth, false, repeated)
+		for _, ch := range p.Children {
+			ms = c.particleMembers(owner, ch, ms, false, repeated)
 		}
 	default:
-		for _, c := range p.Children {
-			w.walkParticle(c, prefix, depth, required, repeated)
+		for _, ch := range p.Children {
+			ms = c.particleMembers(owner, ch, ms, required, repeated)
 		}
 	}
+	return ms
 }
+
+// complex reports whether m has members of its own.
+func (m member) complex() bool { return m.typ != nil && !m.typ.IsSimple() }
+
+// lookup resolves a contract path.
+func (s *Shape) lookup(path string) (member, bool) {
+	if path == "" {
+		return member{}, false
+	}
+	ms := s.roots
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		var found *member
+		for j := range ms {
+			if ms[j].name == seg && seg != "" {
+				found = &ms[j]
+				break
+			}
+		}
+		if found == nil {
+			return member{}, false
+		}
+		if i == len(segs)-1 {
+			return *found, true
+		}
+		if !found.complex() {
+			return member{}, false
+		}
+		ms = s.membersOf(found.typ)
+	}
+	return member{}, false
+}
+
+// Has reports whether the shape has a field at path.
+func (s *Shape) Has(path string) bool {
+	_, ok := s.lookup(path)
+	return ok
+}
+
+// Field returns the field at path.
+func (s *Shape) Field(path string) (Field, bool) {
+	m, ok := s.lookup(path)
+	if !ok {
+		return Field{}, false
+	}
+	return Field{Path: path, Type: m.simple, Required: m.required, Repeated: m.repeated}, true
+}
+
+// Any reports xs:any, xs:anyType or xs:anyAttribute content anywhere.
+func (s *Shape) Any() bool { return s.flagSet().any }
+
+// Recursive reports a type that contains itself.
+func (s *Shape) Recursive() bool { return s.flagSet().recursive }
+
+// Truncated reports content nested deeper than 16 levels, or more than
+// 5000 fields once Fields was called.
+func (s *Shape) Truncated() bool { return s.flagSet().truncated }
+
+// flagSet combines the flags of the root types.
+func (s *Shape) flagSet() *shapeFlags {
+	if s.flags != nil {
+		return s.flags
+	}
+	f := &shapeFlags{}
+	for _, m := range s.roots {
+		if m.typ != nil && (isAny(m.typ) || m.typ.AnyAttribute) {
+			f.any = true
+		}
+		if m.complex() {
+			tf := s.types.visit(m.typ)
+			f.any, f.recursive = f.any || tf.any, f.recursive || tf.recursive
+			f.truncated = f.truncated || tf.depth > maxFieldDepth
+		}
+	}
+	s.flags = f
+	return f
+}
+
+// visit returns the flags below t, computing them once per type.
+func (c *typeCache) visit(t *xsd.Type) typeFlags {
+	switch c.state[t] {
+	case 1:
+		return typeFlags{recursive: true}
+	case 2:
+		return c.info[t]
+	}
+	c.state[t] = 1
+	f := typeFlags{any: isAny(t) || t.AnyAttribute}
+	for _, m := range c.membersOf(t) {
+		if m.complex() {
+			cf := c.visit(m.typ)
+			f.any, f.recursive, f.depth = f.any || cf.any, f.recursive || cf.recursive, max(f.depth, cf.depth)
+		}
+	}
+	f.any = f.any || c.wildcard[t]
+	f.depth++
+	c.state[t], c.info[t] = 2, f
+	return f
+}
+
+// Fields lists every field in document order, cut at recursion, at 16
+// levels and at 5000 fields.
+func (s *Shape) Fields() []Field {
+	if s.byPath != nil {
+		return s.fields
+	}
+	s.byPath = map[string]int{}
+	onPath := map[*xsd.Type]bool{}
+	var walk func(ms []member, prefix string, depth int)
+	walk = func(ms []member, prefix string, depth int) {
+		for _, m := range ms {
+			if m.name == "" {
+				continue
+			}
+			path := join(prefix, m.name)
+			if _, dup := s.byPath[path]; dup {
+				continue
+			}
+			if len(s.fields) >= maxFields {
+				s.flagSet().truncated = true
+				return
+			}
+			s.byPath[path] = len(s.fields)
+			s.fields = append(s.fields, Field{Path: path, Type: m.simple, Required: m.required, Repeated: m.repeated})
+			if !m.complex() || onPath[m.typ] {
+				continue
+			}
+			if depth >= maxFieldDepth {
+				s.flagSet().truncated = true
+				continue
+			}
+			onPath[m.typ] = true
+			walk(s.membersOf(m.typ), path, depth+1)
+			delete(onPath, m.typ)
+		}
+	}
+	walk(s.roots, "", 0)
+	return s.fields
+}
+
+// shapes caches message shapes for one assessment, so a message's flags and
+// members are computed once however many checks look at it; the entry for
+// nil holds the type cache they share.
+type shapes map[*xsd.Message]*Shape
+
+// of returns the shape of msg.
+func (c shapes) of(msg *xsd.Message) *Shape {
+	if s, ok := c[msg]; ok {
+		return s
+	}
+	types, ok := c[nil]
+	if !ok {
+		types = newShape()
+		c[nil] = types
+	}
+	s := &Shape{types: types.types}
+	s.addMessage(msg)
+	c[msg] = s
+	return s
+}
+
+// TopLevel reports whether path names a member of the message root.
+func TopLevel(path string) bool { return path != "" && !strings.Contains(path, "/") }
 
 func join(prefix, name string) string {
 	if prefix == "" {

@@ -87,17 +87,15 @@ func ParseMessageMapping(raw json.RawMessage) (MessageMapping, error) {
 // to. It returns the problems, none when m is usable. A nil op is one
 // problem (no contract).
 func CheckMapping(op *xsd.Operation, m model.Mapping) []Problem {
+	return checkMapping(shapes{}, op, m)
+}
+
+func checkMapping(c shapes, op *xsd.Operation, m model.Mapping) []Problem {
 	if op == nil {
 		return []Problem{{Section: "contract", Reason: "the operation has no contract in its WSDL import"}}
 	}
 	var probs []Problem
-	in := MessageShape(op.Input)
-	var out *Shape
-	if op.Output != nil {
-		out = MessageShape(op.Output)
-	} else {
-		out = MessageShape(nil)
-	}
+	in, out := c.of(op.Input), c.of(op.Output)
 	probs = append(probs, checkSection("requestMapping", m.RequestMapping, in, true)...)
 	probs = append(probs, checkSection("responseMapping", m.ResponseMapping, out, false)...)
 	probs = append(probs, checkSection("faultMapping", m.FaultMapping, faultShape(op), false)...)
@@ -106,16 +104,9 @@ func CheckMapping(op *xsd.Operation, m model.Mapping) []Problem {
 
 // faultShape merges the shapes of every declared fault's detail.
 func faultShape(op *xsd.Operation) *Shape {
-	merged := &Shape{byPath: map[string]int{}}
+	merged := newShape()
 	for _, f := range op.Faults {
-		s := MessageShape(f.Message)
-		merged.Any = merged.Any || s.Any
-		for _, fl := range s.Fields {
-			if !merged.Has(fl.Path) {
-				merged.byPath[fl.Path] = len(merged.Fields)
-				merged.Fields = append(merged.Fields, fl)
-			}
-		}
+		merged.addMessage(f.Message)
 	}
 	return merged
 }
@@ -134,7 +125,7 @@ func checkSection(section string, raw json.RawMessage, shape *Shape, request boo
 		bad("mode", `must be "identity"`)
 	}
 	known := func(kind, path string) {
-		if !shape.Has(path) && !(shape.Any && path != "") {
+		if !shape.Has(path) && !(path != "" && shape.Any()) {
 			bad(path, kind+" names a field the contract lacks")
 		}
 	}
@@ -186,7 +177,7 @@ func checkRESTTarget(section string, m MessageMapping, shape *Shape) []Problem {
 		if !queryName.MatchString(name) {
 			bad("query", "query parameter name "+name+" is not a valid name")
 		}
-		if path := m.Query[name]; !shape.Has(path) && !shape.Any {
+		if path := m.Query[name]; !shape.Has(path) && !shape.Any() {
 			bad(path, "query names a field the contract lacks")
 		}
 	}

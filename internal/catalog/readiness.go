@@ -66,7 +66,7 @@ type ReadinessReport struct {
 
 // Readiness assesses whether a version can be activated.
 func Readiness(in ReadinessInput) ReadinessReport {
-	r := &readiness{in: in, rep: ReadinessReport{Checks: []Check{}, BlockingIssues: []Issue{}, Risks: []Issue{},
+	r := &readiness{in: in, shapes: shapes{}, rep: ReadinessReport{Checks: []Check{}, BlockingIssues: []Issue{}, Risks: []Issue{},
 		SuggestedActions: []string{}, MappingDiagnostics: map[string]Diagnostics{}, MappingSummary: NewSummary()}}
 	r.operations()
 	r.routes()
@@ -88,8 +88,9 @@ func Readiness(in ReadinessInput) ReadinessReport {
 }
 
 type readiness struct {
-	in  ReadinessInput
-	rep ReadinessReport
+	in     ReadinessInput
+	shapes shapes
+	rep    ReadinessReport
 }
 
 // check records a check with its issues: fail issues block, warn issues
@@ -152,7 +153,7 @@ func (r *readiness) inputShape(op model.Operation) *Shape {
 	if c == nil {
 		return nil
 	}
-	return MessageShape(c.Input)
+	return r.shapes.of(c.Input)
 }
 
 func (r *readiness) mappings() {
@@ -163,7 +164,7 @@ func (r *readiness) mappings() {
 		if !ok {
 			d = Diagnostics{Status: ManualRequired, Reasons: []Reason{{Code: "NO_MAPPING", Severity: "blocking", Message: "the operation has no active mapping"}}}
 		} else {
-			d = Diagnose(r.in.Contracts[op.OperationID], m)
+			d = diagnose(r.shapes, r.in.Contracts[op.OperationID], m)
 		}
 		r.rep.MappingDiagnostics[op.OperationID] = d
 		r.rep.MappingSummary[d.Status]++
@@ -199,7 +200,7 @@ func firstReason(d Diagnostics, severity string) string {
 func (r *readiness) rules() {
 	var issues []Issue
 	for _, op := range r.in.Operations {
-		for _, p := range CheckValidationRules(r.in.Contracts[op.OperationID], op.ValidationRules) {
+		for _, p := range checkValidationRules(r.shapes, r.in.Contracts[op.OperationID], op.ValidationRules) {
 			issues = append(issues, opIssue("INVALID_VALIDATION_RULE", op,
 				"operation "+op.OperationKey+" validation rule "+itoa(p.Index)+" "+p.Field+" "+p.Reason))
 		}

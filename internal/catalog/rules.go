@@ -28,10 +28,14 @@ type RuleProblem struct {
 // or the message has wildcard content). It returns the first problem of
 // each rule, in order.
 func CheckValidationRules(op *xsd.Operation, rules []model.ValidationRule) []RuleProblem {
+	return checkValidationRules(shapes{}, op, rules)
+}
+
+func checkValidationRules(c shapes, op *xsd.Operation, rules []model.ValidationRule) []RuleProblem {
 	var out []RuleProblem
 	var in, resp *Shape
-	if op != nil {
-		in, resp = MessageShape(op.Input), MessageShape(op.Output)
+	if op != nil && len(rules) > 0 {
+		in, resp = c.of(op.Input), c.of(op.Output)
 	}
 	for i, r := range rules {
 		if p := checkRule(r, in, resp); p != nil {
@@ -61,7 +65,7 @@ func checkRule(r model.ValidationRule, in, resp *Shape) *RuleProblem {
 	if r.Target == model.TargetResponse {
 		shape = resp
 	}
-	if shape != nil && !shape.Any && !shape.Has(pointerPath(r.Field)) {
+	if shape != nil && !shape.Has(pointerPath(r.Field)) && !shape.Any() {
 		return &RuleProblem{Field: "field", Reason: "names a field the " + r.Target + " contract lacks"}
 	}
 	return nil
