@@ -231,6 +231,27 @@ func TestImportURLWithRelativeImports(t *testing.T) {
 		if v.SourceKind != model.ArtifactURL || v.FileCount != 3 || v.RootPath != backend.URL+"/svc/main.wsdl" {
 			t.Fatalf("url import: kind %s files %d root %s", v.SourceKind, v.FileCount, v.RootPath)
 		}
+		// A query value of the URL (a token) never shows in answers or audit.
+		r = api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+backend.URL+`/svc/main.wsdl?token=s3cret"}`)
+		r.wantStatus(t, http.StatusCreated)
+		var tv artifactView
+		r.decode(t, &tv)
+		if strings.Contains(string(r.body), "s3cret") {
+			t.Errorf("token in the answer: %s", r.body)
+		}
+		audit := api.do("GET", "/admin/v1/audit-events?entityId="+tv.ArtifactID, readerEmail, "")
+		audit.wantStatus(t, http.StatusOK)
+		if strings.Contains(string(audit.body), "s3cret") || !strings.Contains(string(audit.body), "wsdl.import") {
+			t.Errorf("audit events: %s", audit.body)
+		}
+
+		r = api.do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+<wsdl:import namespace="urn:y" location="`+backend.URL+`/missing.wsdl?token=s3cret"/></wsdl:definitions>`, nil, nil))
+		r.wantStatus(t, http.StatusBadRequest)
+		if strings.Contains(string(r.body), "s3cret") {
+			t.Errorf("token in the error: %s", r.body)
+		}
+
 		// The stored files alone re-parse the contract, without the network.
 		backend.Close()
 		a, err := st.Artifact(context.Background(), v.ArtifactID)

@@ -102,7 +102,7 @@ func describeSource(a model.Artifact) string {
 func artifactAuditState(a model.Artifact) map[string]any {
 	return map[string]any{
 		"artifactId": a.ArtifactID, "sourceKind": a.SourceKind, "sourceName": a.SourceName,
-		"rootPath": a.RootPath, "contentSha256": a.ContentSHA256, "fileCount": a.FileCount,
+		"rootPath": redactLocation(a.RootPath), "contentSha256": a.ContentSHA256, "fileCount": a.FileCount,
 		"targetNamespace": a.TargetNamespace, "serviceNames": a.ServiceNames,
 		"operationCount": a.Summary.OperationCount,
 	}

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 // unknown). URLs in file are redacted.
 func importDetailError(file string, line int, reason string) *apierr.Error {
 	file = redactLocation(file)
+	reason = urlInText.ReplaceAllStringFunc(reason, redactLocation)
 	msg := reason
 	if file != "" {
 		where := file
@@ -99,6 +101,9 @@ func zipError(name string, err error) *apierr.Error {
 	}
 	return importDetailError(name, 0, err.Error())
 }
+
+// urlInText finds http(s) URLs quoted in error reasons.
+var urlInText = regexp.MustCompile(`https?://[^\s"'<>]+`)
 
 // redactLocation redacts query values of URL locations.
 func redactLocation(loc string) string {
