@@ -69,7 +69,10 @@ func (tx *Tx) Dialect() Dialect { return tx.dialect }
 //
 // On SQLite every transaction runs on the single writer connection and
 // begins IMMEDIATE, so transactions are serialized and never fail with
-// SQLITE_BUSY because of each other. Keep them short.
+// SQLITE_BUSY because of each other. Keep them short, and never call
+// Transact from inside fn: on SQLite the inner call would wait for the
+// writer connection the outer one holds (until ctx ends). Pass the *Tx down
+// instead.
 func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 	sqlTx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
