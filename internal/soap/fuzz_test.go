@@ -102,8 +102,13 @@ func checkHead(t *testing.T, data []byte, full *Message, fullErr error) {
 		t.Fatalf("FaultAhead missed the fault of %q", data)
 	}
 	for r.Depth() >= 2 {
-		if _, err := r.Next(); err != nil {
+		depth := r.Depth()
+		tok, err := r.Next()
+		if err != nil {
 			return
+		}
+		if tok.Kind == xmlstream.CharData && depth == 2 && !blank(tok.Data) {
+			return // text in the Body: a converter refuses it, like Parse
 		}
 	}
 	if err := FinishBody(r); (err == nil) != (fullErr == nil) {
