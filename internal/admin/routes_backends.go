@@ -17,6 +17,11 @@ func (s *server) backendRoutes() []route {
 		{"POST", "/services/{serviceId}/backend-profiles", operator, s.createBackendProfile, docCreateBackendProfile},
 		{"PATCH", "/backend-profiles/{profileId}", operator, s.patchBackendProfile, docPatchBackendProfile},
 		{"DELETE", "/backend-profiles/{profileId}", operator, s.deleteBackendProfile, docDeleteBackendProfile},
+		{"POST", "/backend-profiles/{profileId}:test-connection", operator, s.testConnection, docTestConnection},
+		{"POST", "/backend-profiles/{profileId}:test-application", operator, s.testApplication, docTestApplication},
+		{"POST", "/backend-profiles/{profileId}:test-generated-samples", operator, s.testGeneratedSamples, docTestSamples},
+		{"POST", "/backend-profiles/{profileId}:test-rest", operator, s.testREST, docTestREST},
+		{"GET", "/backend-profiles/{profileId}/test-previews", reader, s.listTestPreviews, docTestPreviews},
 
 		{"GET", "/services/{serviceId}/consumer-grants", reader, s.getConsumerGrants, docGetConsumerGrants},
 		{"PUT", "/services/{serviceId}/consumer-grants", operator, s.putConsumerGrants, docPutConsumerGrants},

@@ -1,0 +1,312 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/samples"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// applicationTestBody is the body of :test-application.
+type applicationTestBody struct {
+	OperationID string         `json:"operationId"`
+	Payload     jsontext.Value `json:"payload"`
+	DatasetID   string         `json:"datasetId"`
+}
+
+// applicationTestDoc documents applicationTestBody.
+type applicationTestDoc struct {
+	OperationID string          `json:"operationId"`
+	Payload     json.RawMessage `json:"payload,omitempty"`
+	DatasetID   string          `json:"datasetId,omitempty"`
+}
+
+var docTestApplication = opDoc{
+	summary: "A real SOAP call of one operation through the profile: the JSON payload (or the payload of a test " +
+		"dataset) is converted with the operation's contract, sent with the profile's auth, timeout and retry, and " +
+		"the answer converted back. The preview (request, response, status, latency; never headers or credentials) " +
+		"is saved and answered. Backend failures are a 200 with status failed and the S2R code the runtime would " +
+		"answer; a payload that does not fit the contract is 400 naming payload.",
+	request:  applicationTestDoc{},
+	response: model.TestPreview{},
+}
+
+var docTestPreviews = opDoc{
+	summary:  "Saved test previews of a profile, newest first, paged.",
+	query:    pageParams,
+	response: model.ObservabilityPageRecord[model.TestPreview]{},
+}
+
+// testApplication calls one operation for real and saves the preview.
+func (s *server) testApplication(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
+	if err != nil {
+		return err
+	}
+	var body applicationTestBody
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	op, contract, err := s.profileOperation(ctx, p, body.OperationID)
+	if err != nil {
+		return err
+	}
+	payload, err := s.testPayload(ctx, p.ServiceID, body)
+	if err != nil {
+		return err
+	}
+	settings, err := s.store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	call := soapCall{profile: p, op: op, contract: contract, payload: payload, settings: settings}
+	preview, err := s.callAndSave(r, call, model.PreviewApplication)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, preview)
+}
+
+// testPayload returns the body's payload (a JSON object) or the named
+// dataset's of the same service.
+func (s *server) testPayload(ctx context.Context, serviceID string, body applicationTestBody) ([]byte, error) {
+	hasPayload := len(body.Payload) > 0 && body.Payload.Kind() != 'n'
+	switch {
+	case hasPayload && body.DatasetID != "":
+		return nil, fieldError("datasetId", "give payload or datasetId, not both")
+	case hasPayload:
+		if body.Payload.Kind() != '{' {
+			return nil, fieldError("payload", "must be a JSON object")
+		}
+		return []byte(body.Payload.Clone()), nil
+	case body.DatasetID != "":
+		var d model.TestDataset
+		err := s.store.Transact(ctx, func(tx *store.Tx) (err error) {
+			d, err = tx.TestDataset(ctx, body.DatasetID)
+			return err
+		})
+		if errors.Is(err, store.ErrNotFound) || (err == nil && d.ServiceID != serviceID) {
+			return nil, fieldError("datasetId", "is not a test dataset of this profile's service")
+		}
+		return d.Payload, err
+	}
+	return nil, fieldError("payload", "is required (or datasetId)")
+}
+
+// profileOperation returns the operation with id when it belongs to a
+// version of the profile's service, with its contract.
+func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, id string) (model.Operation, *xsd.Operation, error) {
+	if id == "" {
+		return model.Operation{}, nil, fieldError("operationId", "is required")
+	}
+	op, err := s.store.Operation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return op, nil, fieldError("operationId", "is not an operation of this profile's service")
+	}
+	if err != nil {
+		return op, nil, err
+	}
+	v, err := s.store.Version(ctx, op.VersionID)
+	if err != nil {
+		return op, nil, err
+	}
+	if v.ServiceID != p.ServiceID {
+		return op, nil, fieldError("operationId", "is not an operation of this profile's service")
+	}
+	contract, err := s.contractOf(ctx, v, op)
+	if err != nil {
+		return op, nil, err
+	}
+	if contract == nil {
+		return op, nil, fieldError("operationId", "has no contract (the version's WSDL import is missing or lacks it)")
+	}
+	return op, contract, nil
+}
+
+// callAndSave makes the call and saves its preview.
+func (s *server) callAndSave(r *http.Request, c soapCall, kind string) (model.TestPreview, error) {
+	ctx := r.Context()
+	req, res, err := s.send(ctx, c)
+	if err != nil {
+		return model.TestPreview{}, err
+	}
+	opID := c.op.OperationID
+	return s.savePreview(ctx, model.TestPreview{ProfileID: c.profile.ProfileID, OperationID: &opID, Kind: kind,
+		Status: res.Status, HTTPStatus: res.HTTPStatus, LatencyMs: res.latency.Milliseconds(), CreatedBy: callerEmail(r)}, req, res)
+}
+
+// savePreview stores a preview with its encoded request and response.
+func (s *server) savePreview(ctx context.Context, p model.TestPreview, req, res any) (model.TestPreview, error) {
+	var err error
+	if p.Request, err = json.Marshal(req); err != nil {
+		return p, err
+	}
+	if p.Response, err = json.Marshal(res); err != nil {
+		return p, err
+	}
+	p.PreviewID, p.CreatedAt = catalogID(), s.now().UTC()
+	// Saved even when the caller went away: the call was made.
+	ctx = context.WithoutCancel(ctx)
+	err = s.store.Transact(ctx, func(tx *store.Tx) error { return tx.InsertTestPreview(ctx, p) })
+	return p, err
+}
+
+// listTestPreviews answers the saved previews of a profile.
+func (s *server) listTestPreviews(w http.ResponseWriter, r *http.Request) error {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	p, err := profileOrNotFound(s.store.BackendProfile(r.Context(), r.PathValue("profileId")))
+	if err != nil {
+		return err
+	}
+	out, err := s.store.TestPreviews(r.Context(), p.ProfileID, page)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// samplesBody is the body of :test-generated-samples.
+type samplesBody struct {
+	OperationID string `json:"operationId,omitempty"`
+	VersionID   string `json:"versionId,omitempty"`
+}
+
+// sampleResult is one operation's outcome in a samples run.
+type sampleResult struct {
+	OperationID  string     `json:"operationId"`
+	OperationKey string     `json:"operationKey"`
+	Status       string     `json:"status"`
+	HTTPStatus   int        `json:"httpStatus"`
+	LatencyMs    int64      `json:"latencyMs"`
+	PreviewID    string     `json:"previewId,omitempty"`
+	Error        *callError `json:"error,omitempty"`
+}
+
+// samplesReport answers :test-generated-samples.
+type samplesReport struct {
+	VersionID string         `json:"versionId"`
+	Summary   map[string]int `json:"summary"`
+	Results   []sampleResult `json:"results"`
+}
+
+var docTestSamples = opDoc{
+	summary: "Generated-sample test: a minimal valid request is generated from each operation's contract " +
+		"(internal/samples) and sent for real, as :test-application does. With operationId one operation; otherwise " +
+		"a smoke test of every operation of versionId (default: the active version, else the draft). Each call's " +
+		"preview is saved; the answer has per-operation results and a summary (total, succeeded, failed, soap_fault).",
+	request:  samplesBody{},
+	response: samplesReport{},
+}
+
+// testGeneratedSamples runs generated requests against the backend.
+func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
+	if err != nil {
+		return err
+	}
+	var body samplesBody
+	if err := decodeOptionalJSON(w, r, &body); err != nil {
+		return err
+	}
+	calls, versionID, err := s.sampleCalls(ctx, p, body)
+	if err != nil {
+		return err
+	}
+	rep := samplesReport{VersionID: versionID, Results: []sampleResult{},
+		Summary: map[string]int{"total": len(calls), model.PreviewStatusSucceeded: 0, model.PreviewStatusFailed: 0,
+			model.PreviewStatusSOAPFault: 0}}
+	for _, c := range calls {
+		res := sampleResult{OperationID: c.op.OperationID, OperationKey: c.op.OperationKey}
+		preview, err := s.callAndSave(r, c, model.PreviewGeneratedSample)
+		if err != nil {
+			e := apierr.Resolve(err, apierr.AdmInternal)
+			res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: e.Code, Message: e.Message}
+		} else {
+			res.Status, res.HTTPStatus, res.LatencyMs, res.PreviewID = preview.Status, preview.HTTPStatus, preview.LatencyMs, preview.PreviewID
+			var saved callResult
+			if json.Unmarshal(preview.Response, &saved) == nil {
+				res.Error = saved.Error
+			}
+		}
+		rep.Summary[res.Status]++
+		rep.Results = append(rep.Results, res)
+	}
+	return writeJSON(w, http.StatusOK, rep)
+}
+
+// sampleCalls returns the calls of a samples run with generated payloads.
+func (s *server) sampleCalls(ctx context.Context, p model.BackendProfile, body samplesBody) ([]soapCall, string, error) {
+	settings, err := s.store.Settings(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	call := func(op model.Operation, contract *xsd.Operation) (soapCall, error) {
+		payload, err := samples.Request(contract)
+		return soapCall{profile: p, op: op, contract: contract, payload: payload, settings: settings}, err
+	}
+	if body.OperationID != "" {
+		op, contract, err := s.profileOperation(ctx, p, body.OperationID)
+		if err != nil {
+			return nil, "", err
+		}
+		c, err := call(op, contract)
+		return []soapCall{c}, op.VersionID, err
+	}
+	v, err := s.sampleVersion(ctx, p.ServiceID, body.VersionID)
+	if err != nil {
+		return nil, "", err
+	}
+	ops, err := s.store.Operations(ctx, v.VersionID)
+	if err != nil {
+		return nil, "", err
+	}
+	contracts, err := s.contractsOf(ctx, v, ops)
+	if err != nil {
+		return nil, "", err
+	}
+	var calls []soapCall
+	for _, op := range ops {
+		if c := contracts[op.OperationID]; c != nil {
+			sc, err := call(op, c)
+			if err != nil {
+				return nil, "", err
+			}
+			calls = append(calls, sc)
+		}
+	}
+	return calls, v.VersionID, nil
+}
+
+// sampleVersion is the named version of the service, else its active
+// version, else its draft.
+func (s *server) sampleVersion(ctx context.Context, serviceID, versionID string) (model.Version, error) {
+	if versionID != "" {
+		v, err := versionOf(ctx, s.store, serviceID, versionID)
+		if err != nil {
+			return v, fieldError("versionId", "is not a version of this profile's service")
+		}
+		return v, nil
+	}
+	for _, status := range []string{model.VersionActive, model.VersionDraft} {
+		v, err := s.store.VersionWithStatus(ctx, serviceID, status)
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return v, err
+		}
+	}
+	return model.Version{}, fieldError("versionId", "the service has no active or draft version")
+}
