@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/obs"
+	"github.com/s2r-project/s2r/internal/observe"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
@@ -77,6 +79,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}
+	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg})
+	if err != nil {
+		return err
+	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Reload(ctx); err != nil {
 		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
@@ -95,6 +101,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Routes:       dataplane.TableRoutes{Source: routes},
 			Backends:     dataplane.DefaultBackend{Client: backendClient},
 			Logger:       log,
+			Recorder:     recorder,
 		}),
 		Admin: admin.New(admin.Config{
 			Store:           st,
@@ -105,6 +112,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		}),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
+
+	// The recorder outlives the listeners: it stops (draining its queue)
+	// only after the last in-flight request has handed over its record.
+	recCtx, stopRecorder := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRecorder()
+	recorded := make(chan error, 1)
+	go func() { recorded <- recorder.Run(recCtx) }()
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return badURLs.Run(gctx) })
@@ -118,6 +132,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		g.Go(func() error { return l.Run(gctx) })
 	}
 	err = g.Wait()
+	stopRecorder()
+	err = errors.Join(err, <-recorded)
 	log.Info("stopped", "error", errString(err))
 	return err
 }
