@@ -116,6 +116,8 @@ func calcSource(t testing.TB, url string) routing.Source {
 				SOAPAction: "http://example.com/calc/Add", RestMethod: "POST", RestPath: "/add", TimeoutMs: &timeout},
 			{OperationID: "op-lookup", OperationKey: "lookup", SOAPOperationName: "Lookup", SOAPVersion: "1.1",
 				SOAPAction: "http://example.com/calc/Lookup", RestMethod: "GET", RestPath: "/codes/{code}", TimeoutMs: &timeout},
+			{OperationID: "op-echo", OperationKey: "echo", SOAPOperationName: "Echo", SOAPVersion: "1.1",
+				SOAPAction: "http://example.com/calc/Echo", RestMethod: "POST", RestPath: "/echo"},
 		},
 		Backends:       []upstream.Backend{{Profile: p}},
 		DefaultTimeout: 30 * time.Second,

@@ -2,92 +2,122 @@ package dataplane
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
-	"github.com/s2r-project/s2r/internal/transform"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 // buildRequest turns the JSON request into the SOAP envelope: path and
 // query parameters merged into the top-level object, schema (rule 3) and
 // regex (rule 4) validation, transforms and conversion (rule 5).
-func (c *publishCall) buildRequest(raw []byte, params []routing.PathParam) ([]byte, error) {
+//
+// The JSON Schema is validated up front only when the operation's
+// contract has facets conversion does not check; otherwise conversion is
+// the schema check and the schema is validated only after a failed
+// conversion, to list every violation (docs/decisions-runtime.md).
+func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte, error) {
 	op := c.op
 	if raw == nil {
 		raw = []byte("{}")
 	}
-	doc, err := routing.DecodeJSON(raw)
-	if err != nil {
+	if !json.Valid(raw) {
+		_, err := routing.DecodeJSON(raw)
 		return nil, apierr.Newf(apierr.ValBadRequest, "the request body is not valid JSON: %v", err)
 	}
-	if doc, raw, err = c.mergeParams(doc, raw, params); err != nil {
-		return nil, err
+	params := c.params(path)
+	var doc any
+	if op.RequestSchemaCheck || len(op.RequestRules) > 0 || len(params) > 0 {
+		var err error
+		if doc, err = routing.DecodeJSON(raw); err != nil {
+			return nil, apierr.Newf(apierr.ValBadRequest, "the request body is not valid JSON: %v", err)
+		}
+		if len(params) > 0 {
+			if doc, raw, err = mergeParams(doc, params); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if op.RequestSchema != nil {
+	if op.RequestSchemaCheck && op.RequestSchema != nil {
 		if v := routing.SchemaViolations(op.RequestSchema, doc); len(v) > 0 {
-			return nil, apierr.New(apierr.ValRequestSchema, "the request body does not match the operation's schema").
+			return nil, schemaError(v)
+		}
+	}
+	if len(op.RequestRules) > 0 {
+		if v := routing.CheckRules(op.RequestRules, doc); len(v) > 0 {
+			return nil, apierr.New(apierr.ValRequestRegex, "request fields fail their validation patterns").
 				WithDetail("violations", v)
 		}
 	}
-	if v := routing.CheckRules(op.RequestRules, doc); len(v) > 0 {
-		return nil, apierr.New(apierr.ValRequestRegex, "request fields fail their validation patterns").
-			WithDetail("violations", v)
-	}
 	if op.Transform != nil {
+		var err error
 		if raw, err = op.Transform.Apply(raw); err != nil {
-			var ae *transform.ApplyError
-			if errors.As(err, &ae) {
-				return nil, apierr.Newf(apierr.ValBadRequest, "a transform rule cannot apply to the request: %v", err)
-			}
-			return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request could not be transformed")
+			return nil, apierr.Newf(apierr.ValBadRequest, "a transform rule cannot apply to the request: %v", err)
 		}
 	}
 	w := xmlstream.NewWriter(make([]byte, 0, 2*len(raw)+512))
 	env := soap.Envelope{Version: op.SOAPVersion, Namespaces: op.Namespaces}
-	err = soap.Write(w, env, func(w *xmlstream.Writer) error { return op.Request.JSONToXML(w, raw) })
-	if err != nil {
-		if ce, ok := convert.AsError(err); ok {
-			return nil, apierr.New(apierr.ValRequestSchema, "the request body does not match the operation's contract").
-				WithDetail("violations", []routing.Violation{{Pointer: ce.Pointer, Reason: ce.Reason}})
-		}
-		return nil, apierr.Wrap(apierr.ValRequestSchema, err, "the request body could not be converted to SOAP")
+	if err := soap.Write(w, env, func(w *xmlstream.Writer) error { return op.Request.JSONToXML(w, raw) }); err != nil {
+		return nil, c.conversionError(raw, err)
 	}
 	return w.Bytes(), nil
 }
 
-// mergeParams sets the path and query parameters that name top-level
-// request fields into the request object, typed by the contract. A path
-// parameter wins over a body member of the same name; query parameters
-// that name no request field are ignored.
-func (c *publishCall) mergeParams(doc any, raw []byte, path []routing.PathParam) (any, []byte, error) {
-	query := c.r.URL.Query()
-	type kv struct {
-		name   string
-		values []string
+// conversionError is 400 S2R-VAL-0410 for a request the contract refuses,
+// listing the schema's violations when it finds any, else the converter's.
+func (c *publishCall) conversionError(raw []byte, err error) *apierr.Error {
+	if c.op.RequestSchema != nil {
+		if doc, derr := routing.DecodeJSON(raw); derr == nil {
+			if v := routing.SchemaViolations(c.op.RequestSchema, doc); len(v) > 0 {
+				return schemaError(v)
+			}
+		}
 	}
-	var set []kv
-	for name, values := range query {
-		if _, ok := c.op.Params[name]; ok && len(values) > 0 {
-			set = append(set, kv{name, values})
+	if ce, ok := convert.AsError(err); ok {
+		return schemaError([]routing.Violation{{Pointer: ce.Pointer, Reason: ce.Reason}})
+	}
+	return apierr.Wrap(apierr.ValRequestSchema, err, "the request body could not be converted to SOAP")
+}
+
+func schemaError(v []routing.Violation) *apierr.Error {
+	return apierr.New(apierr.ValRequestSchema, "the request body does not match the operation's schema").
+		WithDetail("violations", v)
+}
+
+// param is one path or query parameter bound to a top-level field.
+type param struct {
+	name   string
+	kind   routing.ParamKind
+	values []string
+}
+
+// params lists the query parameters that name top-level request fields
+// (others are ignored), then the path parameters, which win.
+func (c *publishCall) params(path []routing.PathParam) []param {
+	var out []param
+	if c.r.URL.RawQuery != "" {
+		for name, values := range c.r.URL.Query() {
+			if k, ok := c.op.Params[name]; ok && len(values) > 0 {
+				out = append(out, param{name, k, values})
+			}
 		}
 	}
 	for _, p := range path {
-		set = append(set, kv{p.Name, []string{p.Value}})
+		out = append(out, param{p.Name, c.op.Params[p.Name], []string{p.Value}})
 	}
-	if len(set) == 0 {
-		return doc, raw, nil
-	}
+	return out
+}
+
+// mergeParams sets params into the request object, typed by the contract.
+func mergeParams(doc any, params []param) (any, []byte, error) {
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, nil, apierr.New(apierr.ValRequestSchema, "the request body must be a JSON object when path or query parameters are used").
-			WithDetail("violations", []routing.Violation{{Pointer: "", Reason: "not an object"}})
+		return nil, nil, schemaError([]routing.Violation{{Pointer: "", Reason: "the body must be a JSON object when path or query parameters are used"}})
 	}
-	for _, p := range set {
-		obj[p.name] = paramValue(c.op.Params[p.name], p.values)
+	for _, p := range params {
+		obj[p.name] = paramValue(p.kind, p.values)
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
@@ -97,7 +127,7 @@ func (c *publishCall) mergeParams(doc any, raw []byte, path []routing.PathParam)
 }
 
 // paramValue types a parameter: numbers and booleans when the text is
-// one (else the string, which the schema then refuses), arrays of every
+// one (else the string, which validation then refuses), arrays of every
 // occurrence, strings otherwise (the last occurrence).
 func paramValue(kind routing.ParamKind, values []string) any {
 	v := values[len(values)-1]

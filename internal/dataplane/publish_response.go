@@ -77,14 +77,15 @@ func responseConvertError(err error, body []byte, lim xmlstreamLimits) *apierr.E
 // (502 S2R-VAL-0430) and the response regexes (502 S2R-VAL-0431).
 func (c *publishCall) validateResponse(out []byte) error {
 	op := c.op
-	if op.ResponseSchema == nil && len(op.ResponseRules) == 0 {
-		return nil
+	schema := op.ResponseSchemaCheck && op.ResponseSchema != nil
+	if !schema && len(op.ResponseRules) == 0 {
+		return nil // conversion by the plan enforced everything the schema says
 	}
 	doc, err := routing.DecodeJSON(out)
 	if err != nil {
 		return apierr.Wrap(apierr.RunInternal, err, "the converted response is not valid JSON")
 	}
-	if op.ResponseSchema != nil {
+	if schema {
 		if v := routing.SchemaViolations(op.ResponseSchema, doc); len(v) > 0 {
 			return apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
 				WithDetail("violations", v)

@@ -218,6 +218,8 @@ func compileContract(op *Operation, c *xsd.Operation) error {
 		return fmt.Errorf("request schema: %w", err)
 	}
 	op.Params = paramKinds(reqDoc.Root)
+	op.RequestSchemaCheck = needsSchemaCheck(c.Input)
+	op.ResponseSchemaCheck = needsSchemaCheck(c.Output)
 	if c.Output != nil {
 		if op.Response, err = convert.Compile(c.Output, convert.OptionsFor(c)); err != nil {
 			return fmt.Errorf("response plan: %w", err)

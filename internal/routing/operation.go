@@ -58,8 +58,15 @@ type Operation struct {
 
 	RequestSchema  *jsonschema.Schema
 	ResponseSchema *jsonschema.Schema
-	RequestRules   []FieldRule
-	ResponseRules  []FieldRule
+	// RequestSchemaCheck and ResponseSchemaCheck are true when the message
+	// has constraints (facets) that conversion does not enforce, so the
+	// JSON Schema must be validated on every call; otherwise a successful
+	// conversion proves the schema and validation runs only to list the
+	// violations of a failed one.
+	RequestSchemaCheck  bool
+	ResponseSchemaCheck bool
+	RequestRules        []FieldRule
+	ResponseRules       []FieldRule
 	// Transform is nil when the operation has no transform rules.
 	Transform *transform.Program
 	// Params types the top-level request fields that path and query
