@@ -74,6 +74,7 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 	}
 	svcName, portName := portOf(oldDefs, have)
 	oldIx, newIx := NewContractIndex(oldDefs), NewContractIndex(newDefs)
+	d := newDiffer()
 	for _, op := range ops {
 		oldC := oldIx.Contract(svcName, portName, op)
 		newC := newIx.Contract(svcName, portName, op)
@@ -81,7 +82,7 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 		case newC == nil:
 			rep.Changes = append(rep.Changes, Change{Kind: ChangeOperationRemoved, Breaking: true, Operation: op.SOAPOperationName})
 		case oldC != nil:
-			rep.Changes = append(rep.Changes, operationDrift(op.SOAPOperationName, oldC, newC)...)
+			rep.Changes = append(rep.Changes, operationDrift(d, op.SOAPOperationName, oldC, newC)...)
 		}
 	}
 	seen := map[string]bool{}
@@ -103,8 +104,11 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 	return rep
 }
 
+// maxChangesPerMessage bounds the field changes reported for one message.
+const maxChangesPerMessage = 200
+
 // operationDrift compares one operation's old and new contracts.
-func operationDrift(name string, oldC, newC *xsd.Operation) []Change {
+func operationDrift(d *differ, name string, oldC, newC *xsd.Operation) []Change {
 	var out []Change
 	diff := func(kind, old, new string) {
 		if old != new {
@@ -114,57 +118,132 @@ func operationDrift(name string, oldC, newC *xsd.Operation) []Change {
 	diff(ChangeSOAPAction, oldC.SOAPAction, newC.SOAPAction)
 	diff(ChangeNamespace, SOAPNamespace(oldC), SOAPNamespace(newC))
 	diff(ChangeBinding, StyleName(oldC.Style)+"/"+UseName(oldC.Use), StyleName(newC.Style)+"/"+UseName(newC.Use))
-	out = append(out, shapeDrift(name, "request", MessageShape(oldC.Input), MessageShape(newC.Input), true)...)
-	out = append(out, shapeDrift(name, "response", MessageShape(oldC.Output), MessageShape(newC.Output), false)...)
+	out = append(out, d.message(name, "request", oldC.Input, newC.Input, true)...)
+	out = append(out, d.message(name, "response", oldC.Output, newC.Output, false)...)
 	return out
 }
 
-// shapeDrift compares the fields of one message.
-func shapeDrift(op, msg string, old, new *Shape, request bool) []Change {
+// differ compares contract types pairwise, each pair once, so shared and
+// recursive types cost their size, not the number of paths through them.
+type differ struct {
+	oldTypes, newTypes *typeCache
+	memo               map[[2]*xsd.Type][]Change
+	onStack            map[[2]*xsd.Type]bool
+}
+
+func newDiffer() *differ {
+	return &differ{oldTypes: newTypeCache(), newTypes: newTypeCache(),
+		memo: map[[2]*xsd.Type][]Change{}, onStack: map[[2]*xsd.Type]bool{}}
+}
+
+// message compares the fields of one message. Field paths are relative
+// to the message root; REQUIRED_FIELD_ADDED counts only when every
+// ancestor is required too, and only for requests.
+func (d *differ) message(op, msg string, oldM, newM *xsd.Message, request bool) []Change {
+	oldS, newS := &Shape{types: d.oldTypes}, &Shape{types: d.newTypes}
+	oldS.addMessage(oldM)
+	newS.addMessage(newM)
+	var out []Change
+	for _, c := range d.members(named(oldS.roots), named(newS.roots)) {
+		if !request {
+			switch c.Kind {
+			case ChangeRequiredAdded:
+				c.Kind, c.Breaking = ChangeFieldAdded, false
+			case ChangeFieldRequired:
+				continue
+			}
+		}
+		if len(out) == maxChangesPerMessage {
+			break
+		}
+		c.Operation, c.Message = op, msg
+		out = append(out, c)
+	}
+	return out
+}
+
+// named drops the unnamed anchor members.
+func named(ms []member) []member {
+	out := make([]member, 0, len(ms))
+	for _, m := range ms {
+		if m.name != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// members compares two member lists: old order first, then additions.
+func (d *differ) members(oldMs, newMs []member) []Change {
 	var out []Change
 	add := func(kind string, breaking bool, f, o, n string) {
-		out = append(out, Change{Kind: kind, Breaking: breaking, Operation: op, Message: msg, Field: f, Old: o, New: n})
+		out = append(out, Change{Kind: kind, Breaking: breaking, Field: f, Old: o, New: n})
 	}
-	for _, of := range old.Fields() {
-		nf, ok := new.Field(of.Path)
+	newBy := make(map[string]member, len(newMs))
+	for _, m := range newMs {
+		newBy[m.name] = m
+	}
+	oldBy := make(map[string]bool, len(oldMs))
+	for _, om := range oldMs {
+		oldBy[om.name] = true
+		nm, ok := newBy[om.name]
 		switch {
 		case !ok:
-			add(ChangeFieldRemoved, true, of.Path, of.Type, "")
-		case nf.Type != of.Type:
-			add(ChangeFieldRetyped, true, of.Path, of.Type, nf.Type)
-		case nf.Repeated != of.Repeated:
-			add(ChangeFieldRepeated, true, of.Path, cardinality(of), cardinality(nf))
-		case request && nf.Required && !of.Required:
-			add(ChangeFieldRequired, true, of.Path, "optional", "required")
+			add(ChangeFieldRemoved, true, om.name, om.simple, "")
+			continue
+		case nm.simple != om.simple:
+			add(ChangeFieldRetyped, true, om.name, om.simple, nm.simple)
+			continue
+		case nm.repeated != om.repeated:
+			add(ChangeFieldRepeated, true, om.name, cardinalityOf(om.repeated), cardinalityOf(nm.repeated))
+		case nm.required && !om.required:
+			add(ChangeFieldRequired, true, om.name, "optional", "required")
+		}
+		if om.complex() && nm.complex() {
+			for _, c := range d.types(om.typ, nm.typ) {
+				c.Field = om.name + "/" + c.Field
+				if c.Kind == ChangeRequiredAdded && !nm.required {
+					c.Kind, c.Breaking = ChangeFieldAdded, false
+				}
+				out = append(out, c)
+			}
+		}
+		if len(out) > maxChangesPerMessage {
+			return out
 		}
 	}
-	for _, nf := range new.Fields() {
-		if old.Has(nf.Path) {
+	for _, nm := range newMs {
+		if oldBy[nm.name] {
 			continue
 		}
-		if request && nf.Required && requiredChain(new, nf.Path) {
-			add(ChangeRequiredAdded, true, nf.Path, "", nf.Type)
+		if nm.required {
+			add(ChangeRequiredAdded, true, nm.name, "", nm.simple)
 			continue
 		}
-		add(ChangeFieldAdded, false, nf.Path, "", nf.Type)
+		add(ChangeFieldAdded, false, nm.name, "", nm.simple)
 	}
 	return out
 }
 
-// requiredChain reports whether path and every ancestor are required, so a
-// client that sent the old request now misses it.
-func requiredChain(s *Shape, path string) bool {
-	for p := path; p != ""; p = parentOf(p) {
-		f, ok := s.Field(p)
-		if !ok || !f.Required {
-			return false
-		}
+// types compares the members of an old and a new complex type, once per
+// pair; a pair met again inside itself (recursion) counts as equal.
+func (d *differ) types(oldT, newT *xsd.Type) []Change {
+	k := [2]*xsd.Type{oldT, newT}
+	if cs, ok := d.memo[k]; ok {
+		return cs
 	}
-	return true
+	if d.onStack[k] {
+		return nil
+	}
+	d.onStack[k] = true
+	cs := d.members(d.oldTypes.membersOf(oldT), d.newTypes.membersOf(newT))
+	delete(d.onStack, k)
+	d.memo[k] = cs
+	return cs
 }
 
-func cardinality(f Field) string {
-	if f.Repeated {
+func cardinalityOf(repeated bool) string {
+	if repeated {
 		return "array"
 	}
 	return "single"
