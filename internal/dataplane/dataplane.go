@@ -71,6 +71,8 @@ type Config struct {
 	Backends Backends
 	// Logger receives operator logs (full SOAP faults); default slog.Default.
 	Logger *slog.Logger
+	// Gateway configures the gateway passthrough (gateway.go).
+	Gateway GatewayConfig
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -78,6 +80,7 @@ type Dispatcher struct {
 	cfg   Config
 	limit func(http.Handler) http.Handler
 	route http.Handler
+	gw    gateway
 }
 
 // maxRecordedPath bounds the path stored for a bad-URL attempt.
@@ -101,6 +104,7 @@ func New(cfg Config) *Dispatcher {
 		cfg.Logger = slog.Default()
 	}
 	d := &Dispatcher{cfg: cfg}
+	d.initGateway()
 	d.route = httpx.LimitBody(apierr.RunPayloadTooLarge, cfg.MaxPayloadMB)(http.HandlerFunc(d.serveRoute))
 	return d
 }
@@ -119,6 +123,11 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, target, apierr.New(apierr.RunUnavailable, "the runtime is stopped: the license has expired"))
 		return
 	}
+	if target.Direction == Gateway {
+		// The dedicated gateway mapping takes precedence over the general one (SPEC 4.3 rule 1).
+		d.serveGateway(w, r, target)
+		return
+	}
 	if mb := d.cfg.MaxPayloadMB; r.ContentLength > int64(maxPayloadMB(mb))<<20 {
 		// Refused here rather than in LimitBody so the attempt is recorded.
 		w.Header().Set("Connection", "close")
@@ -130,6 +139,11 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 	t := targetFrom(r.Context())
+	if t.Direction == Gateway {
+		// Only reachable if the gateway mapping lost its precedence (SPEC 4.3 rule 1).
+		d.fail(w, r, t, apierr.New(apierr.RunInternal, "a gateway request reached the general mapping"))
+		return
+	}
 	if t.ServiceKey == "" {
 		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /%s/%s/{serviceKey}/...", t.Direction, t.Environment))
 		return

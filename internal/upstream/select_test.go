@@ -136,7 +136,9 @@ func TestSingleAndActivePassive(t *testing.T) {
 func TestBreakerOpensAndCloses(t *testing.T) {
 	var changes []string
 	br := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 3, OpenFor: 200 * time.Millisecond, HalfOpenProbes: 1,
-		OnStateChange: func(_ string, from, to upstream.BreakerState) { changes = append(changes, from.String()+">"+to.String()) }})
+		OnStateChange: func(_ string, from, to upstream.BreakerState) {
+			changes = append(changes, from.String()+">"+to.String())
+		}})
 	s := upstream.NewSelector(upstream.NewHealth(), br)
 	p := pool(upstream.RoutingSingle, 1)
 	fail := func(context.Context, int) (upstream.Verdict, error) {

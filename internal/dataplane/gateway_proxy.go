@@ -1,0 +1,269 @@
+package dataplane
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httputil"
+	"net/netip"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/upstream"
+)
+
+// gateway is the passthrough machinery shared by every gateway request:
+// one httputil.ReverseProxy whose Transport selects the backend per
+// request.
+type gateway struct {
+	cfg   GatewayConfig
+	proxy *httputil.ReverseProxy
+}
+
+// gwCall is the per-request state the proxy hooks share through the
+// request context.
+type gwCall struct {
+	svc       *routing.Service
+	pool      upstream.Pool
+	client    netip.Addr
+	inHost    string
+	inProto   string
+	body      *limitedBody // nil for a request without a body
+	respLimit int64
+	tooLarge  atomic.Bool // the response went over respLimit
+	backend   *routing.Backend
+	sentAt    time.Time
+	backendMs atomic.Int64 // microseconds, set when the response body ends
+	respBytes atomic.Int64
+	errCode   string // S2R code when the gateway answered an error itself
+}
+
+type gwCallKey struct{}
+
+func (d *Dispatcher) initGateway() {
+	g := &d.gw
+	g.cfg = d.cfg.Gateway
+	if g.cfg.Client == nil {
+		g.cfg.Client = upstream.NewClient()
+	}
+	if g.cfg.Selector == nil {
+		g.cfg.Selector = upstream.NewSelector(nil, nil)
+	}
+	g.proxy = &httputil.ReverseProxy{
+		Rewrite:        rewriteGateway,
+		Transport:      &gatewayTransport{g: g},
+		FlushInterval:  -1, // relay bytes as they arrive: SOAP streams are not buffered
+		ModifyResponse: modifyGatewayResponse,
+		ErrorHandler:   d.gatewayProxyError,
+		ErrorLog:       slog.NewLogLogger(d.cfg.Logger.Handler(), slog.LevelWarn),
+	}
+}
+
+// proxyGateway streams the request to the selected backend and the answer
+// back, and records the transaction.
+func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *TxRecord, svc *routing.Service, client netip.Addr, limit int64) {
+	call := &gwCall{svc: svc, pool: poolOf(svc), client: client, inHost: r.Host, inProto: "http", respLimit: limit}
+	if r.TLS != nil {
+		call.inProto = "https"
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		call.body = &limitedBody{src: r.Body, limit: limit}
+		r.Body = call.body
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	// Deferred: a response cut mid-stream aborts the handler with
+	// http.ErrAbortHandler, and that transaction is recorded too.
+	defer d.recordGateway(rec, call, sw)
+	d.gw.proxy.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), gwCallKey{}, call)))
+}
+
+// recordGateway completes the record of a proxied request.
+func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter) {
+	if call.body != nil {
+		rec.RequestBytes = call.body.n.Load()
+	}
+	rec.ResponseBytes = sw.n
+	if call.backend != nil {
+		rec.BackendTarget = RedactTarget(call.backend.Profile.EndpointURL)
+	}
+	rec.BackendMs = float64(call.backendMs.Load()) / 1000
+	switch {
+	case call.tooLarge.Load():
+		// Over the limit on the response side: the backend's fault
+		// (docs/decisions-gateway.md), even when the status was sent.
+		rec.ErrorCode, rec.HTTPStatus = apierr.RunPayloadTooLarge, sw.status
+		rec.ResultCode = ResultBackendFailure
+		rec.TotalMs = Ms(time.Since(rec.OccurredAt))
+		d.cfg.Recorder.Record(rec)
+	case call.errCode != "":
+		d.finishGatewayRecord(rec, sw.status, call.errCode)
+	default:
+		d.finishGatewayRecord(rec, sw.status, "")
+	}
+}
+
+// rewriteGateway builds the outbound request: ReverseProxy has already
+// dropped the hop-by-hop headers and X-Forwarded-For/-Host/-Proto; the
+// other address headers a client could forge are dropped too and every
+// one of them is rebuilt from the guard's attributed client address. The
+// backend URL is set per attempt by the transport.
+func rewriteGateway(pr *httputil.ProxyRequest) {
+	call := pr.In.Context().Value(gwCallKey{}).(*gwCall)
+	h := pr.Out.Header
+	h.Del("Forwarded")
+	h.Del("X-Real-Ip")
+	h.Del("X-Client-Ip")
+	h.Del("True-Client-Ip")
+	client := call.client.String()
+	h.Set("X-Forwarded-For", client)
+	h.Set("X-Real-Ip", client)
+	h.Set("X-Forwarded-Host", call.inHost)
+	h.Set("X-Forwarded-Proto", call.inProto)
+	forFor := client
+	if call.client.Is6() {
+		forFor = `"[` + client + `]"`
+	}
+	h.Set("Forwarded", "for="+forFor+";host=\""+call.inHost+"\";proto="+call.inProto)
+	if id := correlation.ID(pr.In.Context()); id != "" {
+		h.Set("X-Correlation-Id", id)
+	}
+	pr.Out.Host = ""
+}
+
+// modifyGatewayResponse refuses a response declared larger than the
+// payload limit and counts (and bounds) the relayed body.
+func modifyGatewayResponse(resp *http.Response) error {
+	call := resp.Request.Context().Value(gwCallKey{}).(*gwCall)
+	if resp.ContentLength > call.respLimit {
+		call.tooLarge.Store(true)
+		resp.Body.Close()
+		return errResponseTooLarge
+	}
+	resp.Body = &countedBody{src: resp.Body, call: call}
+	return nil
+}
+
+var (
+	errResponseTooLarge = errors.New("backend response over the payload limit")
+	errRequestTooLarge  = errors.New("request body over the payload limit")
+)
+
+// gatewayProxyError maps a failed passthrough to its S2R answer: the
+// request body over the limit 413 S2R-RUN-0413, a response over it 413,
+// the selector's 503s as they are, a connect failure 502 S2R-RUN-0502, a
+// timeout 504 S2R-RUN-0424.
+func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, err error) {
+	call, _ := r.Context().Value(gwCallKey{}).(*gwCall)
+	mb := maxPayloadMB(d.cfg.MaxPayloadMB)
+	var e *apierr.Error
+	switch {
+	case call != nil && call.body != nil && call.body.over.Load(), errors.Is(err, errRequestTooLarge):
+		e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, mb)
+		w.Header().Set("Connection", "close")
+	case call != nil && call.tooLarge.Load():
+		e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, mb)
+	case errors.As(err, &e):
+	default:
+		var ue *upstream.Error
+		if !errors.As(err, &ue) {
+			ue = &upstream.Error{Kind: upstream.KindUnreachable, Err: err}
+		}
+		e = ue.APIError()
+	}
+	if call != nil {
+		call.errCode = e.Code
+	}
+	apierr.Render(w, r, e, apierr.RunInternal)
+}
+
+// limitedBody is the client's request body read through the payload
+// limit while it streams to the backend.
+type limitedBody struct {
+	src   io.ReadCloser
+	limit int64
+	n     atomic.Int64
+	over  atomic.Bool
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.src.Read(p)
+	if b.n.Add(int64(n)) > b.limit {
+		b.over.Store(true)
+		return 0, errRequestTooLarge
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.src.Close() }
+
+// countedBody counts the relayed response bytes, stops the stream over the
+// payload limit and notes when the backend's answer ended.
+type countedBody struct {
+	src  io.ReadCloser
+	call *gwCall
+	done atomic.Bool
+}
+
+func (b *countedBody) Read(p []byte) (int, error) {
+	n, err := b.src.Read(p)
+	if b.call.respBytes.Add(int64(n)) > b.call.respLimit {
+		b.call.tooLarge.Store(true)
+		return 0, errResponseTooLarge
+	}
+	if err != nil {
+		b.end()
+	}
+	return n, err
+}
+
+func (b *countedBody) end() {
+	if b.done.CompareAndSwap(false, true) {
+		b.call.backendMs.Store(time.Since(b.call.sentAt).Microseconds())
+	}
+}
+
+func (b *countedBody) Close() error {
+	b.end()
+	return b.src.Close()
+}
+
+// statusWriter notes the status and size of the answer for the record.
+// Unwrap keeps http.ResponseController (flushes) working through it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.n += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// backendURL parses a profile endpoint; the route table validated it.
+func backendURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, &upstream.Error{Kind: upstream.KindUnreachable, Err: errors.New("backend endpoint URL is not absolute")}
+	}
+	return u, nil
+}
