@@ -51,6 +51,7 @@ func BenchmarkResponseToJSON(b *testing.B) {
 	b.Run("TwoPass", func(b *testing.B) {
 		b.SetBytes(int64(len(env)))
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			m, err := Parse(env, xmlstream.Limits{})
 			if err != nil {
@@ -69,6 +70,7 @@ func BenchmarkResponseToJSON(b *testing.B) {
 		b.SetBytes(int64(len(env)))
 		b.ReportAllocs()
 		r := xmlstream.NewReader(nil, xmlstream.Limits{})
+		defer reportCPU(b)()
 		for b.Loop() {
 			m, err := ParseHeadWith(r, env, xmlstream.Limits{})
 			if err != nil {
@@ -85,4 +87,14 @@ func BenchmarkResponseToJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// reportCPU reports process CPU time per operation as cpu-ns/op.
+func reportCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
 }
