@@ -27,8 +27,9 @@ type Options struct {
 	// OmitDeclarations makes JSON→XML declare no namespace: the caller
 	// declares Plan.Namespaces on an enclosing element (the Envelope).
 	OmitDeclarations bool
-	// Lax makes XML→JSON skip elements and attributes the contract does not
-	// declare instead of failing.
+	// Lax makes XML→JSON tolerant: elements match by local name when their
+	// namespace differs from the schema's, and elements and attributes the
+	// contract does not declare are skipped instead of failing.
 	Lax bool
 }
 

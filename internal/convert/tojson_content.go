@@ -55,7 +55,9 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 	tp := f.tp
 	idx, ok := tp.byXML[tok.Name]
-	if !ok && x.p.rpc && tp == x.p.root {
+	if !ok && (x.p.rpc && tp == x.p.root || x.p.opts.Lax) {
+		// rpc parts match by local name; lax mode also tolerates elements
+		// qualified differently from the schema (a common backend mistake).
 		idx, ok = tp.byLocal(tok.Name.Local)
 	}
 	if !ok && x.p.rpc && tp == x.p.root && tok.Name.Space == nsSOAP12RPC {
