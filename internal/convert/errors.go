@@ -29,6 +29,21 @@ func (e *Error) Error() string {
 	return "convert: " + loc + ": " + e.Reason
 }
 
+// Details returns the error's fields for an API error's details object
+// (S2R-VAL-0410/0430): "pointer" or "path", and "reason".
+func (e *Error) Details() map[string]any {
+	d := map[string]any{"reason": e.Reason}
+	if e.Path != "" {
+		d["path"] = e.Path
+	} else {
+		d["pointer"] = e.Pointer
+		if e.Pointer == "" {
+			d["pointer"] = "/"
+		}
+	}
+	return d
+}
+
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
