@@ -253,23 +253,29 @@ func jsonIntegerText(builtin, num string) string {
 	return checkIntRange(builtin, num)
 }
 
+// maxDecimalExponent bounds the exponent of a JSON number written as an
+// xs:decimal, which is expanded into digits (1e-400 would be 400 bytes: a
+// small document must not expand into a huge one).
+const maxDecimalExponent = 400
+
 // appendDecimalFromJSON appends the xs:decimal lexical of the JSON number
-// num, expanding an exponent exactly (1.5e3 → 1500).
-func appendDecimalFromJSON(dst []byte, num string) []byte {
+// num, expanding an exponent exactly (1.5e3 → 1500); ok is false for an
+// exponent beyond ±maxDecimalExponent.
+func appendDecimalFromJSON(dst []byte, num string) ([]byte, bool) {
 	mant, exp := num, 0
 	for i := 0; i < len(num); i++ {
 		if num[i] == 'e' || num[i] == 'E' {
 			mant = num[:i]
 			e, err := strconv.Atoi(num[i+1:])
-			if err != nil || e > 10000 || e < -10000 {
-				return append(dst, num...) // absurd exponent; the validator rejects it
+			if err != nil || e > maxDecimalExponent || e < -maxDecimalExponent {
+				return dst, false
 			}
 			exp = e
 			break
 		}
 	}
 	if exp == 0 {
-		return append(dst, mant...)
+		return append(dst, mant...), true
 	}
 	neg := mant[0] == '-'
 	if neg {
@@ -305,5 +311,5 @@ func appendDecimalFromJSON(dst []byte, num string) []byte {
 		dst = append(dst, '.')
 		dst = append(dst, digits[point:]...)
 	}
-	return dst
+	return dst, true
 }

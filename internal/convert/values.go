@@ -83,7 +83,11 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 		if tk.kind != '0' {
 			return dst, "expected a number, got " + kindName(tk.kind)
 		}
-		return appendDecimalFromJSON(dst, string(j.t.raw(i))), ""
+		out, ok := appendDecimalFromJSON(dst, string(j.t.raw(i)))
+		if !ok {
+			return dst, "decimal exponent out of range (±" + itoa(maxDecimalExponent) + ")"
+		}
+		return out, ""
 	case lexFloat:
 		if tk.kind == '"' {
 			s := j.t.view(i)
