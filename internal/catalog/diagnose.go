@@ -106,7 +106,7 @@ func contractWarnings(c shapes, op *xsd.Operation) []Reason {
 		warn(ReasonRecursive, "a type of the contract contains itself (recursive JSON shape)")
 	}
 	if in.Truncated() || outShape.Truncated() {
-		warn(ReasonTruncated, "the contract is deeper than 16 levels or has more than 5000 fields")
+		warn(ReasonTruncated, "the contract nests types deeper than 16 levels")
 	}
 	if op.Output == nil {
 		warn(ReasonOneWay, "one-way operation: the REST answer has no body")
