@@ -2,11 +2,13 @@ package dataplane
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
+	"github.com/s2r-project/s2r/internal/transform"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -14,6 +16,8 @@ import (
 // query parameters merged into the top-level object, schema (rule 3) and
 // regex (rule 4) validation, transforms and conversion (rule 5).
 //
+// The JSON syntax is checked by the conversion (or the decoding that
+// validation needs); a failure is then told apart as 400 S2R-VAL-0400.
 // The JSON Schema is validated up front only when the operation's
 // contract has facets conversion does not check; otherwise conversion is
 // the schema check and the schema is validated only after a failed
@@ -23,16 +27,12 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	if raw == nil {
 		raw = []byte("{}")
 	}
-	if !json.Valid(raw) {
-		_, err := routing.DecodeJSON(raw)
-		return nil, apierr.Newf(apierr.ValBadRequest, "the request body is not valid JSON: %v", err)
-	}
 	params := c.params(path)
 	var doc any
 	if op.RequestSchemaCheck || len(op.RequestRules) > 0 || len(params) > 0 {
 		var err error
 		if doc, err = routing.DecodeJSON(raw); err != nil {
-			return nil, apierr.Newf(apierr.ValBadRequest, "the request body is not valid JSON: %v", err)
+			return nil, invalidJSON(raw)
 		}
 		if len(params) > 0 {
 			if doc, raw, err = mergeParams(doc, params); err != nil {
@@ -54,6 +54,9 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	if op.Transform != nil {
 		var err error
 		if raw, err = op.Transform.Apply(raw); err != nil {
+			if errors.Is(err, transform.ErrInvalidJSON) {
+				return nil, invalidJSON(raw)
+			}
 			return nil, apierr.Newf(apierr.ValBadRequest, "a transform rule cannot apply to the request: %v", err)
 		}
 	}
@@ -65,9 +68,23 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	return w.Bytes(), nil
 }
 
-// conversionError is 400 S2R-VAL-0410 for a request the contract refuses,
-// listing the schema's violations when it finds any, else the converter's.
+// invalidJSON is 400 S2R-VAL-0400 naming the syntax error of raw.
+func invalidJSON(raw []byte) *apierr.Error {
+	_, err := routing.DecodeJSON(raw)
+	if err == nil {
+		err = errors.New("not a single JSON value")
+	}
+	return apierr.Newf(apierr.ValBadRequest, "the request body is not valid JSON: %v", err)
+}
+
+// conversionError is 400 S2R-VAL-0400 for a body that is not JSON (the
+// happy path leaves the syntax check to the converter), else 400
+// S2R-VAL-0410 for a request the contract refuses, listing the schema's
+// violations when it finds any, else the converter's.
 func (c *publishCall) conversionError(raw []byte, err error) *apierr.Error {
+	if !json.Valid(raw) {
+		return invalidJSON(raw)
+	}
 	if c.op.RequestSchema != nil {
 		if doc, derr := routing.DecodeJSON(raw); derr == nil {
 			if v := routing.SchemaViolations(c.op.RequestSchema, doc); len(v) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/transform"
 )
 
 const addOK = `<AddResponse xmlns="http://example.com/calc"><result>12345678901234567890.123456789012</result></AddResponse>`
@@ -76,6 +77,15 @@ func TestPublish(t *testing.T) {
 			},
 			wantStatus: 200, wantBody: `{"id":9223372036854775807,"name":"Ünïcode & co","tags":["one"],"total":0.10}`, wantResult: ResultSuccess},
 		{name: "invalid JSON", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+		{name: "trailing garbage", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2} x`,
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+		{name: "two values", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}{}`,
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+		{name: "invalid JSON with transforms", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":`,
+			edit: func(s *routing.Source) {
+				s.Operations[0].TransformRules = []transform.Rule{{Kind: transform.KindTrim, Field: "/a"}}
+			},
 			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
 		{name: "wrong content type", method: "POST", path: "/publish/dev/calc/add", ct: "text/plain", body: `{"a":1,"b":2}`,
 			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
@@ -232,5 +242,28 @@ func TestPublish(t *testing.T) {
 				tt.check(t, res, rec)
 			}
 		})
+	}
+}
+
+// TestPublishStreamedTooLarge: a body without Content-Length that grows
+// past the limit while being read is 413 and recorded.
+func TestPublishStreamedTooLarge(t *testing.T) {
+	env := newPublishEnv(t, nil)
+	body := io.MultiReader(strings.NewReader(`{"a":"`), strings.NewReader(strings.Repeat("1", 1<<20)), strings.NewReader(`"}`))
+	req, _ := http.NewRequest("POST", env.srv.URL+"/publish/dev/calc/add", body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Correlation-Id", "cid-streamed")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(b), `"maxPayloadMb":1`) {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	recs := env.log.byCID("cid-streamed")
+	if len(recs) != 1 || recs[0].HTTPStatus != 413 || recs[0].ResultCode != ResultFailed || recs[0].OperationKey != "add" {
+		t.Errorf("records = %+v", recs)
 	}
 }
