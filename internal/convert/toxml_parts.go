@@ -72,7 +72,10 @@ func (j *j2x) attributes(tp *typePlan, base int, anyAttrs []int) error {
 // content.
 func (j *j2x) simpleContent(tp *typePlan, at int) error {
 	if at < 0 {
-		return nil
+		if tp.simple != nil {
+			return j.fail(`missing required member "$value" (the element's text)`)
+		}
+		return nil // mixed content without text
 	}
 	j.path = append(j.path, pathSeg{name: "$value"})
 	defer func() { j.path = j.path[:len(j.path)-1] }()

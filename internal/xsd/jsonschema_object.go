@@ -15,6 +15,7 @@ func (g *schemaGen) objectSchema(t *Type, typeName string) map[string]any {
 	}
 	if t.Simple != nil {
 		o.props["$value"] = simpleSchema(t.Simple)
+		o.required = append(o.required, "$value")
 	} else if t.Mixed {
 		o.props["$value"] = map[string]any{"type": "string"}
 	}
