@@ -33,6 +33,9 @@ type Config struct {
 	BootstrapAdmins []string // e-mails that are always admin (S2R_BOOTSTRAP_ADMINS)
 	Version         string   // s2r version, shown in the OpenAPI document
 	PublicBaseURL   string   // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
+
+	// BackendHealth is the runtime's live backend health (backend_health.go); nil: every backend healthy.
+	BackendHealth BackendHealthReader
 }
 
 // server is the admin API.
@@ -49,6 +52,8 @@ type server struct {
 	openapi openAPICache
 	// contracts parses stored WSDL import artifacts once (internal/contracts).
 	contracts *contracts.Cache
+	// backendHealth reads the runtime's backend health (backend_health.go).
+	backendHealth BackendHealthReader
 
 	// afterSettingWrite, when set (by tests), runs inside the settings PATCH
 	// transaction after each setting is written; an error aborts the
@@ -75,6 +80,7 @@ func newServer(cfg Config) *server {
 		public:  cfg.PublicBaseURL,
 		now:     time.Now,
 	}
+	s.backendHealth = cfg.BackendHealth
 	s.contracts = contracts.New(cfg.Store)
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)

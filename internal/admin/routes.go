@@ -48,6 +48,7 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.catalogRoutes()...)
 	routes = append(routes, s.observeRoutes()...)
 	routes = append(routes, s.backendRoutes()...)
+	routes = append(routes, s.gatewayRoutes()...)
 	return routes
 }
 

@@ -73,7 +73,12 @@ type BreakerConfig struct {
 type Breakers struct {
 	cfg BreakerConfig
 	mu  sync.Mutex
-	m   map[string]*gobreaker.TwoStepCircuitBreaker[struct{}]
+	m   map[string]*breakerEntry
+}
+
+type breakerEntry struct {
+	cb        *gobreaker.TwoStepCircuitBreaker[struct{}]
+	serviceID string
 }
 
 // NewBreakers returns an empty registry with cfg's thresholds.
@@ -87,14 +92,17 @@ func NewBreakers(cfg BreakerConfig) *Breakers {
 	if cfg.HalfOpenProbes <= 0 {
 		cfg.HalfOpenProbes = BreakerHalfOpenProbes
 	}
-	return &Breakers{cfg: cfg, m: map[string]*gobreaker.TwoStepCircuitBreaker[struct{}]{}}
+	return &Breakers{cfg: cfg, m: map[string]*breakerEntry{}}
 }
 
-func (bs *Breakers) get(profileID string) *gobreaker.TwoStepCircuitBreaker[struct{}] {
+func (bs *Breakers) get(profileID, serviceID string) *gobreaker.TwoStepCircuitBreaker[struct{}] {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
-	if cb, ok := bs.m[profileID]; ok {
-		return cb
+	if e, ok := bs.m[profileID]; ok {
+		if serviceID != "" {
+			e.serviceID = serviceID
+		}
+		return e.cb
 	}
 	consecutive := uint32(bs.cfg.ConsecutiveFailures)
 	cb := gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreaker.Settings{
@@ -115,7 +123,7 @@ func (bs *Breakers) get(profileID string) *gobreaker.TwoStepCircuitBreaker[struc
 			}
 		},
 	})
-	bs.m[profileID] = cb
+	bs.m[profileID] = &breakerEntry{cb: cb, serviceID: serviceID}
 	return cb
 }
 
@@ -124,7 +132,12 @@ func (bs *Breakers) get(profileID string) *gobreaker.TwoStepCircuitBreaker[struc
 // its outcome once through done: failure true counts against the backend,
 // excluded true (client canceled) counts nothing.
 func (bs *Breakers) Allow(profileID string) (done func(failure bool), err error) {
-	cb := bs.get(profileID)
+	return bs.allow(profileID, "")
+}
+
+// allow is Allow noting the service of the profile, for the metrics.
+func (bs *Breakers) allow(profileID, serviceID string) (done func(failure bool), err error) {
+	cb := bs.get(profileID, serviceID)
 	report, err := cb.Allow()
 	if err != nil {
 		return nil, ErrBreakerOpen
@@ -143,12 +156,28 @@ var errBackendFailed = errors.New("backend call failed")
 // State returns the breaker state of profileID (closed for an unknown one).
 func (bs *Breakers) State(profileID string) BreakerState {
 	bs.mu.Lock()
-	cb, ok := bs.m[profileID]
+	e, ok := bs.m[profileID]
 	bs.mu.Unlock()
 	if !ok {
 		return BreakerClosed
 	}
-	return breakerState(cb.State())
+	return breakerState(e.cb.State())
+}
+
+type breakerSnapshot struct {
+	profileID, serviceID string
+	state                BreakerState
+}
+
+// all returns the state of every breaker.
+func (bs *Breakers) all() []breakerSnapshot {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	out := make([]breakerSnapshot, 0, len(bs.m))
+	for id, e := range bs.m {
+		out = append(out, breakerSnapshot{profileID: id, serviceID: e.serviceID, state: breakerState(e.cb.State())})
+	}
+	return out
 }
 
 func breakerState(s gobreaker.State) BreakerState {

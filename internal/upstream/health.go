@@ -47,18 +47,18 @@ type HealthTarget struct {
 
 // BackendHealth is the health state of one backend profile.
 type BackendHealth struct {
-	ServiceID           string    `json:"serviceId"`
-	ServiceKey          string    `json:"serviceKey"`
-	ProfileID           string    `json:"profileId"`
-	ProfileName         string    `json:"profileName"`
-	Mode                string    `json:"mode"`
-	Healthy             bool      `json:"healthy"`
-	Checked             bool      `json:"checked"`
-	LastCheckAt         time.Time `json:"lastCheckAt"`
-	LastError           string    `json:"lastError"`
-	ConsecutiveFailures int       `json:"consecutiveFailures"`
-	ConsecutiveOK       int       `json:"consecutiveSuccesses"`
-	Breaker             string    `json:"breaker"`
+	ServiceID           string     `json:"serviceId"`
+	ServiceKey          string     `json:"serviceKey"`
+	ProfileID           string     `json:"profileId"`
+	ProfileName         string     `json:"profileName"`
+	Mode                string     `json:"mode"`
+	Healthy             bool       `json:"healthy"`
+	Checked             bool       `json:"checked"`
+	LastCheckAt         *time.Time `json:"lastCheckAt"` // nil before the first check
+	LastError           string     `json:"lastError"`
+	ConsecutiveFailures int        `json:"consecutiveFailures"`
+	ConsecutiveOK       int        `json:"consecutiveSuccesses"`
+	Breaker             string     `json:"breaker"`
 }
 
 // Health holds the health state of every checked backend, keyed by profile
@@ -127,7 +127,7 @@ func (h *Health) Report(t HealthTarget, at time.Time, err error) {
 		h.m[id] = s
 	}
 	s.ServiceID, s.ServiceKey, s.ProfileID, s.ProfileName, s.Mode = t.ServiceID, t.ServiceKey, id, t.Backend.Profile.Name, t.Mode
-	s.Checked, s.LastCheckAt = true, at
+	s.Checked, s.LastCheckAt = true, &at
 	if err != nil {
 		s.LastError = err.Error()
 		s.ConsecutiveFailures++

@@ -95,7 +95,7 @@ func (s *Selector) Do(ctx context.Context, p Pool, call func(ctx context.Context
 		if !s.Health.Healthy(b.Profile.ProfileID) {
 			continue
 		}
-		done, err := s.Breakers.Allow(b.Profile.ProfileID)
+		done, err := s.Breakers.allow(b.Profile.ProfileID, p.ServiceID)
 		if err != nil {
 			sawOpen = true
 			continue
@@ -185,4 +185,20 @@ func FailedBeforeSend(err error) bool {
 	}
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// Status returns the health state of the backend profileID of serviceID
+// with its breaker state; a backend never checked is healthy and
+// unchecked.
+func (s *Selector) Status(serviceID, profileID string) BackendHealth {
+	st := BackendHealth{ServiceID: serviceID, ProfileID: profileID, Healthy: true, Mode: HealthNone}
+	if s.Health != nil {
+		s.Health.mu.RLock()
+		if h, ok := s.Health.m[profileID]; ok {
+			st = *h
+		}
+		s.Health.mu.RUnlock()
+	}
+	st.Breaker = s.Breakers.State(profileID).String()
+	return st
 }
