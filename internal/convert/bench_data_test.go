@@ -41,6 +41,11 @@ const benchXSD = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t
 
 // benchPlan compiles the benchmark contract.
 func benchPlan(tb testing.TB) *Plan {
+	return benchPlanOpts(tb, Options{})
+}
+
+// benchPlanOpts compiles the benchmark contract with opts (prefix "o").
+func benchPlanOpts(tb testing.TB, opts Options) *Plan {
 	set, err := xsd.CompileSchemas(map[string][]byte{"orders.xsd": []byte(benchXSD)})
 	if err != nil {
 		tb.Fatal(err)
@@ -49,7 +54,8 @@ func benchPlan(tb testing.TB) *Plan {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := Compile(&xsd.Message{Wrapped: true, Wrapper: el}, Options{Prefixes: map[string]string{"urn:orders": "o"}})
+	opts.Prefixes = map[string]string{"urn:orders": "o"}
+	p, err := Compile(&xsd.Message{Wrapped: true, Wrapper: el}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,7 +1,10 @@
 package convert
 
 import (
+	"strings"
+
 	"fmt"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,5 +39,24 @@ func TestErrorDetails(t *testing.T) {
 func TestPointerEscaping(t *testing.T) {
 	if got := pointerOf([]pathSeg{{name: "a/b"}, {index: 2}, {name: "c~d"}}); got != "/a~1b/2/c~0d" {
 		t.Errorf("pointerOf = %q", got)
+	}
+}
+
+func TestMaxOutput(t *testing.T) {
+	p := benchPlan(t)
+	limited := benchPlanOpts(t, Options{MaxOutput: 2000})
+	c := &goldenCase{plan: limited}
+	body := string(benchBody(20 << 10))
+	body = body[len(testBodyStart) : len(body)-len("</soapenv:Body>")]
+	if _, err := c.bodyJSON(body); err == nil || !strings.Contains(err.Error(), "exceeds 2000 bytes") {
+		t.Errorf("XML→JSON over MaxOutput: %v", err)
+	}
+	full, err := (&goldenCase{plan: p}).bodyJSON(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := xmlstream.NewWriter(nil)
+	if err := limited.JSONToXML(w, full); err == nil || !strings.Contains(err.Error(), "exceeds 2000 bytes") {
+		t.Errorf("JSON→XML over MaxOutput: %v", err)
 	}
 }

@@ -24,6 +24,10 @@ type Options struct {
 	// Prefixes maps namespace URIs to the prefixes to declare, for example
 	// the WSDL's own; other namespaces get ns1, ns2, …
 	Prefixes map[string]string
+	// MaxOutput bounds the size of a conversion's output in bytes (0: no
+	// bound), so that a document within the payload limit cannot expand
+	// past it (absent arrays written as [], names repeated per item).
+	MaxOutput int
 	// OmitDeclarations makes JSON→XML declare no namespace: the caller
 	// declares Plan.Namespaces on an enclosing element (the Envelope).
 	OmitDeclarations bool

@@ -252,6 +252,9 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 		if err := j.member(tp, tp.members[m], m, base); err != nil {
 			return err
 		}
+		if max := j.p.opts.MaxOutput; max > 0 && j.w.Len() > max {
+			return j.fail("the converted XML exceeds " + itoa(max) + " bytes")
+		}
 	}
 	if tp.wildcardAt == len(tp.members) {
 		return j.rawXML(int(j.slots[xmlSlot]))
