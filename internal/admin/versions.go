@@ -253,7 +253,7 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 			m = catalog.AutoMapping(nil)
 		}
 		m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = catalogID(), op.OperationID, now, callerEmail(r)
-		if _, err := tx.CreateMapping(ctx, m); err != nil {
+		if _, err := tx.CreateFirstMapping(ctx, m); err != nil {
 			return draftResult{}, err
 		}
 		ops[i] = op

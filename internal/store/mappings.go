@@ -23,8 +23,20 @@ func (tx *Tx) CreateMapping(ctx context.Context, m model.Mapping) (model.Mapping
 	if err != nil {
 		return model.Mapping{}, fmt.Errorf("store: next mapping version: %w", err)
 	}
+	return tx.insertMapping(ctx, m)
+}
+
+// CreateFirstMapping stores m as mapping version 1, active, of an operation
+// created in the same transaction (which has no mapping yet: a draft being
+// written), without looking for a previous one.
+func (tx *Tx) CreateFirstMapping(ctx context.Context, m model.Mapping) (model.Mapping, error) {
+	m.MappingVersion = 1
+	return tx.insertMapping(ctx, m)
+}
+
+func (tx *Tx) insertMapping(ctx context.Context, m model.Mapping) (model.Mapping, error) {
 	m.Active = true
-	_, err = tx.Exec(ctx, "INSERT INTO mappings ("+mappingColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+	_, err := tx.Exec(ctx, "INSERT INTO mappings ("+mappingColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
 		m.MappingID, m.OperationID, m.MappingVersion, m.Active, rawText(m.RequestMapping), rawText(m.ResponseMapping),
 		rawText(m.FaultMapping), m.Source, NewTime(m.CreatedAt), m.CreatedBy)
 	if err != nil {
