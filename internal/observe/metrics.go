@@ -2,6 +2,9 @@ package observe
 
 import (
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -40,6 +43,54 @@ type metrics struct {
 	converter *prometheus.HistogramVec
 	dropped   *prometheus.CounterVec
 	written   prometheus.Counter
+
+	// routes caches the label-resolved collectors of each route (a
+	// routeKey → *routeMetrics), so observing a record costs one map
+	// lookup instead of four label-value validations and hashes.
+	routes    sync.Map
+	nroute    atomic.Int64
+	maxRoutes int64 // maxRouteSeries; tests lower it
+}
+
+// maxRouteSeries caps the cached routes: a data plane that put unbounded
+// values in ServiceKey or OperationKey would otherwise grow the series
+// without limit. Past it, new label sets are counted unlabelled.
+const maxRouteSeries = 10000
+
+// routeKey is the label values of one route.
+type routeKey struct{ dir, env, svc, op string }
+
+// routeMetrics are the collectors of one route.
+type routeMetrics struct {
+	requests                  map[string]prometheus.Counter // by result label
+	total, backend, converter prometheus.Observer
+}
+
+// resultLabels is the closed set of the result label.
+var resultLabels = []string{dataplane.ResultSuccess, dataplane.ResultFailed, dataplane.ResultBackendFailure,
+	dataplane.ResultError, dataplane.ResultTimeout, dataplane.ResultResponseSchemaViolation}
+
+func (m *metrics) route(k routeKey) *routeMetrics {
+	if rm, ok := m.routes.Load(k); ok {
+		return rm.(*routeMetrics)
+	}
+	if m.nroute.Load() >= m.maxRoutes && k != (routeKey{dir: k.dir}) {
+		return m.route(routeKey{dir: k.dir})
+	}
+	rm := &routeMetrics{
+		requests:  make(map[string]prometheus.Counter, len(resultLabels)),
+		total:     m.total.WithLabelValues(k.dir, k.env, k.svc, k.op),
+		backend:   m.backend.WithLabelValues(k.dir, k.env, k.svc, k.op),
+		converter: m.converter.WithLabelValues(k.dir, k.env, k.svc, k.op),
+	}
+	for _, res := range resultLabels {
+		rm.requests[res] = m.requests.WithLabelValues(k.dir, k.env, k.svc, k.op, res)
+	}
+	got, loaded := m.routes.LoadOrStore(k, rm)
+	if !loaded {
+		m.nroute.Add(1)
+	}
+	return got.(*routeMetrics)
 }
 
 var routeLabels = []string{"direction", "environment", "service", "operation"}
@@ -73,6 +124,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 			Name: metricWritten,
 			Help: "Transaction records stored.",
 		}),
+		maxRoutes: maxRouteSeries,
 	}
 	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: metricQueueDepth,
@@ -102,13 +154,13 @@ func (m *metrics) observe(rec *dataplane.TxRecord) {
 	if svc == "" {
 		env, op = "", ""
 	}
-	env, svc, op = clip(env), clip(svc), clip(op)
-	m.requests.WithLabelValues(dir, env, svc, op, resultLabel(rec.ResultCode)).Inc()
-	m.total.WithLabelValues(dir, env, svc, op).Observe(rec.TotalMs / 1000)
+	rm := m.route(routeKey{dir, clip(env), clip(svc), clip(op)})
+	rm.requests[resultLabel(rec.ResultCode)].Inc()
+	rm.total.Observe(rec.TotalMs / 1000)
 	if rec.BackendMs > 0 {
-		m.backend.WithLabelValues(dir, env, svc, op).Observe(rec.BackendMs / 1000)
+		rm.backend.Observe(rec.BackendMs / 1000)
 	}
-	m.converter.WithLabelValues(dir, env, svc, op).Observe(rec.ConverterMs / 1000)
+	rm.converter.Observe(rec.ConverterMs / 1000)
 }
 
 func clip(s string) string {
@@ -120,9 +172,7 @@ func clip(s string) string {
 
 // resultLabel keeps the result label in the closed set.
 func resultLabel(code string) string {
-	switch code {
-	case dataplane.ResultSuccess, dataplane.ResultFailed, dataplane.ResultBackendFailure, dataplane.ResultError,
-		dataplane.ResultTimeout, dataplane.ResultResponseSchemaViolation:
+	if slices.Contains(resultLabels, code) {
 		return code
 	}
 	return dataplane.ResultError

@@ -317,11 +317,19 @@ func TestMetricLabelsBounded(t *testing.T) {
 			ResultCode:  fmt.Sprintf("weird%d", i),
 		})
 	}
-	if c := series(t, reg, metricRequests); c != 1 {
-		t.Errorf("unrouted records made %d request series, want 1", c)
+	if c := series(t, reg, metricRequests); c != len(resultLabels) {
+		t.Errorf("unrouted records made %d request series, want %d (one per result)", c, len(resultLabels))
 	}
 	if got := value(t, r.metrics.requests.WithLabelValues("", "", "", "", "error")); got != 50 {
 		t.Errorf("unrouted series = %v, want 50", got)
+	}
+	// A data plane putting unbounded values in ServiceKey is capped.
+	r.metrics.maxRoutes = 100
+	for i := range 200 {
+		r.metrics.observe(&dataplane.TxRecord{Direction: dataplane.Publish, Environment: "dev", ServiceKey: fmt.Sprint(i)})
+	}
+	if c, limit := series(t, reg, metricConverter), 100+2; c > limit {
+		t.Errorf("%d converter series, want at most %d", c, limit)
 	}
 }
 

@@ -98,7 +98,9 @@ func (r *Recorder) flush(wctx context.Context, batch []store.TxLog) []store.TxLo
 			err = wctx.Err()
 			break
 		}
-		err = r.cfg.Store.Transact(wctx, func(tx *store.Tx) error { return tx.InsertTxLogs(wctx, batch) })
+		// COPY on PostgreSQL (about 1.5x the records/s of a multi-row
+		// INSERT, docs/PERFORMANCE.md), a multi-row INSERT on SQLite.
+		err = r.cfg.Store.CopyTxLogs(wctx, batch)
 		if err == nil {
 			r.written.Add(int64(len(batch)))
 			r.batches.Add(1)

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -307,4 +310,41 @@ func (s *Store) TxLatencyPercentiles(ctx context.Context, f TxLogFilter) (TxLate
 		}
 	}
 	return out, nil
+}
+
+// txLogCopyColumns are txLogColumns as a list, for COPY.
+var txLogCopyColumns = strings.Split(strings.ReplaceAll(txLogColumns, " ", ""), ",")
+
+// CopyTxLogs stores logs with PostgreSQL's COPY protocol (pgx CopyFrom)
+// in one statement; on SQLite it runs InsertTxLogs in a transaction. Both
+// are all-or-nothing.
+func (s *Store) CopyTxLogs(ctx context.Context, logs []TxLog) error {
+	if s.dialect != Postgres {
+		return s.Transact(ctx, func(tx *Tx) error { return tx.InsertTxLogs(ctx, logs) })
+	}
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: copy runtime tx logs: %w", mapError(err))
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{"runtime_tx_logs"}, txLogCopyColumns,
+			pgx.CopyFromSlice(len(logs), func(i int) ([]any, error) {
+				l := &logs[i]
+				return []any{l.CorrelationID, l.OccurredAt.UTC().Truncate(time.Microsecond), l.Direction, l.Environment,
+					l.ServiceKey, l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, int32(l.HTTPStatus),
+					l.ResultCode, l.InBodyFault, l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget,
+					l.ClientIP, l.RequestBytes, l.ResponseBytes, l.Debug, l.RequestPayload, l.ResponsePayload,
+					l.BackendRequest, l.BackendResponse}, nil
+			}))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: copy runtime tx logs: %w", mapError(err))
+	}
+	return nil
 }

@@ -207,3 +207,27 @@ func TestBadURLGroups(t *testing.T) {
 		}
 	})
 }
+
+func TestCopyTxLogs(t *testing.T) {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		logs := txLogFixture(now, 700)
+		logs[3].Debug, logs[3].RequestPayload, logs[3].BackendResponse = true, []byte(`{"a":1}`), []byte("<r>\xff</r>")
+		logs[4].InBodyFault = true
+		if err := s.CopyTxLogs(ctx, logs); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, 3, 4, 699} {
+			got, err := s.TxLogsByCorrelation(ctx, logs[i].CorrelationID)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%s: %v %v", logs[i].CorrelationID, err, got)
+			}
+			want := logs[i]
+			want.ID = got[0].ID
+			if diff := cmp.Diff(want, got[0]); diff != "" {
+				t.Errorf("%s round trip (-want +got):\n%s", want.CorrelationID, diff)
+			}
+		}
+	})
+}
