@@ -89,6 +89,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
+	backends, err := newBackendMachinery(st, routes, log, reg)
+	if err != nil {
+		return err
+	}
+	if err := backends.settings.Load(ctx); err != nil {
+		return err
+	}
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
@@ -99,9 +106,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			License:      licenses,
 			MaxPayloadMB: payload.MB,
 			Routes:       dataplane.TableRoutes{Source: routes},
-			Backends:     dataplane.DefaultBackend{Client: backendClient},
+			Backends:     dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
 			Logger:       log,
 			Recorder:     recorder,
+			Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
+				Client: backendClient, Selector: backends.selector},
 		}),
 		Admin: admin.New(admin.Config{
 			Store:           st,
@@ -109,6 +118,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Logger:          log,
 			BootstrapAdmins: cfg.BootstrapAdmins,
 			Version:         version,
+			BackendHealth:   backends.selector,
 		}),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
@@ -124,6 +134,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return badURLs.Run(gctx) })
 	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
+	g.Go(func() error { return backends.settings.Run(gctx) })
+	g.Go(func() error { return backends.checker.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})

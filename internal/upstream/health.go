@@ -163,8 +163,10 @@ type Checker struct {
 	// Targets returns the backends to check now (from the current route
 	// table); it must not block.
 	Targets func() []HealthTarget
-	// Fetcher fetches WSDLs for wsdl_fetch with the outbound policy.
-	Fetcher *fetch.Fetcher
+	// Fetcher returns the fetcher of wsdl_fetch checks, with the current
+	// outbound policy (settings outbound_allowed_cidrs and
+	// outbound_denied_cidrs); nil fails every wsdl_fetch check.
+	Fetcher func() *fetch.Fetcher
 	Logger  *slog.Logger
 	// Tick is how often due checks are looked for; default 1s.
 	Tick time.Duration
@@ -229,7 +231,11 @@ func (c *Checker) CheckDue(ctx context.Context, now time.Time) {
 func (c *Checker) checkOne(ctx context.Context, t HealthTarget, interval time.Duration) {
 	timeout := min(interval, MaxCheckTimeout)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	err := Check(cctx, c.Fetcher, t)
+	var f *fetch.Fetcher
+	if c.Fetcher != nil {
+		f = c.Fetcher()
+	}
+	err := Check(cctx, f, t)
 	cancel()
 	if ctx.Err() == nil {
 		wasHealthy := c.Health.Healthy(t.Backend.Profile.ProfileID)

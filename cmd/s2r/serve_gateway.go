@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/netip"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/fetch"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/upstream"
+)
+
+// backendMachinery is the backend selection shared by every direction and
+// the admin: health state and checker, breakers, the selector, and the
+// gateway settings kept in memory for the request path.
+type backendMachinery struct {
+	health   *upstream.Health
+	breakers *upstream.Breakers
+	selector *upstream.Selector
+	checker  *upstream.Checker
+	settings *gatewaySettings
+}
+
+// tableSource is what the machinery needs of the route reloader.
+type tableSource interface{ Table() *routing.Table }
+
+func newBackendMachinery(st *store.Store, routes tableSource, log *slog.Logger, reg prometheus.Registerer) (*backendMachinery, error) {
+	m := &backendMachinery{health: upstream.NewHealth(), settings: &gatewaySettings{store: st, log: log}}
+	m.breakers = upstream.NewBreakers(upstream.BreakerConfig{OnStateChange: func(profile string, from, to upstream.BreakerState) {
+		log.Warn("backend circuit breaker changed", "profile", profile, "from", from.String(), "to", to.String())
+	}})
+	m.selector = upstream.NewSelector(m.health, m.breakers)
+	m.checker = &upstream.Checker{Health: m.health, Logger: log, Fetcher: m.settings.Fetcher,
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }}
+	if err := reg.Register(upstream.NewMetrics(m.health, m.breakers)); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// gatewaySettings keeps gateway_trusted_proxies and the outbound fetch
+// policy in memory, reloaded on every configuration revision change.
+type gatewaySettings struct {
+	store   *store.Store
+	log     *slog.Logger
+	trusted atomic.Pointer[[]netip.Prefix]
+	fetcher atomic.Pointer[fetch.Fetcher]
+}
+
+// TrustedProxies returns the current gateway_trusted_proxies.
+func (g *gatewaySettings) TrustedProxies() []netip.Prefix {
+	if p := g.trusted.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Fetcher returns the fetcher of wsdl_fetch health checks.
+func (g *gatewaySettings) Fetcher() *fetch.Fetcher { return g.fetcher.Load() }
+
+// Load reads the settings now. Unparsable CIDRs (which the admin refuses)
+// are skipped.
+func (g *gatewaySettings) Load(ctx context.Context) error {
+	s, err := g.store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	trusted := parsePrefixes(s.GatewayTrustedProxies)
+	g.trusted.Store(&trusted)
+	old := g.fetcher.Swap(fetch.New(fetch.Policy{AllowedCIDRs: parsePrefixes(s.OutboundAllowedCIDRs),
+		DeniedCIDRs: parsePrefixes(s.OutboundDeniedCIDRs), MaxBytes: 4 << 20, Timeout: upstream.MaxCheckTimeout}))
+	if old != nil {
+		old.CloseIdleConnections()
+	}
+	return nil
+}
+
+// Run reloads on every revision change until ctx ends.
+func (g *gatewaySettings) Run(ctx context.Context) error {
+	return g.store.WatchRevision(ctx, 5*time.Second, func(int64) {
+		if err := g.Load(ctx); err != nil && ctx.Err() == nil {
+			g.log.Warn("reloading gateway settings failed", "error", err.Error())
+		}
+	})
+}
+
+func parsePrefixes(cidrs []string) []netip.Prefix {
+	out := make([]netip.Prefix, 0, len(cidrs))
+	for _, c := range cidrs {
+		if p, err := netip.ParsePrefix(c); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(c); err == nil {
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+		}
+	}
+	return out
+}
