@@ -117,3 +117,34 @@ func TestDatasetsAndMonitor(t *testing.T) {
 		api.lastAudit("test_dataset.delete", d.DatasetID)
 	})
 }
+
+// TestHardDeleteRemovesBackendsArea checks that a hard delete of a service
+// removes its profiles, previews, grants, monitor, datasets and OpenAPI
+// documents (ON DELETE CASCADE of migration 0005).
+func TestHardDeleteRemovesBackendsArea(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, d := api.consumeDraft("calc", calcOps)
+		base := Prefix + "/services/" + svc.ServiceID
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": "http://" + closedPort(t) + "/calc"})
+		api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, map[string]any{
+			"operationId": d.Operations[0].OperationID, "payload": map[string]any{"a": 1, "b": 2}})).wantStatus(t, http.StatusOK)
+		api.do("PUT", base+"/consumer-grants", operatorEmail, `{"cidrs":["10.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		api.do("POST", base+"/test-datasets", operatorEmail, `{"name":"d","payload":{}}`).wantStatus(t, http.StatusCreated)
+		api.do("POST", base+"/synthetic-monitor", operatorEmail, `{"operationKey":"add"}`).wantStatus(t, http.StatusOK)
+		api.do("POST", base+"/versions/"+d.Version.VersionID+":generate-openapi", adminEmail, "").wantStatus(t, http.StatusOK)
+		tables := []string{"backend_profiles", "test_previews", "consumer_grants", "synthetic_monitors", "test_datasets", "openapi_documents"}
+		for tbl, n := range tableCounts(t, st, tables...) {
+			if n != 1 {
+				t.Fatalf("%s has %d rows before the delete", tbl, n)
+			}
+		}
+		api.do("PATCH", base, operatorEmail, `{"status":"disabled"}`).wantStatus(t, http.StatusOK)
+		api.do("DELETE", base+":hard-delete", adminEmail, "").wantStatus(t, http.StatusNoContent)
+		for tbl, n := range tableCounts(t, st, tables...) {
+			if n != 0 {
+				t.Errorf("%s has %d rows after the hard delete", tbl, n)
+			}
+		}
+	})
+}
