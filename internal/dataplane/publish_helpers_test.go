@@ -77,6 +77,11 @@ func envelope11(body string) string {
 		body + `</soap:Body></soap:Envelope>`
 }
 
+// envelope12 wraps body content in a SOAP 1.2 envelope.
+func envelope12(body string) string {
+	return `<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope" xmlns:x="urn:x"><e:Body>` + body + `</e:Body></e:Envelope>`
+}
+
 // answer returns a handler writing status and body as text/xml.
 func answer(status int, ct, body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

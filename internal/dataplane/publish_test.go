@@ -76,6 +76,32 @@ func TestPublish(t *testing.T) {
 				}
 			},
 			wantStatus: 200, wantBody: `{"id":9223372036854775807,"name":"Ünïcode & co","tags":["one"],"total":0.10}`, wantResult: ResultSuccess},
+		{name: "soap 1.2", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) { s.Operations[0].SOAPVersion = "1.2" },
+			backend: func(t *testing.T) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					b, _ := io.ReadAll(r.Body)
+					ct := r.Header.Get("Content-Type")
+					if !strings.HasPrefix(ct, "application/soap+xml") || !strings.Contains(ct, `action="http://example.com/calc/Add"`) ||
+						r.Header.Get("SOAPAction") != "" || !strings.Contains(string(b), "http://www.w3.org/2003/05/soap-envelope") {
+						t.Errorf("SOAP 1.2 request: Content-Type %q SOAPAction %q\n%s", ct, r.Header.Get("SOAPAction"), b)
+					}
+					answer(200, "application/soap+xml", envelope12(addOK))(w, r)
+				}
+			},
+			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: ResultSuccess},
+		{name: "soap 1.2 fault", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) { s.Operations[0].SOAPVersion = "1.2" },
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(400, "application/soap+xml", envelope12(`<e:Fault><e:Code><e:Value>e:Sender</e:Value><e:Subcode><e:Value>x:Auth</e:Value></e:Subcode></e:Code>`+
+					`<e:Reason><e:Text xml:lang="en">no</e:Text></e:Reason></e:Fault>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if d := res.err.Error.Details; len(d) != 1 || d["faultCode"] != "Sender" {
+					t.Errorf("safe details = %s", res.body)
+				}
+			}},
 		{name: "invalid JSON", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
 			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
 		{name: "trailing garbage", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2} x`,
