@@ -119,6 +119,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BootstrapAdmins: cfg.BootstrapAdmins,
 			Version:         version,
 			BackendHealth:   backends.selector,
+			PublicBaseURL:   cfg.PublicBaseURL,
 		}),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
