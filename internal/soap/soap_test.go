@@ -96,12 +96,13 @@ func runMTOM(t *testing.T, g *golden) string {
 
 // writeCase is the JSON description of an envelope to write.
 type writeCase struct {
-	Version    string
-	Addressing *Addressing
-	Headers    []string
-	Namespaces []NSDecl
-	Body       string
-	Fault      *struct {
+	Version       string
+	EncodingStyle string
+	Addressing    *Addressing
+	Headers       []string
+	Namespaces    []NSDecl
+	Body          string
+	Fault         *struct {
 		Code     xmlstream.Name
 		Subcodes []xmlstream.Name
 		Reason   string
@@ -121,7 +122,7 @@ func runWrite(t *testing.T, g *golden) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Envelope{Version: v, Addressing: c.Addressing, Namespaces: c.Namespaces}
+	env := Envelope{Version: v, Addressing: c.Addressing, Namespaces: c.Namespaces, EncodingStyle: c.EncodingStyle}
 	for _, h := range c.Headers {
 		env.Headers = append(env.Headers, []byte(h))
 	}

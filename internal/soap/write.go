@@ -20,7 +20,13 @@ type Envelope struct {
 	Headers [][]byte
 	// HeaderFunc, when set, writes further header blocks.
 	HeaderFunc func(w *xmlstream.Writer) error
+	// EncodingStyle, when set, is written as the envelope's encodingStyle
+	// attribute (rpc/encoded: EncodingSOAP11).
+	EncodingStyle string
 }
+
+// EncodingSOAP11 is the SOAP 1.1 encoding style URI.
+const EncodingSOAP11 = "http://schemas.xmlsoap.org/soap/encoding/"
 
 // Write writes the envelope to w; body writes the body content into the
 // same writer, between the Body tags.
@@ -36,6 +42,9 @@ func Write(w *xmlstream.Writer, env Envelope, body func(w *xmlstream.Writer) err
 		if d.Prefix != pre {
 			w.NSDecl(d.Prefix, d.URI)
 		}
+	}
+	if env.EncodingStyle != "" {
+		w.Attr(pre, "encodingStyle", env.EncodingStyle)
 	}
 	if env.Addressing != nil || len(env.Headers) > 0 || env.HeaderFunc != nil {
 		w.Start(pre, "Header")
