@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/openapi"
@@ -130,6 +131,7 @@ func checkDocument(t *testing.T, in openapi.Input) {
 	if n := len(kdoc.Paths.Map()); n == 0 {
 		t.Error("no paths")
 	}
+	checkSchemas(t, doc)
 	again, err := openapi.Generate(in)
 	if err != nil || !bytes.Equal(doc, again) {
 		t.Fatalf("second generation differs (err %v)", err)
@@ -139,6 +141,35 @@ func checkDocument(t *testing.T, in openapi.Input) {
 		t.Fatal(err)
 	}
 	verifyPackage(t, pkg, doc)
+}
+
+// checkSchemas compiles every component schema as JSON Schema 2020-12
+// (the OpenAPI 3.1 dialect), so every $ref resolves and every keyword is
+// well-formed.
+func checkSchemas(t *testing.T, doc []byte) {
+	t.Helper()
+	tree, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("mem://openapi.json", tree); err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil {
+		t.Fatal(err)
+	}
+	for name := range parsed.Components.Schemas {
+		if _, err := c.Compile("mem://openapi.json#/components/schemas/" + name); err != nil {
+			t.Errorf("component %s: %v", name, err)
+		}
+	}
 }
 
 // verifyPackage checks the ZIP's files against checksums.json.
