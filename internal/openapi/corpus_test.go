@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/openapi"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // corpusDir finds ../shared/wsdl-corpus relative to the repository root.
