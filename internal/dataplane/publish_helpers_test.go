@@ -123,6 +123,8 @@ func calcSource(t testing.TB, url string) routing.Source {
 				SOAPAction: "http://example.com/calc/Lookup", RestMethod: "GET", RestPath: "/codes/{code}", TimeoutMs: &timeout},
 			{OperationID: "op-echo", OperationKey: "echo", SOAPOperationName: "Echo", SOAPVersion: "1.1",
 				SOAPAction: "http://example.com/calc/Echo", RestMethod: "POST", RestPath: "/echo"},
+			{OperationID: "op-status", OperationKey: "status", SOAPOperationName: "Status", SOAPVersion: "1.1",
+				SOAPAction: "http://example.com/calc/Status", RestMethod: "POST", RestPath: "/status"},
 		},
 		Backends:       []upstream.Backend{{Profile: p}},
 		DefaultTimeout: 30 * time.Second,

@@ -189,6 +189,23 @@ func TestPublish(t *testing.T) {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><total>1</total></AddResponse>`))
 			},
 			wantStatus: 502, wantCode: "S2R-RUN-0506", wantResult: ResultBackendFailure},
+		{name: "request facet", method: "POST", path: "/publish/dev/calc/status", ct: "application/json", body: `{"state":"BAD"}`,
+			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if !strings.Contains(string(res.body), `"pointer":"/state"`) {
+					t.Errorf("details: %s", res.body)
+				}
+			}},
+		{name: "response schema", method: "POST", path: "/publish/dev/calc/status", ct: "application/json", body: `{"state":"OPEN"}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state></StatusResponse>`))
+			},
+			wantStatus: 502, wantCode: "S2R-VAL-0430", wantResult: ResultResponseSchemaViolation},
+		{name: "status ok", method: "POST", path: "/publish/dev/calc/status", ct: "application/json", body: `{"state":"OPEN"}`,
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(200, "text/xml", envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>CLOSED</state></StatusResponse>`))
+			},
+			wantStatus: 200, wantBody: `{"state":"CLOSED"}`, wantResult: ResultSuccess},
 		{name: "response regex", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit: func(s *routing.Source) {
 				s.Operations[0].ValidationRules = []model.ValidationRule{{Field: "/result", Pattern: `^\d{1,3}$`, Target: model.TargetResponse}}
