@@ -209,62 +209,64 @@ func TestTestApplicationEveryAuthType(t *testing.T) {
 }
 
 func TestTestApplicationOutcomes(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	svc, ops := calcSetup(t, api, "publish")
-	be := newSOAPBackend(t, nil)
-	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
-	call := func(body map[string]any) response {
-		return api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, body))
-	}
-	prev, res := previewOf(t, call(map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 0, "b": 3}}))
-	if prev.Status != model.PreviewStatusSOAPFault || res.Error.Code != apierr.RunBackendFault ||
-		!strings.Contains(string(res.Fault), `"faultString":"a must not be zero"`) {
-		t.Errorf("fault preview %+v %s", prev, prev.Response)
-	}
-	prev, res = previewOf(t, call(map[string]any{"operationId": ops["subtract"], "payload": map[string]any{"b": 3, "a": 10}}))
-	if string(res.JSON) != `{"result":7}` || !strings.Contains(be.lastBody.Load().(string), "<a>10</a><b>3</b>") &&
-		!strings.Contains(be.lastBody.Load().(string), ":a>10</") {
-		t.Errorf("subtract: %s; backend saw %s", prev.Response, be.lastBody.Load())
-	}
-	// A dataset as payload.
-	var d model.TestDataset
-	api.do("POST", Prefix+"/services/"+svc.ServiceID+"/test-datasets", operatorEmail, `{"name":"d","payload":{"a":4,"b":4}}`).
-		wantStatus(t, http.StatusCreated).decode(t, &d)
-	_, res = previewOf(t, call(map[string]any{"operationId": ops["add"], "datasetId": d.DatasetID}))
-	if string(res.JSON) != `{"result":8}` {
-		t.Errorf("dataset call: %+v", res)
-	}
-	for _, tt := range []struct {
-		name  string
-		body  map[string]any
-		field string
-	}{
-		{"bad payload", map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": "x", "b": 1}}, "payload"},
-		{"unknown member", map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1, "c": 1}}, "payload"},
-		{"no operation", map[string]any{"payload": map[string]any{}}, "operationId"},
-		{"foreign operation", map[string]any{"operationId": "nope", "payload": map[string]any{}}, "operationId"},
-		{"no payload", map[string]any{"operationId": ops["add"]}, "payload"},
-		{"both", map[string]any{"operationId": ops["add"], "payload": map[string]any{}, "datasetId": d.DatasetID}, "datasetId"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			call(tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
-		})
-	}
-	// Backend down, and auth configuration incomplete: 200 with the runtime's code.
-	down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc", "retryCount": 1})
-	prev, res = previewOf(t, api.do("POST", profilePath(down.ProfileID)+":test-application", operatorEmail,
-		jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
-	if prev.Status != model.PreviewStatusFailed || res.Error.Code != apierr.RunBackendFault {
-		t.Errorf("down backend: %+v %s", prev, prev.Response)
-	}
-	noPass := api.createProfile(svc.ServiceID, map[string]any{"name": "nopass", "endpointUrl": be.srv.URL + "/calc",
-		"authType": "basic", "username": "u"})
-	_, res = previewOf(t, api.do("POST", profilePath(noPass.ProfileID)+":test-application", operatorEmail,
-		jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
-	if res.Error == nil || res.Error.Code != apierr.RunBackendAuth {
-		t.Errorf("missing password: %+v", res)
-	}
-	api.do("POST", profilePath("nope")+":test-application", operatorEmail, `{}`).wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, ops := calcSetup(t, api, "publish")
+		be := newSOAPBackend(t, nil)
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
+		call := func(body map[string]any) response {
+			return api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, body))
+		}
+		prev, res := previewOf(t, call(map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 0, "b": 3}}))
+		if prev.Status != model.PreviewStatusSOAPFault || res.Error.Code != apierr.RunBackendFault ||
+			!strings.Contains(string(res.Fault), `"faultString":"a must not be zero"`) {
+			t.Errorf("fault preview %+v %s", prev, prev.Response)
+		}
+		prev, res = previewOf(t, call(map[string]any{"operationId": ops["subtract"], "payload": map[string]any{"b": 3, "a": 10}}))
+		if string(res.JSON) != `{"result":7}` || !strings.Contains(be.lastBody.Load().(string), "<a>10</a><b>3</b>") &&
+			!strings.Contains(be.lastBody.Load().(string), ":a>10</") {
+			t.Errorf("subtract: %s; backend saw %s", prev.Response, be.lastBody.Load())
+		}
+		// A dataset as payload.
+		var d model.TestDataset
+		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/test-datasets", operatorEmail, `{"name":"d","payload":{"a":4,"b":4}}`).
+			wantStatus(t, http.StatusCreated).decode(t, &d)
+		_, res = previewOf(t, call(map[string]any{"operationId": ops["add"], "datasetId": d.DatasetID}))
+		if string(res.JSON) != `{"result":8}` {
+			t.Errorf("dataset call: %+v", res)
+		}
+		for _, tt := range []struct {
+			name  string
+			body  map[string]any
+			field string
+		}{
+			{"bad payload", map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": "x", "b": 1}}, "payload"},
+			{"unknown member", map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1, "c": 1}}, "payload"},
+			{"no operation", map[string]any{"payload": map[string]any{}}, "operationId"},
+			{"foreign operation", map[string]any{"operationId": "nope", "payload": map[string]any{}}, "operationId"},
+			{"no payload", map[string]any{"operationId": ops["add"]}, "payload"},
+			{"both", map[string]any{"operationId": ops["add"], "payload": map[string]any{}, "datasetId": d.DatasetID}, "datasetId"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				call(tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
+			})
+		}
+		// Backend down, and auth configuration incomplete: 200 with the runtime's code.
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc", "retryCount": 1})
+		prev, res = previewOf(t, api.do("POST", profilePath(down.ProfileID)+":test-application", operatorEmail,
+			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
+		if prev.Status != model.PreviewStatusFailed || res.Error.Code != apierr.RunBackendFault {
+			t.Errorf("down backend: %+v %s", prev, prev.Response)
+		}
+		noPass := api.createProfile(svc.ServiceID, map[string]any{"name": "nopass", "endpointUrl": be.srv.URL + "/calc",
+			"authType": "basic", "username": "u"})
+		_, res = previewOf(t, api.do("POST", profilePath(noPass.ProfileID)+":test-application", operatorEmail,
+			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
+		if res.Error == nil || res.Error.Code != apierr.RunBackendAuth {
+			t.Errorf("missing password: %+v", res)
+		}
+		api.do("POST", profilePath("nope")+":test-application", operatorEmail, `{}`).wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+	})
 }
 
 // closedPort returns a loopback address nobody listens on.
@@ -280,96 +282,102 @@ func closedPort(t *testing.T) string {
 }
 
 func TestTestApplicationMTLS(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	svc, ops := calcSetup(t, api, "publish")
-	pki := newTestPKI(t)
-	be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
-		ClientAuth: tls.RequireAndVerifyClientCert})
-	be.auth = func(r *http.Request) bool { return len(r.TLS.PeerCertificates) == 1 }
-	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc", "mtlsEnabled": true,
-		"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
-	prev, res := previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
-		jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 20, "b": 22}})))
-	if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":42}` {
-		t.Errorf("mTLS call: %+v %s", prev, prev.Response)
-	}
-	// Without the client certificate the handshake is refused.
-	api.do("PATCH", profilePath(p.ProfileID), operatorEmail, `{"mtlsEnabled":false}`).wantStatus(t, http.StatusOK)
-	prev, _ = previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
-		jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
-	if prev.Status != model.PreviewStatusFailed {
-		t.Errorf("call without client certificate: %+v", prev)
-	}
-	if strings.Contains(api.logs.String(), "PRIVATE KEY") {
-		t.Error("the client key reached the logs")
-	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, ops := calcSetup(t, api, "publish")
+		pki := newTestPKI(t)
+		be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
+			ClientAuth: tls.RequireAndVerifyClientCert})
+		be.auth = func(r *http.Request) bool { return len(r.TLS.PeerCertificates) == 1 }
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc", "mtlsEnabled": true,
+			"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
+		prev, res := previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
+			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 20, "b": 22}})))
+		if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":42}` {
+			t.Errorf("mTLS call: %+v %s", prev, prev.Response)
+		}
+		// Without the client certificate the handshake is refused.
+		api.do("PATCH", profilePath(p.ProfileID), operatorEmail, `{"mtlsEnabled":false}`).wantStatus(t, http.StatusOK)
+		prev, _ = previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
+			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
+		if prev.Status != model.PreviewStatusFailed {
+			t.Errorf("call without client certificate: %+v", prev)
+		}
+		if strings.Contains(api.logs.String(), "PRIVATE KEY") {
+			t.Error("the client key reached the logs")
+		}
+	})
 }
 
 func TestGeneratedSamplesAndConnection(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	svc, ops := calcSetup(t, api, "publish")
-	be := newSOAPBackend(t, nil)
-	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
-	var rep samplesReport
-	api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &rep)
-	if rep.Summary["total"] != 3 || rep.Summary[model.PreviewStatusSucceeded] != 3 || len(rep.Results) != 3 {
-		t.Errorf("batch report %+v", rep)
-	}
-	api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, jsonBody(t, map[string]any{"operationId": ops["get-info"]})).
-		wantStatus(t, http.StatusOK).decode(t, &rep)
-	if rep.Summary["total"] != 1 || rep.Results[0].Status != model.PreviewStatusSucceeded {
-		t.Errorf("single report %+v", rep)
-	}
-	api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, `{"versionId":"nope"}`).
-		wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "versionId")
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, ops := calcSetup(t, api, "publish")
+		be := newSOAPBackend(t, nil)
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
+		var rep samplesReport
+		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &rep)
+		if rep.Summary["total"] != 3 || rep.Summary[model.PreviewStatusSucceeded] != 3 || len(rep.Results) != 3 {
+			t.Errorf("batch report %+v", rep)
+		}
+		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, jsonBody(t, map[string]any{"operationId": ops["get-info"]})).
+			wantStatus(t, http.StatusOK).decode(t, &rep)
+		if rep.Summary["total"] != 1 || rep.Results[0].Status != model.PreviewStatusSucceeded {
+			t.Errorf("single report %+v", rep)
+		}
+		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, `{"versionId":"nope"}`).
+			wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "versionId")
 
-	var conn connectionReport
-	api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
-	if conn.Status != stepFailed || conn.Steps[0].Status != stepOK || conn.Steps[1].Status != stepFailed || conn.Steps[2].Status != stepFailed {
-		t.Errorf("loopback without the allow list: %+v", conn)
-	}
-	api.do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
-	api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
-	if conn.Status != stepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
-		t.Errorf("connection report %+v", conn)
-	}
-	down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc"})
-	api.do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
-	if conn.Status != stepFailed || conn.Steps[1].Message != "connection refused" {
-		t.Errorf("down backend report %+v", conn)
-	}
-	nx := api.createProfile(svc.ServiceID, map[string]any{"name": "nx", "endpointUrl": "http://no-such-host.invalid/calc"})
-	api.do("POST", profilePath(nx.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
-	if conn.Steps[0].Status != stepFailed || conn.Steps[1].Status != stepSkipped {
-		t.Errorf("unknown host report %+v", conn)
-	}
+		var conn connectionReport
+		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if conn.Status != stepFailed || conn.Steps[0].Status != stepOK || conn.Steps[1].Status != stepFailed || conn.Steps[2].Status != stepFailed {
+			t.Errorf("loopback without the allow list: %+v", conn)
+		}
+		api.do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if conn.Status != stepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
+			t.Errorf("connection report %+v", conn)
+		}
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc"})
+		api.do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if conn.Status != stepFailed || conn.Steps[1].Message != "connection refused" {
+			t.Errorf("down backend report %+v", conn)
+		}
+		nx := api.createProfile(svc.ServiceID, map[string]any{"name": "nx", "endpointUrl": "http://no-such-host.invalid/calc"})
+		api.do("POST", profilePath(nx.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if conn.Steps[0].Status != stepFailed || conn.Steps[1].Status != stepSkipped {
+			t.Errorf("unknown host report %+v", conn)
+		}
+	})
 }
 
 func TestTestREST(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	svc, _ := calcSetup(t, api, "consume")
-	be := newSOAPBackend(t, nil)
-	be.auth = func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+secretToken }
-	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest", "authType": "bearer",
-		"credentials": map[string]any{"token": secretToken}})
-	r := api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, `{"method":"post","path":"/items?x=1","body":{"a":1}}`)
-	prev, res := previewOf(t, r)
-	if prev.Status != model.PreviewStatusSucceeded || prev.Kind != model.PreviewREST ||
-		string(res.JSON) != `{"got":{"a":1},"method":"POST","path":"/rest/items","query":"x=1"}` {
-		t.Errorf("rest preview %+v %s", prev, prev.Response)
-	}
-	for _, tt := range []struct{ name, body, field string }{
-		{"method", `{"method":"TRACE"}`, "method"},
-		{"dotdot", `{"method":"GET","path":"/../x"}`, "path"},
-		{"absolute", `{"method":"GET","path":"http://evil/"}`, "path"},
-		{"scheme-relative", `{"method":"GET","path":"//evil/"}`, "path"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
-		})
-	}
-	pubSvc, _ := calcSetup(t, api, "publish")
-	pub := api.createProfile(pubSvc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest"})
-	api.do("POST", profilePath(pub.ProfileID)+":test-rest", operatorEmail, `{"method":"GET"}`).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "")
-	api.assertNoSecrets(r.body)
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		svc, _ := calcSetup(t, api, "consume")
+		be := newSOAPBackend(t, nil)
+		be.auth = func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+secretToken }
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest", "authType": "bearer",
+			"credentials": map[string]any{"token": secretToken}})
+		r := api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, `{"method":"post","path":"/items?x=1","body":{"a":1}}`)
+		prev, res := previewOf(t, r)
+		if prev.Status != model.PreviewStatusSucceeded || prev.Kind != model.PreviewREST ||
+			string(res.JSON) != `{"got":{"a":1},"method":"POST","path":"/rest/items","query":"x=1"}` {
+			t.Errorf("rest preview %+v %s", prev, prev.Response)
+		}
+		for _, tt := range []struct{ name, body, field string }{
+			{"method", `{"method":"TRACE"}`, "method"},
+			{"dotdot", `{"method":"GET","path":"/../x"}`, "path"},
+			{"absolute", `{"method":"GET","path":"http://evil/"}`, "path"},
+			{"scheme-relative", `{"method":"GET","path":"//evil/"}`, "path"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
+			})
+		}
+		pubSvc, _ := calcSetup(t, api, "publish")
+		pub := api.createProfile(pubSvc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest"})
+		api.do("POST", profilePath(pub.ProfileID)+":test-rest", operatorEmail, `{"method":"GET"}`).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "")
+		api.assertNoSecrets(r.body)
+	})
 }
