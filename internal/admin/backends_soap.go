@@ -115,7 +115,8 @@ func (s *server) send(ctx context.Context, c soapCall) (callRequest, callResult,
 		h.Set("SOAPAction", `"`+c.op.SOAPAction+`"`)
 	}
 	call := upstream.Request{Method: http.MethodPost, Header: h, Body: env,
-		Timeout: callTimeout(c.op.TimeoutMs, c.profile.TimeoutMs, c.settings.DefaultTimeoutMs), Retries: c.op.RetryCount,
+		Timeout:          callTimeout(c.op.TimeoutMs, c.profile.TimeoutMs, c.settings.DefaultTimeoutMs),
+		Retries:          callRetries(c.op.RetryCount, c.profile.RetryCount, c.settings.DefaultRetryCount),
 		MaxResponseBytes: c.settings.MaxPayloadMB << 20}
 	resp, err := backendClient.Do(ctx, b, call)
 	if err != nil {
@@ -138,6 +139,19 @@ func callTimeout(op, profile *int, def int64) time.Duration {
 		return time.Duration(def) * time.Millisecond
 	}
 	return upstream.DefaultTimeout
+}
+
+// callRetries is the operation's retry count, else the profile's, else
+// the settings default.
+func callRetries(op, profile *int, def int64) *int {
+	switch {
+	case op != nil:
+		return op
+	case profile != nil:
+		return profile
+	}
+	n := int(def)
+	return &n
 }
 
 // failed is the result of a call that got no usable answer.
