@@ -9,6 +9,7 @@ import (
 	"net/http/httputil"
 	"net/netip"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,11 +57,15 @@ func (d *Dispatcher) initGateway() {
 		g.cfg.Selector = upstream.NewSelector(nil, nil)
 	}
 	g.proxy = &httputil.ReverseProxy{
-		Rewrite:        rewriteGateway,
-		Transport:      &gatewayTransport{g: g},
-		FlushInterval:  -1, // relay bytes as they arrive: SOAP streams are not buffered
+		Rewrite:   rewriteGateway,
+		Transport: &gatewayTransport{g: g},
+		// 0: a known-length answer goes out through the server's 4 KB
+		// buffer (headers and a small body in one write); an answer of
+		// unknown length is flushed as it arrives (ReverseProxy rule).
+		FlushInterval:  0,
 		ModifyResponse: modifyGatewayResponse,
 		ErrorHandler:   d.gatewayProxyError,
+		BufferPool:     copyBuffers{},
 		ErrorLog:       slog.NewLogLogger(d.cfg.Logger.Handler(), slog.LevelWarn),
 	}
 }
@@ -259,11 +264,29 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// backendURL parses a profile endpoint; the route table validated it.
+// copyBuffers recycles the 32 KB buffers the proxy copies answers with.
+type copyBuffers struct{}
+
+var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
+func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
+
+// endpointURLs caches parsed backend endpoints; a changed endpoint is a
+// new key, and the set is bounded by the configured profiles.
+var endpointURLs sync.Map
+
+// backendURL returns a copy of the parsed profile endpoint.
 func backendURL(raw string) (*url.URL, error) {
+	if u, ok := endpointURLs.Load(raw); ok {
+		c := *u.(*url.URL)
+		return &c, nil
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return nil, &upstream.Error{Kind: upstream.KindUnreachable, Err: errors.New("backend endpoint URL is not absolute")}
 	}
-	return u, nil
+	endpointURLs.Store(raw, u)
+	c := *u
+	return &c, nil
 }

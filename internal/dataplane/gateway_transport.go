@@ -71,12 +71,18 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 	actx, cancel := context.WithCancelCause(ctx)
 	timer := time.AfterFunc(timeout, func() { cancel(errHeaderTimeout) })
 	var gotConn atomic.Bool
-	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { gotConn.Store(true) }})
-	req := out.Clone(actx)
-	req.URL, req.Host = u, ""
+	var req *http.Request
 	if rb != nil {
+		// Failover possible: each attempt gets pristine headers and
+		// learns whether a connection was obtained.
+		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { gotConn.Store(true) }})
+		req = out.Clone(actx)
 		req.Body = rb.attempt()
+	} else {
+		// out is already the proxy's own copy of the inbound request.
+		req = out.WithContext(actx)
 	}
+	req.URL, req.Host = u, ""
 	rt, err := t.g.cfg.Client.Prepare(actx, *b, req)
 	if err != nil {
 		timer.Stop()

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# bench-gateway.sh: load benchmark of the gateway passthrough (issue 6)
+# against nginx proxying to the same loopback SOAP backend, in the same run,
+# with the same wrk concurrency, at 1 KB and 100 KB request bodies (the
+# backend echoes them, so answers are about as large). Needs wrk, nginx
+# (Debian package: apt-get install -y nginx wrk), curl, jq and Go.
+#
+#   scripts/bench-gateway.sh                  # 10 s per run, 16 connections
+#   DUR=30s CONNS=64 ROUNDS=3 scripts/bench-gateway.sh
+#
+# It builds s2r and scripts/benchsoap, starts the backend, s2r (fresh SQLite
+# data dir) and nginx (generated config: keep-alive upstream, no buffering
+# of request bodies, one worker per core) on 127.0.0.1, imports
+# internal/dataplane/testdata/calc.wsdl as a gateway service granting
+# 127.0.0.0/8, then runs wrk against the backend directly, nginx and the
+# gateway, alternating nginx and s2r for ROUNDS rounds, and prints req/s and
+# latency percentiles per run and the gateway/nginx throughput ratio of
+# each round.
+set -euo pipefail
+
+DUR=${DUR:-10s}
+CONNS=${CONNS:-16}
+THREADS=${THREADS:-2}
+ROUNDS=${ROUNDS:-3}
+S2R_PORT=${S2R_PORT:-18180}
+BACKEND_PORT=${BACKEND_PORT:-18181}
+NGINX_PORT=${NGINX_PORT:-18182}
+ADMIN=bench@example.com
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/bench-gateway.XXXXXX)
+pids=()
+cleanup() {
+	[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || { echo "nginx is missing: apt-get install -y nginx" >&2; exit 1; }
+
+echo "building s2r and benchsoap..." >&2
+(cd "$root" && go build -o "$work/s2r" ./cmd/s2r && go build -o "$work/benchsoap" ./scripts/benchsoap)
+
+"$work/benchsoap" -addr "127.0.0.1:$BACKEND_PORT" &
+pids+=($!)
+
+mkdir -p "$work/nginx"
+cat >"$work/nginx.conf" <<EOF
+worker_processes $(nproc);
+pid $work/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	client_body_temp_path $work/nginx/body;
+	proxy_temp_path $work/nginx/proxy;
+	fastcgi_temp_path $work/nginx/fastcgi;
+	uwsgi_temp_path $work/nginx/uwsgi;
+	scgi_temp_path $work/nginx/scgi;
+	client_max_body_size 10m;
+	upstream soap { server 127.0.0.1:$BACKEND_PORT; keepalive 128; }
+	server {
+		listen 127.0.0.1:$NGINX_PORT;
+		location / {
+			proxy_pass http://soap/calc;
+			proxy_http_version 1.1;
+			proxy_set_header Connection "";
+			proxy_set_header X-Forwarded-For \$remote_addr;
+			proxy_request_buffering off;
+		}
+	}
+}
+EOF
+"$NGINX" -c "$work/nginx.conf" -e "$work/nginx/error.log"
+
+S2R_LISTEN_ADDR="127.0.0.1:$S2R_PORT" S2R_DATA_DIR="$work/data" S2R_BOOTSTRAP_ADMINS=$ADMIN S2R_LOG_LEVEL=warn \
+	"$work/s2r" serve 2>"$work/s2r.log" &
+s2r_pid=$!
+pids+=($s2r_pid)
+
+base="http://127.0.0.1:$S2R_PORT"
+for _ in $(seq 100); do
+	curl -fs "$base/health/ready" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+curl -fs "$base/health/ready" >/dev/null || { echo "s2r did not start:" >&2; cat "$work/s2r.log" >&2; exit 1; }
+
+admin() { # method path [json]
+	curl -fsS -X "$1" -H "X-Idp-Authenticated-User-Email: $ADMIN" -H 'Content-Type: application/json' \
+		${3:+--data-binary "$3"} "$base/admin/v1$2"
+}
+
+imp=$(jq -n --rawfile xml "$root/internal/dataplane/testdata/calc.wsdl" \
+	'{xml: $xml, environment: "dev", serviceKey: "gw", direction: "gateway"}' | admin POST /wsdl/import-xml:autopilot @-)
+svc=$(jq -r .service.serviceId <<<"$imp")
+ver=$(jq -r .version.versionId <<<"$imp")
+prof=$(jq -r .backendProfile.profileId <<<"$imp")
+admin PATCH "/backend-profiles/$prof" "{\"endpointUrl\":\"http://127.0.0.1:$BACKEND_PORT/calc\"}" >/dev/null
+admin PUT "/services/$svc/consumer-grants" '{"cidrs":["127.0.0.0/8"]}' >/dev/null
+admin POST "/services/$svc/versions/$ver:activate" >/dev/null
+
+for size in 1024 102400; do
+	"$work/benchsoap" -soap $size >"$work/req-$size.xml"
+done
+gw="$base/gateway/dev/gw"
+for _ in $(seq 50); do
+	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/xml; charset=utf-8' \
+		--data-binary @"$work/req-1024.xml" "$gw")
+	[ "$code" = 200 ] && break
+	sleep 0.1
+done
+[ "$code" = 200 ] || { echo "gateway answers $code" >&2; cat "$work/s2r.log" >&2; exit 1; }
+for url in "$gw" "http://127.0.0.1:$NGINX_PORT/"; do
+	a=$(curl -fsS -H 'Content-Type: text/xml; charset=utf-8' --data-binary @"$work/req-102400.xml" "$url" | sha256sum)
+	b=$(curl -fsS -H 'Content-Type: text/xml; charset=utf-8' --data-binary @"$work/req-102400.xml" \
+		"http://127.0.0.1:$BACKEND_PORT/calc" | sha256sum)
+	[ "$a" = "$b" ] || { echo "$url answers differently from the backend" >&2; exit 1; }
+done
+
+lua() { # body-file
+	echo 'wrk.method = "POST"'
+	echo "local f = io.open(\"$1\", \"rb\"); wrk.body = f:read(\"*a\"); f:close()"
+	echo 'wrk.headers["Content-Type"] = "text/xml; charset=utf-8"'
+	echo "wrk.headers[\"SOAPAction\"] = '\"http://example.com/calc/Echo\"'"
+}
+
+run() { # name url body-file
+	lua "$3" >"$work/$1.lua"
+	wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency -s "$work/$1.lua" "$2" >"$work/$1.out"
+	local rps p50 p99 errs
+	rps=$(awk '/^Requests\/sec/{print $2}' "$work/$1.out")
+	p50=$(awk '$1=="50%"{print $2}' "$work/$1.out")
+	p99=$(awk '$1=="99%"{print $2}' "$work/$1.out")
+	errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' "$work/$1.out")
+	printf '| %-16s | %10s | %8s | %8s | %s\n' "$1" "$rps" "$p50" "$p99" "${errs:-}" >>"$work/table"
+	echo "$rps" >"$work/$1.rps"
+}
+
+rss() { awk '/VmRSS/{print $2}' /proc/$s2r_pid/status; }
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
+: >"$work/table"
+: >"$work/ratios"
+for size in 1024 102400; do
+	k=$((size / 1024))
+	run "direct-${k}k" "http://127.0.0.1:$BACKEND_PORT/calc" "$work/req-$size.xml"
+	for r in $(seq "$ROUNDS"); do
+		run "nginx-${k}k-r$r" "http://127.0.0.1:$NGINX_PORT/" "$work/req-$size.xml"
+		run "gateway-${k}k-r$r" "$gw" "$work/req-$size.xml"
+		awk -v g="$(cat "$work/gateway-${k}k-r$r.rps")" -v n="$(cat "$work/nginx-${k}k-r$r.rps")" -v k=$k -v r=$r \
+			'BEGIN{printf "%d KB round %d: gateway/nginx = %.2f\n", k, r, g/n}' >>"$work/ratios"
+	done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
+
+echo
+echo "wrk -t$THREADS -c$CONNS -d$DUR, $(nproc) cores, $(go version | cut -d' ' -f3), $("$NGINX" -v 2>&1 | cut -d' ' -f3)"
+echo
+echo "| run              |  req/s     | p50      | p99      | errors"
+echo "|------------------|------------|----------|----------|-------"
+cat "$work/table"
+echo
+cat "$work/ratios"
