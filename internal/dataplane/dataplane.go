@@ -73,6 +73,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Gateway configures the gateway passthrough (gateway.go).
 	Gateway GatewayConfig
+	// PublicBaseURL (S2R_PUBLIC_BASE_URL) is the base of the URLs served
+	// WSDLs advertise; "" derives it from the request (wsdl.go).
+	PublicBaseURL string
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -104,6 +107,9 @@ func New(cfg Config) *Dispatcher {
 		cfg.Logger = slog.Default()
 	}
 	d := &Dispatcher{cfg: cfg}
+	if d.cfg.Gateway.WSDL == nil {
+		d.cfg.Gateway.WSDL = d.GatewayWSDL
+	}
 	d.initGateway()
 	d.route = httpx.LimitBody(apierr.RunPayloadTooLarge, cfg.MaxPayloadMB)(http.HandlerFunc(d.serveRoute))
 	return d
@@ -156,6 +162,9 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case t.Direction == Publish && route.Service != nil:
 		d.servePublish(w, r, t, route.Service)
+		return
+	case t.Direction == Consume && route.Service != nil:
+		d.serveConsume(w, r, t, route.Service)
 		return
 	}
 	d.fail(w, r, t, apierr.Newf(apierr.RunInternal, "%s traffic is not served yet", t.Direction))

@@ -1,0 +1,267 @@
+package dataplane
+
+import (
+	"bytes"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/soap"
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// consumeCall is the state of one consume request (SPEC 4.4): a SOAP
+// request answered by a REST backend.
+type consumeCall struct {
+	d     *Dispatcher
+	r     *http.Request
+	svc   *routing.Service
+	op    *routing.Operation
+	rec   *TxRecord
+	cid   string
+	debug bool
+	// version is the SOAP version of the request, hence of the answer and
+	// of every Fault; SOAP 1.1 until the Content-Type says otherwise.
+	version soap.Version
+	conv    time.Duration
+	maxMB   int
+}
+
+// serveConsume serves a request on a consume service: GET for the WSDL
+// and its imports (SPEC 4.7), POST for SOAP calls. Every error is a SOAP
+// Fault of the request's version carrying the S2R code.
+func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Target, svc *routing.Service) {
+	start := d.cfg.Now()
+	c := &consumeCall{d: d, r: r, svc: svc, cid: correlation.ID(r.Context()), version: soap.V11,
+		maxMB: maxPayloadMB(d.cfg.MaxPayloadMB)}
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Type"))), soap.MediaType12) {
+		c.version = soap.V12
+	}
+	c.rec = d.newRecord(r, t, start)
+	c.rec.ServiceKey, c.rec.ServiceID = svc.ServiceKey, svc.ID
+	c.debug = svc.DebugEnabled
+	c.rec.Debug = c.debug
+
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if doc, ok := wsdlDocument(r, t); ok {
+			status, n := d.ServeWSDL(w, r, t, svc, doc)
+			c.finish(status, n, nil, start)
+			return
+		}
+	}
+	body, status, err := c.run(t)
+	if err != nil {
+		e := apierr.Resolve(err, apierr.RunInternal)
+		apierr.Log(r.Context(), e)
+		fv := faultVersion(c.version)
+		b := apierr.MarshalFault(fv, jsonDetails(e), c.cid)
+		h := w.Header()
+		h.Set("Content-Type", fv.ContentType())
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		if e.Code == apierr.RunPayloadTooLarge {
+			h.Set("Connection", "close")
+		}
+		if e.Code == apierr.RunMethodNotAllowed {
+			h.Set("Allow", "POST, GET")
+		}
+		st := apierr.FaultStatus(fv, e)
+		w.WriteHeader(st)
+		w.Write(b)
+		if c.debug {
+			c.rec.ResponsePayload = b
+		}
+		c.finish(st, len(b), e, start)
+		return
+	}
+	h := w.Header()
+	if body == nil { // one-way operation
+		w.WriteHeader(status)
+		c.finish(status, 0, nil, start)
+		return
+	}
+	h.Set("Content-Type", c.version.ContentType(""))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+	if c.debug {
+		c.rec.ResponsePayload = body
+	}
+	c.finish(status, len(body), nil, start)
+}
+
+// finish completes the record and hands it to the recorder.
+func (c *consumeCall) finish(status, n int, e *apierr.Error, start time.Time) {
+	c.rec.HTTPStatus = status
+	c.rec.ResultCode = ResultSuccess
+	if e != nil {
+		c.rec.ErrorCode, c.rec.ResultCode = e.Code, ResultForCode(e.Code)
+	}
+	c.rec.ResponseBytes = int64(n)
+	c.rec.TotalMs = Ms(c.d.cfg.Now().Sub(start))
+	c.rec.ConverterMs = Ms(c.conv)
+	c.d.cfg.Recorder.Record(c.rec)
+}
+
+func faultVersion(v soap.Version) apierr.SOAPVersion {
+	if v == soap.V12 {
+		return apierr.SOAP12
+	}
+	return apierr.SOAP11
+}
+
+// run does SPEC 4.4 rules 1-5 and returns the SOAP answer and its status
+// (nil body with 202 for a one-way operation).
+func (c *consumeCall) run(t Target) ([]byte, int, error) {
+	if c.r.Method != http.MethodPost {
+		return nil, 0, apierr.Newf(apierr.RunMethodNotAllowed,
+			"method %s not supported: a consume service takes POST (and GET for its WSDL: ?wsdl or /wsdl)", c.r.Method)
+	}
+	if rest := strings.Trim(t.Rest, "/"); rest != "" {
+		return nil, 0, apierr.Newf(apierr.RunNotFound, "no resource %s under consume service %q: SOAP calls go to /consume/%s/%s",
+			t.Rest, c.svc.ServiceKey, t.Environment, t.ServiceKey)
+	}
+	raw, err := c.readBody()
+	if err != nil {
+		return nil, 0, err
+	}
+	t0 := time.Now()
+	m, err := c.parseEnvelope(raw)
+	if err == nil {
+		c.op, err = c.selectOperation(m)
+	}
+	var in []byte
+	if err == nil {
+		c.rec.OperationKey, c.rec.OperationID = c.op.Key, c.op.ID
+		in, err = c.requestJSON(m)
+	}
+	var call restCall
+	if err == nil {
+		call, err = c.restCall(in)
+	}
+	c.conv += time.Since(t0)
+	if err != nil {
+		return nil, 0, err
+	}
+	resp, err := c.send(call)
+	if err != nil {
+		return nil, 0, err
+	}
+	t1 := time.Now()
+	out, status, err := c.convertResponse(resp)
+	c.conv += time.Since(t1)
+	return out, status, err
+}
+
+// readBody reads the request (bounded by the payload limit), checks the
+// Content-Type and inlines an MTOM package.
+func (c *consumeCall) readBody() ([]byte, error) {
+	var buf bytes.Buffer
+	if cl := c.r.ContentLength; cl > 0 && cl <= int64(c.maxMB)<<20 {
+		buf.Grow(int(cl))
+	}
+	if c.r.Body != nil {
+		if _, err := buf.ReadFrom(c.r.Body); err != nil {
+			c.rec.RequestBytes = int64(buf.Len())
+			if e, ok := apierr.As(err); ok {
+				return nil, e
+			}
+			return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request body could not be read")
+		}
+	}
+	raw := buf.Bytes()
+	c.rec.RequestBytes = int64(len(raw))
+	if c.debug {
+		c.rec.RequestPayload = raw
+	}
+	ct := c.r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = ""
+	}
+	switch mt {
+	case soap.MediaType11:
+		c.version = soap.V11
+	case soap.MediaType12:
+		c.version = soap.V12
+	case "multipart/related":
+		if !soap.IsMTOM(ct) {
+			return nil, badContentType(ct)
+		}
+		if v, err := soap.VersionFromContentType(ct); err == nil {
+			c.version = v
+		}
+		env, v, err := soap.InlineMTOM(ct, raw, int64(c.maxMB)<<20, c.limits())
+		if err != nil {
+			if err == soap.ErrTooLarge {
+				return nil, apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, c.maxMB)
+			}
+			return nil, apierr.Wrap(apierr.ValBadRequest, err, "the MTOM package could not be read")
+		}
+		c.version = v
+		raw = env
+	default:
+		return nil, badContentType(ct)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, apierr.New(apierr.ValBadRequest, "the request body is empty: a SOAP envelope is required")
+	}
+	return raw, nil
+}
+
+func badContentType(ct string) *apierr.Error {
+	return apierr.Newf(apierr.ValBadRequest,
+		"the request must be a SOAP envelope: Content-Type text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or an MTOM multipart/related package, got %q", ct).
+		WithDetail("contentType", ct)
+}
+
+func (c *consumeCall) limits() xmlstream.Limits {
+	return xmlstream.Limits{MaxSize: int64(c.maxMB) << 20}
+}
+
+// parseEnvelope parses the envelope, checks its version against the
+// Content-Type and refuses header blocks it must understand but does not
+// (WS-Addressing is understood).
+func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, error) {
+	m, err := soap.Parse(raw, c.limits())
+	if err != nil {
+		return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request is not a well-formed SOAP envelope").
+			WithDetail("reason", err.Error())
+	}
+	if m.Version != c.version {
+		return nil, apierr.Newf(apierr.ValBadRequest,
+			"the envelope is SOAP %s but the Content-Type announces SOAP %s", m.Version, c.version)
+	}
+	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return n.Space == soap.NSAddressing }); len(nu) > 0 {
+		f := soap.MustUnderstandFault(nu)
+		return nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
+	}
+	if m.Fault != nil {
+		return nil, apierr.New(apierr.ValBadRequest, "the request body is a SOAP Fault")
+	}
+	return m, nil
+}
+
+// selectOperation picks the operation (SPEC 4.4 rule 2): by the SOAP
+// action (SOAPAction for 1.1, the action parameter for 1.2), else by the
+// body element (the rpc wrapper, the doc/literal input element).
+func (c *consumeCall) selectOperation(m *soap.Message) (*routing.Operation, error) {
+	action := soap.Action(c.r.Header.Get("Content-Type"), c.r.Header.Get("SOAPAction"))
+	if action != "" {
+		if op := c.svc.OperationByAction(action); op != nil {
+			return op, nil
+		}
+	}
+	if m.First.Local != "" {
+		if op := c.svc.OperationByElement(m.First.Space, m.First.Local); op != nil {
+			return op, nil
+		}
+	}
+	e := apierr.Newf(apierr.RunNotFound, "service %q has no operation for SOAP action %q and body element {%s}%s",
+		c.svc.ServiceKey, action, m.First.Space, m.First.Local)
+	return nil, e.WithDetail("soapAction", action).WithDetail("bodyElement", m.First.Local)
+}

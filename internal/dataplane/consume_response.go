@@ -1,0 +1,158 @@
+package dataplane
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/convert"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/soap"
+	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// maxExposedBody bounds a non-JSON backend error body put in a Fault
+// detail in full mode.
+const maxExposedBody = 4096
+
+// convertResponse turns the REST answer into the SOAP response: a non-2xx
+// status is a Fault carrying 502 S2R-RUN-0502 (the backend's body in the
+// detail when faultDetailExposureMode is full); a 2xx JSON answer is
+// converted by the operation's response plan after its renames are undone
+// and its validation passed.
+func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, error) {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, 0, c.statusError(resp)
+	}
+	op := c.op
+	if op.Response == nil {
+		return nil, http.StatusAccepted, nil // one-way: nothing to answer
+	}
+	body := bytes.TrimSpace(resp.Body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	m := mappingFor(op)
+	var doc any
+	if len(m.respRename) > 0 || op.ResponseSchemaCheck || len(op.ResponseRules) > 0 {
+		var err error
+		if doc, err = decodeNumbers(body); err != nil {
+			return nil, 0, notJSONError(err, resp)
+		}
+		if len(m.respRename) > 0 {
+			m.unmapResponse(doc)
+			if body, err = marshalJSON(doc); err != nil {
+				return nil, 0, apierr.Wrap(apierr.RunInternal, err, "the backend response could not be re-encoded")
+			}
+		}
+		if err := c.validateResponse(doc); err != nil {
+			return nil, 0, err
+		}
+	}
+	w := xmlstream.NewWriter(make([]byte, 0, 2*len(body)+512))
+	err := soap.Write(w, soap.Envelope{Version: c.version}, func(w *xmlstream.Writer) error {
+		return op.Response.JSONToXML(w, body)
+	})
+	if err != nil {
+		if !json.Valid(body) {
+			return nil, 0, notJSONError(err, resp)
+		}
+		e := apierr.Wrap(apierr.RunContractDrift, err, "the backend response does not match the operation's contract")
+		if ce, ok := convert.AsError(err); ok {
+			e = e.With(map[string]any{"path": ce.Pointer, "reason": ce.Reason})
+		}
+		return nil, 0, e
+	}
+	return w.Bytes(), http.StatusOK, nil
+}
+
+// notJSONError is 502 S2R-RUN-0504: the backend's 2xx answer is not JSON.
+func notJSONError(err error, resp *upstream.Response) *apierr.Error {
+	return apierr.Wrap(apierr.RunBadSOAPResponse, err, "the backend response is not valid JSON").
+		WithDetail("backendStatus", resp.StatusCode).
+		WithDetail("contentType", resp.Header.Get("Content-Type"))
+}
+
+// validateResponse checks the backend's JSON against the response schema
+// (502 S2R-VAL-0430) when conversion does not enforce it all, and the
+// response regexes (502 S2R-VAL-0431).
+func (c *consumeCall) validateResponse(doc any) error {
+	op := c.op
+	if op.ResponseSchemaCheck && op.ResponseSchema != nil {
+		if v := routing.SchemaViolations(op.ResponseSchema, doc); len(v) > 0 {
+			return apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
+				WithDetail("violations", v)
+		}
+	}
+	if v := routing.CheckRules(op.ResponseRules, doc); len(v) > 0 {
+		return apierr.New(apierr.ValResponseRegex, "backend response fields fail their validation patterns").
+			WithDetail("violations", v)
+	}
+	return nil
+}
+
+// statusError is 502 S2R-RUN-0502 for a non-2xx REST answer. The body
+// always goes to the operator log; the Fault detail carries it only in
+// full mode (as JSON when it is JSON, else as text, truncated).
+func (c *consumeCall) statusError(resp *upstream.Response) *apierr.Error {
+	c.d.cfg.Logger.LogAttrs(c.r.Context(), slog.LevelWarn, "consume backend error status",
+		slog.String("correlationId", c.cid), slog.String("serviceKey", c.svc.ServiceKey),
+		slog.String("operationKey", c.op.Key), slog.Int("backendStatus", resp.StatusCode),
+		slog.String("body", truncateText(resp.Body, maxExposedBody)))
+	e := apierr.Newf(apierr.RunBackendFault, "the REST backend answered HTTP %d", resp.StatusCode).
+		WithDetail("backendStatus", resp.StatusCode)
+	if c.svc.FaultDetailExposure != model.FaultDetailFull || len(bytes.TrimSpace(resp.Body)) == 0 {
+		return e
+	}
+	if json.Valid(resp.Body) {
+		var buf bytes.Buffer
+		if json.Compact(&buf, resp.Body) == nil {
+			return e.WithDetail("backendBody", buf.String())
+		}
+	}
+	return e.WithDetail("backendBody", truncateText(resp.Body, maxExposedBody))
+}
+
+// truncateText returns at most n bytes of b as valid UTF-8 text.
+func truncateText(b []byte, n int) string {
+	if len(b) > n {
+		b = b[:n]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+// jsonDetails returns e with every detail that is not a string, number or
+// boolean rendered as JSON text, so a Fault detail carries JSON rather
+// than Go's formatting of maps and slices.
+func jsonDetails(e *apierr.Error) *apierr.Error {
+	var out map[string]any
+	for k, v := range e.Details {
+		switch v.(type) {
+		case string, bool, int, int64, float64, json.Number, nil:
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(e.Details))
+			for k2, v2 := range e.Details {
+				out[k2] = v2
+			}
+		}
+		if b, err := json.Marshal(v); err == nil {
+			out[k] = string(b)
+		}
+	}
+	if out == nil {
+		return e
+	}
+	cp := *e
+	cp.Details = out
+	return &cp
+}

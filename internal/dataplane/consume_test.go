@@ -1,0 +1,152 @@
+package dataplane
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+)
+
+const (
+	getOrder = `<o:GetOrder xmlns:o="urn:example:orders"><o:id>9007199254740993</o:id><o:lang>fr</o:lang></o:GetOrder>`
+	order1   = `{"order":{"id":9223372036854775807,"name":"Ünïcode <&> \"q\" 'a' ✓","total":12345678901234567890.000000001,` +
+		`"paid":false,"tags":["one"],"note":null}}`
+	createOrder = `<CreateOrder xmlns="urn:example:orders"><order><id>-42</id><name>a &lt;b&gt; &amp; ✓</name>` +
+		`<total>0.10</total><paid>true</paid><tags>x</tags><tags>y</tags>` +
+		`<note xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/></order></CreateOrder>`
+)
+
+func TestConsume(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refused := "http://" + closed.Addr().String()
+	closed.Close()
+
+	tests := []struct {
+		name       string
+		edit       func(*routing.Source)
+		backend    http.HandlerFunc
+		method     string
+		path       string
+		ct, action string
+		body       string
+		wantStatus int
+		wantCT     string
+		wantCode   string   // S2R code in the Fault
+		wantBody   []string // substrings of the answer
+		wantREST   *restSeen
+		wantResult string
+	}{
+		{name: "get by SOAPAction: GET with path parameter and query", backend: jsonAnswer(200, order1),
+			ct: "text/xml; charset=utf-8", action: `"urn:example:orders:GetOrder"`, body: soap11(getOrder),
+			wantStatus: 200, wantCT: "text/xml; charset=utf-8",
+			wantBody: []string{`<ns1:id>9223372036854775807</ns1:id>`, `<ns1:name>Ünïcode &lt;&amp;&gt; "q" 'a' ✓</ns1:name>`,
+				`<ns1:total>12345678901234567890.000000001</ns1:total>`, `<ns1:paid>false</ns1:paid>`, `<ns1:tags>one</ns1:tags>`,
+				`xsi:nil="true"`, `GetOrderResponse`},
+			wantREST:   &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"},
+			wantResult: ResultSuccess},
+		{name: "create by body element: POST JSON body, SOAP 1.2", backend: jsonAnswer(201, order1),
+			ct: `application/soap+xml; charset=utf-8`, body: soap12(createOrder),
+			wantStatus: 200, wantCT: "application/soap+xml; charset=utf-8",
+			wantBody: []string{`http://www.w3.org/2003/05/soap-envelope`, `CreateOrderResponse`},
+			wantREST: &restSeen{method: "POST", uri: "/api/orders", ct: "application/json",
+				body: `{"order":{"id":-42,"name":"a <b> & ✓","total":0.10,"paid":true,"tags":["x","y"],"note":null}}`},
+			wantResult: ResultSuccess},
+		{name: "1.2 action parameter", backend: jsonAnswer(200, order1),
+			ct: `application/soap+xml; charset=utf-8; action="urn:example:orders:GetOrder"`, body: soap12(getOrder),
+			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}},
+		{name: "rename and body pointer", backend: jsonAnswer(200, `{"order":{"id":1,"title":"n","total":1,"paid":true,"note":"x"}}`),
+			edit: func(s *routing.Source) {
+				s.Mappings["op-create"] = model.Mapping{
+					RequestMapping:  []byte(`{"mode":"identity","restMethod":"PUT","restPath":"/orders","rename":{"order/name":"title"},"body":"/order"}`),
+					ResponseMapping: []byte(`{"mode":"identity","rename":{"order/name":"title"}}`)}
+			},
+			ct: "text/xml", body: soap11(createOrder), wantStatus: 200,
+			wantBody: []string{`<ns1:name>n</ns1:name>`, `<ns1:note>x</ns1:note>`},
+			wantREST: &restSeen{method: "PUT", uri: "/api/orders",
+				body: `{"id":-42,"note":null,"paid":true,"tags":["x","y"],"title":"a <b> & ✓","total":0.10}`}},
+		{name: "backend 404 safe: no body in the fault", backend: jsonAnswer(404, `{"error":"no such order","secret":"s3"}`),
+			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCT: "text/xml; charset=utf-8",
+			wantCode: "S2R-RUN-0502", wantBody: []string{`<faultcode>soap:Server</faultcode>`, `backendStatus">404<`},
+			wantResult: ResultBackendFailure},
+		{name: "backend 404 full: JSON body in the fault detail", backend: jsonAnswer(404, `{"error": "no such order"}`),
+			edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
+			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 502, wantCT: "application/soap+xml; charset=utf-8",
+			wantCode: "S2R-RUN-0502", wantBody: []string{`{&#34;error&#34;:&#34;no such order&#34;}`, `env:Receiver`}},
+		{name: "answer that is not JSON", backend: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) },
+			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0504"},
+		{name: "answer that breaks the contract", backend: jsonAnswer(200, `{"order":{"id":"x"}}`),
+			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0506"},
+		{name: "backend refusing connections", edit: func(s *routing.Source) { s.Backends[0].Profile.EndpointURL = refused },
+			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502"},
+		{name: "wrong content type", ct: "application/json", body: `{}`, wantStatus: 500, wantCode: "S2R-VAL-0400",
+			wantResult: ResultFailed},
+		{name: "wrong method", method: "PUT", ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 405,
+			wantCT: "application/soap+xml; charset=utf-8", wantCode: "S2R-RUN-0411"},
+		{name: "malformed envelope", ct: "text/xml", body: `<s:Envelope`, wantStatus: 500, wantCode: "S2R-VAL-0400"},
+		{name: "version mismatch", ct: "text/xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-VAL-0400"},
+		{name: "unknown operation", ct: "text/xml", body: soap11(`<x:Nope xmlns:x="urn:x"/>`), wantStatus: 500,
+			wantCode: "S2R-RUN-0404"},
+		{name: "body breaks the contract", ct: "application/soap+xml", body: soap12(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>abc</o:id></o:GetOrder>`),
+			wantStatus: 400, wantCode: "S2R-VAL-0410"},
+		{name: "mustUnderstand header not understood", ct: "text/xml",
+			body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h:X xmlns:h="urn:h" s:mustUnderstand="1"/></s:Header><s:Body>` +
+				getOrder + `</s:Body></s:Envelope>`, wantStatus: 500, wantCode: "S2R-VAL-0400", wantBody: []string{"not understood"}},
+		{name: "no such resource under the service", path: "/consume/dev/orders/other", ct: "text/xml", body: soap11(getOrder),
+			wantStatus: 500, wantCode: "S2R-RUN-0404"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newConsumeEnv(t, Config{}, tc.edit)
+			e.rest.set(tc.backend)
+			method, path := tc.method, tc.path
+			if method == "" {
+				method = http.MethodPost
+			}
+			if path == "" {
+				path = "/consume/dev/orders"
+			}
+			cid := "cid-" + strings.ReplaceAll(tc.name, " ", "-")
+			res := e.do(t, method, path, tc.ct, tc.action, tc.body, cid)
+			if res.status != tc.wantStatus {
+				t.Fatalf("status = %d, want %d\n%s", res.status, tc.wantStatus, res.body)
+			}
+			if tc.wantCT != "" && res.header.Get("Content-Type") != tc.wantCT {
+				t.Errorf("Content-Type = %q, want %q", res.header.Get("Content-Type"), tc.wantCT)
+			}
+			if tc.wantCode != "" && !strings.Contains(res.body, "<s2r:code>"+tc.wantCode+"</s2r:code>") {
+				t.Errorf("answer lacks code %s:\n%s", tc.wantCode, res.body)
+			}
+			if strings.Contains(res.body, "s3") && strings.Contains(res.body, "secret") {
+				t.Errorf("safe mode leaked the backend body:\n%s", res.body)
+			}
+			for _, s := range tc.wantBody {
+				if !strings.Contains(res.body, s) {
+					t.Errorf("answer lacks %s:\n%s", s, res.body)
+				}
+			}
+			if w := tc.wantREST; w != nil {
+				got := e.rest.last()
+				if got.method != w.method || got.uri != w.uri || (w.body != "" && got.body != w.body) || (w.ct != "" && got.ct != w.ct) {
+					t.Errorf("REST call = %+v\nwant %+v", got, *w)
+				}
+			}
+			recs := e.log.byCID(cid)
+			if len(recs) != 1 {
+				t.Fatalf("%d records, want 1", len(recs))
+			}
+			rec := recs[0]
+			if rec.HTTPStatus != res.status || rec.Direction != Consume || rec.ServiceKey != "orders" {
+				t.Errorf("record = %+v", rec)
+			}
+			if tc.wantCode != "" && rec.ErrorCode != tc.wantCode {
+				t.Errorf("record code = %q, want %q", rec.ErrorCode, tc.wantCode)
+			}
+			if tc.wantResult != "" && rec.ResultCode != tc.wantResult {
+				t.Errorf("record result = %q, want %q", rec.ResultCode, tc.wantResult)
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package dataplane
+
+import (
+	"bytes"
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWSDLServing(t *testing.T) {
+	files := ordersFiles(t)
+	root, types := string(files["orders.wsdl"]), string(files["xsd/orders-types.xsd"])
+	// rewritten is the stored root WSDL with the three references replaced.
+	rewritten := func(base string) string {
+		s := strings.Replace(root, `location="http://backend.invalid/orders"`, `location="`+base+`/consume/dev/orders"`, 1)
+		s = strings.Replace(s, `location='http://backend.invalid/orders12'`, `location='`+base+`/consume/dev/orders'`, 1)
+		return strings.Replace(s, `schemaLocation="xsd/orders-types.xsd"`,
+			`schemaLocation="`+base+`/consume/dev/orders/wsdl/xsd/orders-types.xsd"`, 1)
+	}
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+
+	tests := []struct {
+		name       string
+		cfg        Config
+		path       string
+		header     []string
+		wantStatus int
+		wantCT     string
+		want       func(base string) string // exact body
+		wantCode   string
+	}{
+		{name: "?wsdl", path: "/consume/dev/orders?wsdl", wantStatus: 200, wantCT: "application/wsdl+xml; charset=utf-8", want: rewritten},
+		{name: "/wsdl", path: "/consume/dev/orders/wsdl", wantStatus: 200, want: rewritten},
+		{name: "imported XSD", path: "/consume/dev/orders/wsdl/xsd/orders-types.xsd", wantStatus: 200,
+			wantCT: "application/xml; charset=utf-8", want: func(string) string { return types }},
+		{name: "?xsd=", path: "/consume/dev/orders?xsd=xsd/orders-types.xsd", wantStatus: 200,
+			want: func(string) string { return types }},
+		{name: "public base URL", cfg: Config{PublicBaseURL: "https://soap.example.com/base/"}, path: "/consume/dev/orders?wsdl",
+			wantStatus: 200, want: func(string) string { return rewritten("https://soap.example.com/base") }},
+		{name: "forwarded headers from an untrusted peer are ignored", path: "/consume/dev/orders?wsdl",
+			header: []string{"X-Forwarded-Host", "evil.example", "X-Forwarded-Proto", "https"}, wantStatus: 200, want: rewritten},
+		{name: "forwarded headers from a trusted proxy", cfg: Config{Gateway: GatewayConfig{TrustedProxies: func() []netip.Prefix { return loopback }}},
+			path: "/consume/dev/orders?wsdl", header: []string{"X-Forwarded-Host", "soap.example.com", "X-Forwarded-Proto", "https"},
+			wantStatus: 200, want: func(string) string { return rewritten("https://soap.example.com") }},
+		{name: "a Host that could inject markup is not used", cfg: Config{Gateway: GatewayConfig{TrustedProxies: func() []netip.Prefix { return loopback }}},
+			path: "/consume/dev/orders?wsdl", header: []string{"X-Forwarded-Host", `a"><x`}, wantStatus: 200, want: rewritten},
+		{name: "unknown document", path: "/consume/dev/orders/wsdl/nope.xsd", wantStatus: 404, wantCode: "S2R-RUN-0404"},
+		{name: "path escaping the import", path: "/consume/dev/orders/wsdl/../orders.wsdl", wantStatus: 404, wantCode: "S2R-RUN-0404"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newConsumeEnv(t, tc.cfg, nil)
+			req, err := http.NewRequest(http.MethodGet, e.srv.URL+tc.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i+1 < len(tc.header); i += 2 {
+				req.Header.Set(tc.header[i], tc.header[i+1])
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var sb bytes.Buffer
+			if _, err := sb.ReadFrom(resp.Body); err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.wantStatus {
+				t.Fatalf("status = %d, want %d\n%s", resp.StatusCode, tc.wantStatus, sb.String())
+			}
+			if tc.wantCT != "" && resp.Header.Get("Content-Type") != tc.wantCT {
+				t.Errorf("Content-Type = %q, want %q", resp.Header.Get("Content-Type"), tc.wantCT)
+			}
+			if tc.want != nil {
+				if d := cmp.Diff(tc.want(e.srv.URL), sb.String()); d != "" {
+					t.Errorf("body (-want +got):\n%s", d)
+				}
+			}
+			if tc.wantCode != "" && !strings.Contains(sb.String(), tc.wantCode) {
+				t.Errorf("answer lacks %s:\n%s", tc.wantCode, sb.String())
+			}
+		})
+	}
+}
+
+func TestFindAttr(t *testing.T) {
+	tests := []struct {
+		tag, name, want string
+		ok              bool
+	}{
+		{`<a location="x">`, "location", "x", true},
+		{`<soap:address  location = 'y' />`, "location", "y", true},
+		{`<xs:import namespace="n" schemaLocation="s.xsd"/>`, "schemaLocation", "s.xsd", true},
+		{`<xs:import xlocation="n" location="s"/>`, "location", "s", true},
+		{`<xs:import namespace="n"/>`, "schemaLocation", "", false},
+		{`<a b="unterminated>`, "b", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tag, func(t *testing.T) {
+			data := []byte("  " + tc.tag)
+			s, e, _, ok := findAttr(data, 0, len(data), tc.name)
+			if ok != tc.ok || (ok && string(data[s:e]) != tc.want) {
+				t.Errorf("findAttr = %q %v, want %q %v", data[s:e], ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
