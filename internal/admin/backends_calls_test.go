@@ -296,6 +296,17 @@ func TestTestApplicationMTLS(t *testing.T) {
 		if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":42}` {
 			t.Errorf("mTLS call: %+v %s", prev, prev.Response)
 		}
+		api.do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		var conn connectionReport
+		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if len(conn.Steps) != 4 || conn.Steps[2].Name != "tls" || conn.Steps[2].Status != stepOK {
+			t.Errorf("mTLS connection report %+v", conn)
+		}
+		noCA := api.createProfile(svc.ServiceID, map[string]any{"name": "no-ca", "endpointUrl": be.srv.URL + "/calc"})
+		api.do("POST", profilePath(noCA.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		if conn.Steps[2].Status != stepFailed || !strings.Contains(conn.Steps[2].Message, "unknown authority") {
+			t.Errorf("connection without the CA: %+v", conn.Steps[2])
+		}
 		// Without the client certificate the handshake is refused.
 		api.do("PATCH", profilePath(p.ProfileID), operatorEmail, `{"mtlsEnabled":false}`).wantStatus(t, http.StatusOK)
 		prev, _ = previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,

@@ -2,6 +2,8 @@ package admin
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"net"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // Step statuses of a connection test.
@@ -43,7 +46,8 @@ type connectionReport struct {
 
 var docTestConnection = opDoc{
 	summary: "Connection diagnostics of a backend profile: DNS (resolved addresses), TCP connect to the first address " +
-		"allowed by the outbound policy (latency), and a WSDL pull of healthCheckUrl or endpointUrl?wsdl through the " +
+		"allowed by the outbound policy (latency), for https a TLS handshake with the profile's CA and client " +
+		"certificate, and a WSDL pull of healthCheckUrl or endpointUrl?wsdl through the " +
 		"guarded fetcher (settings outbound_allowed_cidrs / outbound_denied_cidrs). Each step has a status (ok, failed, " +
 		"skipped) and its duration; a down backend answers 200 with failed steps.",
 	response: connectionReport{},
@@ -66,7 +70,14 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 	u, _ := url.Parse(p.EndpointURL) // validated when written
 	rep := connectionReport{ProfileID: p.ProfileID, Status: stepOK}
 	addrs, dns := dnsStep(ctx, u.Hostname())
-	rep.Steps = append(rep.Steps, dns, tcpStep(ctx, f, addrs, port(u), p), wsdlStep(ctx, f, p))
+	tcp, conn := tcpStep(ctx, f, addrs, port(u), p)
+	rep.Steps = append(rep.Steps, dns, tcp)
+	if u.Scheme == "https" {
+		rep.Steps = append(rep.Steps, s.tlsStep(ctx, conn, u.Hostname(), p))
+	} else if conn != nil {
+		conn.Close()
+	}
+	rep.Steps = append(rep.Steps, wsdlStep(ctx, f, p))
 	for _, st := range rep.Steps {
 		if st.Status != stepOK {
 			rep.Status = stepFailed
@@ -115,12 +126,13 @@ func dnsReason(err error) string {
 }
 
 // tcpStep connects to the first resolved address the outbound policy
-// allows, within the profile's connect timeout.
-func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port string, p model.BackendProfile) connectionStep {
+// allows, within the profile's connect timeout, and returns the open
+// connection (nil on failure) for the TLS step.
+func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port string, p model.BackendProfile) (connectionStep, net.Conn) {
 	st := connectionStep{Name: "tcp"}
 	if len(addrs) == 0 {
 		st.Status, st.Message = stepSkipped, "no address to connect to"
-		return st
+		return st, nil
 	}
 	var target netip.Addr
 	for _, a := range addrs {
@@ -132,7 +144,7 @@ func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port str
 	if !target.IsValid() {
 		st.Status, st.Message = stepFailed, "every resolved address is refused by the outbound policy "+
 			"(settings outbound_allowed_cidrs / outbound_denied_cidrs)"
-		return st
+		return st, nil
 	}
 	st.Address = net.JoinHostPort(target.String(), port)
 	d := net.Dialer{Timeout: time.Duration(p.ConnectTimeoutMs) * time.Millisecond}
@@ -141,11 +153,70 @@ func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port str
 	st.DurationMs = since(start)
 	if err != nil {
 		st.Status, st.Message = stepFailed, dialReason(err)
+		return st, nil
+	}
+	st.Status = stepOK
+	return st, conn
+}
+
+// tlsStep handshakes on conn with the profile's TLS settings (CA, client
+// certificate) and reports the negotiated version and the server
+// certificate; it closes conn.
+func (s *server) tlsStep(ctx context.Context, conn net.Conn, host string, p model.BackendProfile) connectionStep {
+	st := connectionStep{Name: "tls"}
+	if conn == nil {
+		st.Status, st.Message = stepSkipped, "no TCP connection"
 		return st
 	}
-	conn.Close()
-	st.Status = stepOK
+	defer conn.Close()
+	b, err := upstream.Open(s.secrets, p)
+	var conf *tls.Config
+	if err == nil {
+		conf, err = upstream.TLSConfig(b)
+	}
+	if err != nil {
+		st.Status, st.Message = stepFailed, "TLS settings invalid: client certificate, key or CA"
+		return st
+	}
+	conf.ServerName = host
+	hctx, cancel := context.WithTimeout(ctx, time.Duration(p.TLSHandshakeTimeoutMs)*time.Millisecond)
+	defer cancel()
+	tc := tls.Client(conn, conf)
+	start := time.Now()
+	err = tc.HandshakeContext(hctx)
+	st.DurationMs = since(start)
+	if err != nil {
+		st.Status, st.Message = stepFailed, tlsReason(err)
+		return st
+	}
+	cs := tc.ConnectionState()
+	st.Status, st.Message = stepOK, tls.VersionName(cs.Version)
+	if len(cs.PeerCertificates) > 0 {
+		c := cs.PeerCertificates[0]
+		st.Message += "; server certificate " + c.Subject.String() + " valid until " + c.NotAfter.UTC().Format(time.RFC3339)
+	}
 	return st
+}
+
+// tlsReason classifies a handshake failure without quoting peer data.
+func tlsReason(err error) string {
+	var (
+		unknownCA x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		ne        net.Error
+	)
+	switch {
+	case errors.As(err, &unknownCA):
+		return "server certificate signed by an unknown authority (set caCertPem)"
+	case errors.As(err, &hostErr):
+		return "server certificate does not match the host name"
+	case errors.As(err, &invalid):
+		return "server certificate invalid or expired"
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return "handshake timeout"
+	}
+	return "handshake failed"
 }
 
 func dialReason(err error) string {

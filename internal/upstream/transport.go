@@ -103,3 +103,15 @@ func ms(v, def int) time.Duration {
 	}
 	return time.Duration(v) * time.Millisecond
 }
+
+// TLSConfig returns the client TLS configuration of b (client certificate
+// when mTLS is enabled, CA pool when caCertPem is set), for diagnostics
+// that handshake outside a call. An invalid configuration is an *Error of
+// KindAuthConfig.
+func TLSConfig(b Backend) (*tls.Config, error) {
+	conf, err := tlsConfig(b)
+	if err != nil {
+		return nil, err
+	}
+	return conf, nil
+}
