@@ -180,7 +180,7 @@ func TestRecordNeverBlocks(t *testing.T) {
 
 func TestShutdownDrains(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
-		r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Hour})
+		r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Hour, DrainTimeout: time.Minute})
 		now := time.Now()
 		const n = 3000
 		for i := range n {
