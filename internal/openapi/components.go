@@ -71,6 +71,8 @@ func sanitize(name string) string {
 }
 
 // rewriteRefs walks v and points every contract "$ref" at its component.
+// Schema trees hold maps, []any and []map[string]any; other slices ([]string
+// of required names or enumerations) hold no references.
 func rewriteRefs(v any, rename map[string]string) {
 	switch x := v.(type) {
 	case map[string]any:
@@ -82,6 +84,10 @@ func rewriteRefs(v any, rename map[string]string) {
 			rewriteRefs(val, rename)
 		}
 	case []any:
+		for _, val := range x {
+			rewriteRefs(val, rename)
+		}
+	case []map[string]any:
 		for _, val := range x {
 			rewriteRefs(val, rename)
 		}

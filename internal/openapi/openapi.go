@@ -33,8 +33,12 @@ import (
 // Version is the OpenAPI version of the generated documents.
 const Version = "3.1.0"
 
-// refPrefix is where component schemas live.
-const refPrefix = "#/components/schemas/"
+// Where components live.
+const (
+	refPrefix   = "#/components/schemas/"
+	responseRef = "#/components/responses/"
+	paramRef    = "#/components/parameters/"
+)
 
 // contractPrefix marks references to contract definitions until they get
 // their final component names (hoistDefinitions).
@@ -97,17 +101,12 @@ func Build(in Input) (map[string]any, error) {
 		"info":              info(in),
 		"servers":           []any{map[string]any{"url": strings.TrimRight(in.PublicBaseURL, "/") + BasePath(in.Service)}},
 		"paths":             paths,
-		"components":        map[string]any{"schemas": components},
-		"x-s2r-contract":    gen.Defs(),
+		"components": map[string]any{"schemas": components, "responses": errorResponses(),
+			"parameters": headerParams()},
+		"x-s2r-contract": gen.Defs(),
 	}
-	// Round trip through JSON so that every value is a plain map, slice or
-	// scalar, then hoist the definitions under valid, collision-free names.
-	tree, err := plain(doc)
-	if err != nil {
-		return nil, err
-	}
-	hoistDefinitions(tree)
-	return tree, nil
+	hoistDefinitions(doc)
+	return doc, nil
 }
 
 func info(in Input) map[string]any {
@@ -160,19 +159,7 @@ func pathParams(path string) []any {
 	return out
 }
 
-// plain converts v to a tree of map[string]any, []any and scalars.
-func plain(v any) (map[string]any, error) {
-	tree, err := plainAny(v)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := tree.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("openapi: document is not an object")
-	}
-	return m, nil
-}
-
+// plainAny converts v to a tree of map[string]any, []any and scalars.
 func plainAny(v any) (any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -84,13 +84,27 @@ func anyObject(desc string) map[string]any {
 	return s
 }
 
-// commonParams are the runtime request headers of SPEC 4.1.
+// Names of the shared header parameters (components/parameters).
+const (
+	paramCorrelation = "S2RCorrelationId"
+	paramDebug       = "S2RDebugEnabled"
+)
+
+// commonParams references the runtime request headers of SPEC 4.1.
 func commonParams() []any {
 	return []any{
-		map[string]any{"name": "X-Correlation-Id", "in": "header", "required": false,
+		map[string]any{"$ref": paramRef + paramCorrelation},
+		map[string]any{"$ref": paramRef + paramDebug},
+	}
+}
+
+// headerParams are the shared header parameters.
+func headerParams() map[string]any {
+	return map[string]any{
+		paramCorrelation: map[string]any{"name": "X-Correlation-Id", "in": "header", "required": false,
 			"description": "caller-supplied correlation id; generated when absent",
 			"schema":      map[string]any{"type": "string", "maxLength": 128}},
-		map[string]any{"name": "X-Debug-Enabled", "in": "header", "required": false,
+		paramDebug: map[string]any{"name": "X-Debug-Enabled", "in": "header", "required": false,
 			"description": "true enables debug logging for this request",
 			"schema":      map[string]any{"type": "string", "enum": []any{"true", "false"}}},
 	}
@@ -111,18 +125,34 @@ func responses(svc model.Service, op Operation, output map[string]any, faults []
 			"content": jsonContent(wrapSuccess(svc, output))}
 	}
 	for _, status := range errorStatuses {
-		var codes, lines []string
-		for _, e := range publishErrors {
-			if e.status == status {
-				codes = append(codes, e.code)
-				lines = append(lines, "- "+e.code+": "+e.what)
-			}
-		}
-		schema := map[string]any{"$ref": refPrefix + errorComponent(status)}
 		if status == 502 && len(faults) > 0 && svc.ErrorShapeOverride == nil {
-			schema = faultErrorSchema(svc, faults, gen)
+			out[itoa(status)] = map[string]any{"description": errorDescription(status),
+				"content": jsonContent(faultErrorSchema(svc, faults, gen))}
+			continue
 		}
-		out[itoa(status)] = map[string]any{"description": strings.Join(lines, "\n"), "content": jsonContent(schema)}
+		out[itoa(status)] = map[string]any{"$ref": responseRef + errorComponent(status)}
+	}
+	return out
+}
+
+// errorDescription lists the codes of an error status.
+func errorDescription(status int) string {
+	var lines []string
+	for _, e := range publishErrors {
+		if e.status == status {
+			lines = append(lines, "- "+e.code+": "+e.what)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// errorResponses are the shared error responses (components/responses),
+// one per status.
+func errorResponses() map[string]any {
+	out := map[string]any{}
+	for _, status := range errorStatuses {
+		out[errorComponent(status)] = map[string]any{"description": errorDescription(status),
+			"content": jsonContent(map[string]any{"$ref": refPrefix + errorComponent(status)})}
 	}
 	return out
 }
