@@ -88,11 +88,7 @@ func (s *server) testPayload(ctx context.Context, serviceID string, body applica
 		}
 		return []byte(body.Payload.Clone()), nil
 	case body.DatasetID != "":
-		var d model.TestDataset
-		err := s.store.Transact(ctx, func(tx *store.Tx) (err error) {
-			d, err = tx.TestDataset(ctx, body.DatasetID)
-			return err
-		})
+		d, err := s.store.TestDataset(ctx, body.DatasetID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && d.ServiceID != serviceID) {
 			return nil, fieldError("datasetId", "is not a test dataset of this profile's service")
 		}

@@ -36,7 +36,16 @@ const datasetColumns = "dataset_id, service_id, name, operation_key, payload, cr
 // TestDataset returns the dataset with id as seen by the transaction;
 // ErrNotFound when there is none.
 func (tx *Tx) TestDataset(ctx context.Context, id string) (model.TestDataset, error) {
-	d, err := scanDataset(tx.QueryRow(ctx, "SELECT "+datasetColumns+" FROM test_datasets WHERE dataset_id = $1", id).Scan)
+	return testDataset(ctx, tx, id)
+}
+
+// TestDataset returns the dataset with id; ErrNotFound when there is none.
+func (s *Store) TestDataset(ctx context.Context, id string) (model.TestDataset, error) {
+	return testDataset(ctx, s.reader(), id)
+}
+
+func testDataset(ctx context.Context, q Querier, id string) (model.TestDataset, error) {
+	d, err := scanDataset(q.QueryRow(ctx, "SELECT "+datasetColumns+" FROM test_datasets WHERE dataset_id = $1", id).Scan)
 	if err != nil {
 		return d, fmt.Errorf("store: test dataset: %w", err)
 	}
