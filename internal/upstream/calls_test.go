@@ -182,4 +182,11 @@ func TestTransportReuse(t *testing.T) {
 	if n := conns.Load(); n != 2 {
 		t.Errorf("connections after a profile update = %d, want 2 (fresh transport)", n)
 	}
+	c.Forget(b.Profile.ProfileID)
+	if _, err := c.Do(context.Background(), b, upstream.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := conns.Load(); n != 3 {
+		t.Errorf("connections after Forget = %d, want 3", n)
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -142,6 +143,24 @@ func (c *Client) Close() {
 		t.rt.CloseIdleConnections()
 		delete(c.transports, id)
 	}
+}
+
+// Forget drops the cached transport (closing its idle connections) and
+// OAuth2 tokens of a profile, for example when it was deleted.
+func (c *Client) Forget(profileID string) {
+	c.mu.Lock()
+	if t, ok := c.transports[profileID]; ok {
+		t.rt.CloseIdleConnections()
+		delete(c.transports, profileID)
+	}
+	c.mu.Unlock()
+	c.tokens.mu.Lock()
+	for key := range c.tokens.entries {
+		if id, _, _ := strings.Cut(key, "\x00"); id == profileID {
+			delete(c.tokens.entries, key)
+		}
+	}
+	c.tokens.mu.Unlock()
 }
 
 // Do sends req to the backend b with its auth, timeout and retry policy

@@ -190,6 +190,13 @@ func TestOAuth2SingleFlight(t *testing.T) {
 	if n := fetches.Load(); n != 2 {
 		t.Errorf("token fetches after invalidation = %d, want 2", n)
 	}
+	c.Forget(b.Profile.ProfileID)
+	if _, err := c.Do(context.Background(), b, upstream.Request{Method: "GET"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := fetches.Load(); n != 3 {
+		t.Errorf("token fetches after Forget = %d, want 3", n)
+	}
 	b.Secrets.ClientSecret = "wrong"
 	b.Profile.UpdatedAt = b.Profile.UpdatedAt.Add(time.Second)
 	_, err := c.Do(context.Background(), b, upstream.Request{Method: "GET"})
