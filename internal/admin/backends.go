@@ -259,6 +259,7 @@ func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (e
 	if err != nil {
 		return err
 	}
+	backendClient.Forget(id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
