@@ -40,7 +40,11 @@ var docCreateDataset = opDoc{
 	errors:   []int{http.StatusConflict},
 }
 
-var docDeleteDataset = opDoc{summary: "Delete a test dataset.", status: http.StatusNoContent}
+var docDeleteDataset = opDoc{
+	summary: "Delete a test dataset. A dataset the service's synthetic monitor uses is 409 S2R-ADM-0410.",
+	status:  http.StatusNoContent,
+	errors:  []int{http.StatusConflict},
+}
 
 // maxDatasetBytes bounds a dataset payload.
 const maxDatasetBytes = 256 << 10
@@ -120,6 +124,12 @@ func (s *server) deleteDataset(w http.ResponseWriter, r *http.Request) (err erro
 			return apierr.New(apierr.AdmNotFound, "test dataset not found")
 		}
 		if err != nil {
+			return err
+		}
+		if m, err := tx.SyntheticMonitor(ctx, before.ServiceID); err == nil && m.DatasetID != nil && *m.DatasetID == id {
+			return apierr.New(apierr.AdmImmutable, "the service's synthetic monitor uses this dataset; point the monitor "+
+				"at another dataset or payload first").WithDetail("datasetId", id)
+		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		if err := tx.DeleteTestDataset(ctx, id); err != nil {

@@ -112,6 +112,10 @@ func TestDatasetsAndMonitor(t *testing.T) {
 				api.do("POST", base+"/synthetic-monitor", operatorEmail, tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
 			})
 		}
+		api.do("POST", base+"/synthetic-monitor", operatorEmail, jsonBody(t, map[string]any{"operationKey": "add", "datasetId": d.DatasetID})).
+			wantStatus(t, http.StatusOK)
+		api.do("DELETE", Prefix+"/test-datasets/"+d.DatasetID, operatorEmail, "").wantError(t, http.StatusConflict, apierr.AdmImmutable, "")
+		api.do("POST", base+"/synthetic-monitor", operatorEmail, `{"operationKey":"add","payload":{"a":1,"b":2}}`).wantStatus(t, http.StatusOK)
 		api.do("DELETE", Prefix+"/test-datasets/"+d.DatasetID, operatorEmail, "").wantStatus(t, http.StatusNoContent)
 		api.do("DELETE", Prefix+"/test-datasets/"+d.DatasetID, operatorEmail, "").wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
 		api.lastAudit("test_dataset.delete", d.DatasetID)
