@@ -29,10 +29,16 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	}
 	params := c.params(path)
 	var doc any
-	if op.RequestSchemaCheck || len(op.RequestRules) > 0 || len(params) > 0 {
+	if op.RequestSchemaCheck || len(op.RequestRules) > 0 || len(params) > 0 || op.RequestRenamer != nil {
 		var err error
 		if doc, err = routing.DecodeJSON(raw); err != nil {
 			return nil, invalidJSON(raw)
+		}
+		if op.RequestRenamer != nil {
+			doc = op.RequestRenamer.ToContract(doc)
+			if raw, err = json.Marshal(doc); err != nil {
+				return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request could not be encoded")
+			}
 		}
 		if len(params) > 0 {
 			if doc, raw, err = mergeParams(doc, params); err != nil {
@@ -111,11 +117,13 @@ type param struct {
 }
 
 // params lists the query parameters that name top-level request fields
-// (others are ignored), then the path parameters, which win.
+// (by the client's names when the mapping renames them; others are
+// ignored), then the path parameters, which win.
 func (c *publishCall) params(path []routing.PathParam) []param {
 	var out []param
 	if c.r.URL.RawQuery != "" {
 		for name, values := range c.r.URL.Query() {
+			name = c.op.RequestRenamer.ContractName("", name)
 			if k, ok := c.op.Params[name]; ok && len(values) > 0 {
 				out = append(out, param{name, k, values})
 			}

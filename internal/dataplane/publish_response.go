@@ -49,7 +49,19 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	if err != nil {
 		return nil, responseConvertError(err, resp.Body, lim)
 	}
-	return out, c.validateResponse(out)
+	if err := c.validateResponse(out); err != nil {
+		return nil, err
+	}
+	if op.ResponseRenamer != nil {
+		doc, err := routing.DecodeJSON(out)
+		if err != nil {
+			return nil, apierr.Wrap(apierr.RunInternal, err, "the converted response is not valid JSON")
+		}
+		if out, err = json.Marshal(op.ResponseRenamer.FromContract(doc)); err != nil {
+			return nil, apierr.Wrap(apierr.RunInternal, err, "the response could not be encoded")
+		}
+	}
+	return out, nil
 }
 
 // backendStatusError is 502 S2R-RUN-0502 for a non-2xx answer that holds

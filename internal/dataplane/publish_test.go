@@ -102,6 +102,23 @@ func TestPublish(t *testing.T) {
 					t.Errorf("safe details = %s", res.body)
 				}
 			}},
+		{name: "manual mapping renames", method: "GET", path: "/publish/dev/calc/codes/US?max=3",
+			edit: func(s *routing.Source) {
+				s.Mappings = map[string]model.Mapping{"op-lookup": {
+					RequestMapping:  []byte(`{"mode":"identity","rename":{"limit":"max"}}`),
+					ResponseMapping: []byte(`{"mode":"identity","rename":{"id":"identifier"},"omit":["total"]}`)}}
+			},
+			backend: func(t *testing.T) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					b, _ := io.ReadAll(r.Body)
+					if !strings.Contains(string(b), "<ns1:code>US</ns1:code><ns1:limit>3</ns1:limit>") {
+						t.Errorf("backend request:\n%s", b)
+					}
+					answer(200, "text/xml", envelope11(`<LookupResponse xmlns="http://example.com/calc"><id>7</id>`+
+						`<name>n</name><total>1.5</total></LookupResponse>`))(w, r)
+				}
+			},
+			wantStatus: 200, wantBody: `{"identifier":7,"name":"n","tags":[]}`, wantResult: ResultSuccess},
 		{name: "invalid JSON", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
 			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
 		{name: "trailing garbage", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2} x`,

@@ -169,6 +169,13 @@ func compileOperation(src Source, o model.Operation) (*Operation, error) {
 	op.SOAPVersion = v
 	if mp, ok := src.Mappings[o.OperationID]; ok {
 		op.RequestMapping, op.ResponseMapping, op.FaultMapping = mp.RequestMapping, mp.ResponseMapping, mp.FaultMapping
+		var err error
+		if op.RequestRenamer, err = ParseRenamer(mp.RequestMapping); err != nil {
+			return nil, fmt.Errorf("request mapping: %w", err)
+		}
+		if op.ResponseRenamer, err = ParseRenamer(mp.ResponseMapping); err != nil {
+			return nil, fmt.Errorf("response mapping: %w", err)
+		}
 	}
 	for _, r := range o.ValidationRules {
 		fr, err := CompileRule(r)

@@ -73,6 +73,13 @@ type Operation struct {
 	// parameters may feed.
 	Params map[string]ParamKind
 
+	// RequestRenamer and ResponseRenamer apply the rename and omit parts
+	// of the active mapping (nil for the identity shape): the client's
+	// names become contract names before validation, and the converted
+	// response takes the client's names after validation.
+	RequestRenamer  *Renamer
+	ResponseRenamer *Renamer
+
 	// The active mapping's parts as stored (docs/decisions-catalog.md).
 	RequestMapping  json.RawMessage
 	ResponseMapping json.RawMessage
