@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -103,8 +104,9 @@ func New(cfg Config) (*Recorder, error) {
 		return nil, err
 	}
 	r.metrics = m
-	r.maxPayloadBytes.Store(64 << 10)
-	r.retentionDays.Store(30)
+	def := model.DefaultSettings()
+	r.maxPayloadBytes.Store(def.DebugMaxPayloadKB << 10)
+	r.retentionDays.Store(def.DefaultRetentionDays)
 	return r, nil
 }
 

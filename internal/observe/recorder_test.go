@@ -477,3 +477,34 @@ func TestRetentionOneAtATime(t *testing.T) {
 		}
 	})
 }
+
+// TestSettingsFollowed changes debug_max_payload_kb while the recorder
+// runs: records after the change are cut at the new size.
+func TestSettingsFollowed(t *testing.T) {
+	s := storetest.SQLite(t)
+	ctx := context.Background()
+	r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
+	started(t, r)
+	waitFor(t, "defaults loaded", func() bool { return r.maxPayloadBytes.Load() == 64<<10 })
+	if err := s.Transact(ctx, func(tx *store.Tx) error {
+		if err := tx.PutSetting(ctx, store.SettingRow{Name: "debug_max_payload_kb", Value: json.RawMessage("2"), UpdatedAt: time.Now()}); err != nil {
+			return err
+		}
+		_, err := tx.BumpRevision(ctx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the new limit", func() bool { return r.maxPayloadBytes.Load() == 2<<10 })
+	rec := record(1, time.Now())
+	rec.Debug, rec.RequestPayload = true, []byte(strings.Repeat("x", 5000))
+	r.Record(rec)
+	waitFor(t, "written", func() bool { return r.Stats().Written == 1 })
+	got, err := s.TxLogsByCorrelation(ctx, rec.CorrelationID)
+	if err != nil || len(got) != 1 {
+		t.Fatal(err, got)
+	}
+	if !strings.HasPrefix(string(got[0].RequestPayload), strings.Repeat("x", 2048)+"\n[truncated") {
+		t.Errorf("payload not cut at 2 KB: %d bytes", len(got[0].RequestPayload))
+	}
+}
