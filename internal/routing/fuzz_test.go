@@ -51,3 +51,21 @@ func FuzzPathTemplate(f *testing.F) {
 		}
 	})
 }
+
+func FuzzRenamer(f *testing.F) {
+	f.Add([]byte(`{"rename":{"a":"b","a/c":"d"},"omit":["x"]}`), []byte(`{"a":{"c":[1,{"c":2}]},"b":1,"x":2}`))
+	f.Add([]byte(`{"rename":{"a":"a"}}`), []byte(`[{"a":1}]`))
+	f.Add([]byte(`{"rename":{"":"z"},"omit":[""]}`), []byte(`{"":1}`))
+	f.Fuzz(func(t *testing.T, mapping, doc []byte) {
+		r, err := ParseRenamer(mapping)
+		if err != nil || r == nil {
+			return
+		}
+		v, err := DecodeJSON(doc)
+		if err != nil {
+			return
+		}
+		r.ToContract(r.FromContract(v))
+		r.ContractName("", "a")
+	})
+}
