@@ -264,6 +264,15 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// FlushError ignores the proxy's flushes. ReverseProxy flushes after every
+// write of an answer of unknown length (chunked), which costs a write
+// system call per chunk; without it the server's 4 KB buffer still sends
+// the answer as it fills and the rest when the answer ends, so a large
+// answer streams, and a small one leaves in one write, as nginx's
+// proxy_buffering does. Only a backend trickling small pieces slowly is
+// held back until 4 KB accumulate or it finishes.
+func (w *statusWriter) FlushError() error { return nil }
+
 // copyBuffers recycles the 32 KB buffers the proxy copies answers with.
 type copyBuffers struct{}
 
