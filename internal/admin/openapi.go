@@ -22,7 +22,20 @@ type opDoc struct {
 	response any   // success body value, nil when the answer has no body
 	status   int   // success status; 0 means 200
 	errors   []int // error statuses beyond those every route can answer
+	// form, when set, documents a multipart/form-data request body: its
+	// struct fields are the form fields, a field named "file" a binary
+	// upload. A route may take both form and a JSON request.
+	form any
+	// responseMedia is the success body's media type when it is not JSON
+	// (e.g. application/zip); the body is then documented as binary.
+	responseMedia string
 }
+
+// Media types of non-JSON admin bodies.
+const (
+	mediaMultipart = "multipart/form-data"
+	mediaZIP       = "application/zip"
+)
 
 // param is one documented query parameter.
 type param struct {
@@ -113,9 +126,8 @@ func operation(g *schemaGen, rt route) *openapi3.Operation {
 		}
 		op.AddParameter(openapi3.NewQueryParameter(p.name).WithSchema(schema).WithDescription(p.description))
 	}
-	if rt.doc.request != nil {
-		body := openapi3.NewRequestBody().WithRequired(true).
-			WithContent(openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(rt.doc.request))))
+	if rt.doc.request != nil || rt.doc.form != nil {
+		body := openapi3.NewRequestBody().WithRequired(true).WithContent(requestContent(g, rt.doc))
 		op.RequestBody = &openapi3.RequestBodyRef{Value: body}
 	}
 	op.Responses = openapi3.NewResponses()
@@ -125,7 +137,10 @@ func operation(g *schemaGen, rt route) *openapi3.Operation {
 		status = http.StatusOK
 	}
 	ok := openapi3.NewResponse().WithDescription(http.StatusText(status))
-	if rt.doc.response != nil {
+	switch {
+	case rt.doc.responseMedia != "":
+		ok.Content = openapi3.Content{rt.doc.responseMedia: openapi3.NewMediaType().WithSchema(binarySchema())}
+	case rt.doc.response != nil:
 		ok.Content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(rt.doc.response)))
 	}
 	op.AddResponse(status, ok)
@@ -136,13 +151,49 @@ func operation(g *schemaGen, rt route) *openapi3.Operation {
 	return op
 }
 
+// requestContent documents a request body: JSON by reference to the
+// request's schema, multipart/form-data from the form's fields.
+func requestContent(g *schemaGen, d opDoc) openapi3.Content {
+	content := openapi3.Content{}
+	if d.request != nil {
+		content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(d.request)))
+	}
+	if d.form == nil {
+		return content
+	}
+	form := openapi3.NewObjectSchema()
+	t := reflect.TypeOf(d.form)
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		field := openapi3.NewStringSchema()
+		if name == "file" {
+			field = binarySchema()
+			form.Required = append(form.Required, name)
+		}
+		form.WithProperty(name, field)
+	}
+	content[mediaMultipart] = openapi3.NewMediaType().WithSchema(form)
+	return content
+}
+
+// binarySchema describes an opaque byte body or upload.
+func binarySchema() *openapi3.Schema {
+	s := openapi3.NewStringSchema()
+	s.ContentMediaType = "application/octet-stream"
+	return s
+}
+
 // errorStatuses lists the error statuses a route can answer.
 func errorStatuses(rt route) []int {
 	codes := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusInternalServerError, http.StatusServiceUnavailable}
-	if rt.doc.request != nil || len(rt.doc.query) > 0 {
+	hasBody := rt.doc.request != nil || rt.doc.form != nil
+	if hasBody || len(rt.doc.query) > 0 {
 		codes = append(codes, http.StatusBadRequest)
 	}
-	if rt.doc.request != nil {
+	if hasBody {
 		codes = append(codes, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	codes = append(codes, rt.doc.errors...)

@@ -32,6 +32,7 @@ var docGetOpenAPIPackage = opDoc{
 	summary: "ZIP (application/zip) with openapi.json (the document GET …/openapi answers), mapping-metadata.json " +
 		"(per operation: keys, SOAP names, REST route, mapping version, diagnostics) and checksums.json (SHA-256 of " +
 		"the two other files). Header X-OpenAPI-SHA256 is the document's.",
+	responseMedia: mediaZIP,
 }
 
 // generateOpenAPI generates and stores the document of a version.

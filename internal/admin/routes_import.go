@@ -31,6 +31,25 @@ func (s *server) importRoutes() []route {
 	}
 }
 
+// repairForm documents the multipart form of the repair endpoints.
+type repairForm struct {
+	File        string `json:"file"`
+	CheckRemote string `json:"checkRemote,omitempty"`
+	RootPath    string `json:"rootPath,omitempty"`
+}
+
+// batchFilesForm documents the multipart form of the batch file autopilot:
+// several file parts plus the shared autopilot fields.
+type batchFilesForm struct {
+	File        string `json:"file"`
+	RootPath    string `json:"rootPath,omitempty"`
+	Environment string `json:"environment"`
+	ServiceKey  string `json:"serviceKey,omitempty"`
+	ServiceName string `json:"serviceName,omitempty"`
+	Direction   string `json:"direction,omitempty"`
+	BackendURL  string `json:"backendUrl,omitempty"`
+}
+
 var importErrors = []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge}
 
 var docPostImport = opDoc{
@@ -38,7 +57,7 @@ var docPostImport = opDoc{
 		"(detected by its magic bytes; root WSDL: the only .wsdl at the shallowest depth). Parsed and compiled fully " +
 		"before anything is stored; a contract that cannot be imported answers 400 S2R-VAL-0400 with details {file, line, reason}. " +
 		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 64 MB (413 S2R-ADM-0413).",
-	request:  importUploadBody{},
+	form:     importUploadBody{},
 	response: artifactView{},
 	status:   http.StatusCreated,
 	errors:   importErrors,
@@ -76,6 +95,7 @@ var docNamespaceRepairPreview = opDoc{
 	request:  repairBody{},
 	response: namespaceRepairPreview{},
 	errors:   importErrors,
+	form:     repairForm{},
 }
 
 var docExternalReferencePreview = opDoc{
@@ -84,6 +104,7 @@ var docExternalReferencePreview = opDoc{
 	request:  repairBody{},
 	response: referenceReport{},
 	errors:   importErrors,
+	form:     repairForm{},
 }
 
 var docRepairReport = opDoc{
@@ -92,14 +113,17 @@ var docRepairReport = opDoc{
 	request:  repairBody{},
 	response: repairReport{},
 	errors:   importErrors,
+	form:     repairForm{},
 }
 
 var docRepairPackage = opDoc{
 	summary: "A ZIP (application/zip) with the repaired root WSDL, every file with the proposed namespace declarations, and every " +
 		"resolvable remote (external/<host>/<path>) or built-in (builtin/) reference, references rewritten to those relative paths; " +
 		"s2r-repair-report.json lists the changes and what stayed unresolved." + repairInputDoc,
-	request: repairBody{},
-	errors:  importErrors,
+	request:       repairBody{},
+	errors:        importErrors,
+	form:          repairForm{},
+	responseMedia: mediaZIP,
 }
 
 const autopilotDoc = " In ONE transaction: the artifact (when new), the service (status active, serviceKey derived from the WSDL " +
@@ -120,7 +144,7 @@ var docAutopilotXML = opDoc{
 
 var docAutopilotUpload = opDoc{
 	summary:  "Autopilot of a WSDL or ZIP uploaded as multipart/form-data field file, with the other fields as form fields." + autopilotDoc,
-	request:  autopilotFormBody{},
+	form:     autopilotFormBody{},
 	response: autopilotResult{},
 	status:   http.StatusCreated,
 	errors:   autopilotErrors,
@@ -166,4 +190,5 @@ var docAutopilotFiles = opDoc{
 	request:  autopilotXMLBatch{},
 	response: batchResult{},
 	errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+	form:     batchFilesForm{},
 }
