@@ -30,6 +30,17 @@ type publishCall struct {
 	// and the response (validation, transforms, conversion).
 	conv  time.Duration
 	maxMB int
+	// body and out are pooled buffers, released once the answer is written.
+	body, out *[]byte
+}
+
+// release returns the pooled buffers unless a debug record holds them.
+func (c *publishCall) release() {
+	if c.debug {
+		return
+	}
+	putBuf(c.body)
+	putBuf(c.out)
 }
 
 // servePublish serves a publish request for svc and hands its record to
@@ -68,6 +79,7 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	c.rec.TotalMs = Ms(d.cfg.Now().Sub(start))
 	c.rec.ConverterMs = Ms(c.conv)
 	d.cfg.Recorder.Record(c.rec)
+	c.release()
 }
 
 // run does the work of SPEC 4.2 rules 1-9 and returns the converted JSON.
@@ -140,20 +152,21 @@ func stripDuplicatePrefix(rest, env, key string) string {
 // readBody reads the request body (bounded by the payload limit) and
 // checks that a non-empty body is JSON.
 func (c *publishCall) readBody() ([]byte, error) {
-	var buf bytes.Buffer
+	n := 512
 	if cl := c.r.ContentLength; cl > 0 && cl <= int64(c.maxMB)<<20 {
-		buf.Grow(int(cl))
+		n = int(cl) + 1 // room to see EOF without growing
 	}
+	c.body = getBuf(n)
 	if c.r.Body != nil {
-		if _, err := buf.ReadFrom(c.r.Body); err != nil {
-			c.rec.RequestBytes = int64(buf.Len())
+		if err := readAll(c.body, c.r.Body); err != nil {
+			c.rec.RequestBytes = int64(len(*c.body))
 			if e, ok := apierr.As(err); ok {
 				return nil, e
 			}
 			return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request body could not be read")
 		}
 	}
-	raw := buf.Bytes()
+	raw := *c.body
 	c.rec.RequestBytes = int64(len(raw))
 	if c.debug {
 		c.rec.RequestPayload = raw

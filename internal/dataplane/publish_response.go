@@ -42,7 +42,9 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	if op.Response == nil {
 		return []byte("{}"), nil // one-way operation: nothing to convert
 	}
-	out, err := op.Response.XMLToJSON(make([]byte, 0, len(resp.Body)), rd, "/Envelope/Body")
+	c.out = getBuf(len(resp.Body))
+	out, err := op.Response.XMLToJSON(*c.out, rd, "/Envelope/Body")
+	*c.out = out[:0] // keep the grown buffer for the pool
 	if err == nil {
 		err = soap.FinishBody(rd)
 	}
