@@ -15,6 +15,8 @@ chmod 666 "$log"
 export S2R_PG_TEST_LOG="$log"
 export S2R_REQUIRE_POSTGRES=1
 
+scripts/interop-deps.sh # npm soap and python3-zeep for internal/tests/interop
+
 rc=0
 scripts/with-postgres.sh go test -count=1 "$@" ./... || rc=$?
 

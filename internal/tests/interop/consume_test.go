@@ -1,0 +1,230 @@
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// restOrders is the REST backend of the orders consume service:
+// GET /api/orders/{id} answers a stored order (404 with a JSON error for
+// id 404), POST /api/orders answers the order it was sent. It keeps the
+// last request body.
+type restOrders struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	last string
+	uris []string
+}
+
+// storedOrder holds exact values: unicode and XML special characters, a
+// decimal beyond float64, the largest 64-bit integer, an array of one and
+// a nil.
+const storedOrder = `{"order":{"id":9223372036854775807,"name":"Grüße <&> \"q\" 'a' ✓ 𝄞",` +
+	`"total":12345678901234567890.000000001,"paid":true,"tags":["only one"],"note":null}}`
+
+func newRESTOrders(t *testing.T) *restOrders {
+	o := &restOrders{}
+	o.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		o.mu.Lock()
+		o.last = string(b)
+		o.uris = append(o.uris, r.Method+" "+r.URL.RequestURI())
+		o.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == "GET" && r.URL.Path == "/api/orders/404":
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":"no order 404"}`)
+		case r.Method == "GET" && strings.HasPrefix(r.URL.Path, "/api/orders/"):
+			io.WriteString(w, storedOrder)
+		case r.Method == "POST" && r.URL.Path == "/api/orders":
+			w.WriteHeader(http.StatusCreated)
+			w.Write(b) // the order as sent: {"order": …}
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error":"unexpected `+r.Method+` `+r.URL.Path+`"}`)
+		}
+	}))
+	t.Cleanup(o.srv.Close)
+	return o
+}
+
+func (o *restOrders) lastBody() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.last
+}
+
+// startOrders runs s2r with the orders consume service (a WSDL importing
+// an XSD from a subfolder) imported by autopilot, GetOrder mapped to
+// GET /orders/{id} and CreateOrder to POST /orders, and returns the WSDL
+// URL s2r serves.
+func startOrders(t *testing.T, rest *restOrders) string {
+	t.Helper()
+	base := startS2R(t)
+	dir := filepath.Join(repoRoot(t), "internal", "dataplane", "testdata", "orders")
+	root, err := os.ReadFile(filepath.Join(dir, "orders.wsdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	types, err := os.ReadFile(filepath.Join(dir, "xsd", "orders-types.xsd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var auto autopilotResult
+	admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(root),
+		"files":       map[string]string{"xsd/orders-types.xsd": string(types)},
+		"environment": "dev", "serviceKey": "orders", "direction": "consume", "backendUrl": rest.srv.URL + "/api"},
+		http.StatusCreated, &auto)
+	admin(t, base, "PUT", "/operations/"+auto.operationID(t, "GetOrder")+"/mapping", map[string]any{
+		"requestMapping": map[string]any{"mode": "identity", "restMethod": "GET", "restPath": "/orders/{id}"}}, http.StatusOK, nil)
+	admin(t, base, "PUT", "/operations/"+auto.operationID(t, "CreateOrder")+"/mapping", map[string]any{
+		"requestMapping": map[string]any{"mode": "identity", "restMethod": "POST", "restPath": "/orders"}}, http.StatusOK, nil)
+	auto.activate(t, base)
+	wsdlURL := base + "/consume/dev/orders?wsdl"
+	waitFor(t, 5*time.Second, "WSDL served", func() bool {
+		resp, err := http.Get(wsdlURL)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	return wsdlURL
+}
+
+// clientOrder is an order as a SOAP client reports it, numbers as text.
+var clientOrder = map[string]any{"id": "9223372036854775807", "name": "Grüße <&> \"q\" 'a' ✓ 𝄞",
+	"total": "12345678901234567890.000000001", "paid": true, "tags": []any{"only one"}, "note": nil}
+
+// createArgs is the CreateOrder call of the clients.
+const createArgs = `{"order":{"id":"-9223372036854775808","name":"naïve & <b>bold</b> ]]> ✓","total":"0.000000000000000000001",` +
+	`"paid":false,"tags":["x"],"note":null}}`
+
+// createdREST is the REST body s2r must send for createArgs.
+const createdREST = `{"order":{"id":-9223372036854775808,"name":"naïve & <b>bold</b> ]]> ✓","total":0.000000000000000000001,` +
+	`"paid":false,"tags":["x"],"note":null}}`
+
+// TestConsumeNodeSOAPClient: the npm soap package loads the WSDL (and its
+// imported XSD) from s2r and calls the consume service in SOAP 1.1 and 1.2;
+// values round-trip exactly through the REST backend.
+func TestConsumeNodeSOAPClient(t *testing.T) {
+	dir := nodeDir(t)
+	rest := newRESTOrders(t)
+	wsdlURL := startOrders(t, rest)
+	for _, version := range []string{"1.1", "1.2"} {
+		t.Run("SOAP "+version, func(t *testing.T) {
+			var got struct {
+				Result map[string]any `json:"result"`
+				Fault  map[string]any `json:"fault"`
+			}
+			decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"9007199254740993"}`, version), &got)
+			if d := cmp.Diff(map[string]any{"order": clientOrder}, got.Result); d != "" {
+				t.Errorf("GetOrder (-want +got):\n%s", d)
+			}
+
+			got.Result = nil
+			decode(t, runNode(t, dir, "client.js", wsdlURL, "CreateOrder", createArgs, version), &got)
+			if b := rest.lastBody(); b != createdREST {
+				t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
+			}
+			var want map[string]any
+			json.Unmarshal([]byte(createArgs), &want)
+			if d := cmp.Diff(want, got.Result); d != "" {
+				t.Errorf("CreateOrder (-want +got):\n%s", d)
+			}
+
+			got.Result = nil
+			decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"404"}`, version), &got)
+			if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
+				t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
+			}
+		})
+	}
+}
+
+// TestConsumeZeepClient: python3-zeep loads the multi-file WSDL from s2r
+// (the XSD through its rewritten schemaLocation) and calls the consume
+// service on its SOAP 1.1 and 1.2 ports; values round-trip exactly.
+func TestConsumeZeepClient(t *testing.T) {
+	py := zeepPython(t)
+	rest := newRESTOrders(t)
+	wsdlURL := startOrders(t, rest)
+	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
+	run := func(t *testing.T, args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, py, append([]string{script}, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("client.py %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return out
+	}
+	// zeep reports xs:long as a Python int (exact) and xs:decimal as a
+	// Decimal (printed as its text).
+	zeepOrder := map[string]any{}
+	for k, v := range clientOrder {
+		zeepOrder[k] = v
+	}
+	zeepOrder["id"] = json.Number("9223372036854775807")
+	for _, version := range []string{"1.1", "1.2"} {
+		t.Run("SOAP "+version, func(t *testing.T) {
+			var got struct {
+				Result map[string]any `json:"result"`
+				Fault  map[string]any `json:"fault"`
+			}
+			decode(t, run(t, wsdlURL, "GetOrder", `{"id":9007199254740993}`, version), &got)
+			if d := cmp.Diff(zeepOrder, got.Result); d != "" {
+				t.Errorf("GetOrder (-want +got):\n%s", d)
+			}
+
+			got.Result = nil
+			decode(t, run(t, wsdlURL, "CreateOrder", `{"order":{"id":-9223372036854775808,"name":"naïve & <b>bold</b> ]]> ✓",`+
+				`"total":"0.000000000000000000001","paid":false,"tags":["x"],"note":null}}`, version), &got)
+			if b := rest.lastBody(); b != createdREST {
+				t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
+			}
+			want := map[string]any{"id": json.Number("-9223372036854775808"), "name": "naïve & <b>bold</b> ]]> ✓",
+				"total": "0.000000000000000000001", "paid": false, "tags": []any{"x"}, "note": nil}
+			if d := cmp.Diff(want, got.Result); d != "" {
+				t.Errorf("CreateOrder (-want +got):\n%s", d)
+			}
+
+			got.Result = nil
+			decode(t, run(t, wsdlURL, "GetOrder", `{"id":404}`, version), &got)
+			if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
+				t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
+			}
+		})
+	}
+}
+
+func decode(t *testing.T, b []byte, out any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	if err := dec.Decode(out); err != nil {
+		t.Fatalf("client output %q: %v", b, err)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,300 @@
+// Package interop tests s2r against real third-party SOAP stacks (issue 5):
+// the npm soap package as a SOAP backend of publish and as a client of
+// consume, and Debian's python3-zeep as a client of consume. Each test runs
+// the real s2r binary (built from cmd/s2r, on a temporary SQLite) and
+// configures it through the admin API.
+//
+// The stacks are installed by scripts/interop-deps.sh (make test runs it).
+// Without them a test skips with the reason, except under CI (CI set),
+// where a missing stack fails.
+package interop
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// missing skips the test, or fails it under CI.
+func missing(t *testing.T, what string) {
+	t.Helper()
+	msg := what + " is not installed: run scripts/interop-deps.sh (make test does)"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// nodeDir returns test/interop/node with its node_modules, or skips.
+func nodeDir(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		missing(t, "node")
+	}
+	dir := filepath.Join(repoRoot(t), "test", "interop", "node")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
+		missing(t, "the npm soap package (test/interop/node/node_modules)")
+	}
+	return dir
+}
+
+// zeepPython returns the python with zeep, or skips.
+func zeepPython(t *testing.T) string {
+	t.Helper()
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
+		missing(t, "python3-zeep")
+	}
+	return py
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// s2rBinary builds cmd/s2r once per test run.
+func s2rBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "s2r-interop-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "s2r")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/s2r")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/s2r: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startS2R runs s2r serve on a free loopback port with a fresh SQLite
+// database and returns its base URL.
+func startS2R(t *testing.T) string {
+	t.Helper()
+	bin := s2rBinary(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "serve")
+	cmd.Env = append(os.Environ(),
+		"S2R_LISTEN_ADDR="+strings.TrimPrefix(base, "http://"),
+		"S2R_DATA_DIR="+t.TempDir(),
+		"S2R_BOOTSTRAP_ADMINS=ops@example.com",
+		"S2R_DATABASE_URL=",
+		"S2R_PUBLIC_BASE_URL=",
+	)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("s2r logs:\n%s", tail(logs.String(), 8000))
+		}
+	})
+	waitFor(t, 30*time.Second, "s2r live", func() bool {
+		resp, err := http.Get(base + "/health/live")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	return base
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// waitFor polls fn every 50 ms until it returns true or d passes.
+func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !fn() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// admin sends an admin request as the bootstrap admin, checks the status
+// and decodes the answer into out (when not nil).
+func admin(t *testing.T, base, method, path string, body any, wantStatus int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, base+"/admin/v1"+path, rd)
+	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != wantStatus {
+		t.Fatalf("%s %s = %d, want %d: %s", method, path, resp.StatusCode, wantStatus, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+}
+
+// autopilotResult is the part of an autopilot answer the tests use.
+type autopilotResult struct {
+	Service struct {
+		ServiceID string `json:"serviceId"`
+	} `json:"service"`
+	Version struct {
+		VersionID string `json:"versionId"`
+	} `json:"version"`
+	Operations []struct {
+		OperationID       string `json:"operationId"`
+		OperationKey      string `json:"operationKey"`
+		SOAPOperationName string `json:"soapOperationName"`
+	} `json:"operations"`
+	BackendProfile struct {
+		ProfileID string `json:"profileId"`
+	} `json:"backendProfile"`
+}
+
+func (a autopilotResult) operationID(t *testing.T, soapName string) string {
+	t.Helper()
+	for _, op := range a.Operations {
+		if op.SOAPOperationName == soapName {
+			return op.OperationID
+		}
+	}
+	t.Fatalf("autopilot made no operation %s: %+v", soapName, a.Operations)
+	return ""
+}
+
+// activate activates the autopilot's version.
+func (a autopilotResult) activate(t *testing.T, base string) {
+	t.Helper()
+	admin(t, base, "POST", "/services/"+a.Service.ServiceID+"/versions/"+a.Version.VersionID+":activate", nil, http.StatusOK, nil)
+}
+
+// runNode runs a node script of test/interop/node and returns its stdout.
+func runNode(t *testing.T, dir string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// startNodeBackend starts backend.js with a WSDL and SOAP version and
+// returns its endpoint URL.
+func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "node", "backend.js", wsdlFile, version)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+	})
+	port := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if p, ok := strings.CutPrefix(sc.Text(), "PORT="); ok {
+				port <- p
+			}
+		}
+		close(port)
+	}()
+	select {
+	case p, ok := <-port:
+		if !ok {
+			t.Fatalf("backend.js ended without a port:\n%s", stderr.String())
+		}
+		return "http://127.0.0.1:" + p + "/echo"
+	case <-time.After(30 * time.Second):
+		t.Fatalf("backend.js printed no port within 30s:\n%s", stderr.String())
+	}
+	return ""
+}
