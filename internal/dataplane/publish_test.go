@@ -1,10 +1,12 @@
 package dataplane
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -326,4 +328,31 @@ func TestPublishStreamedTooLarge(t *testing.T) {
 	if len(recs) != 1 || recs[0].HTTPStatus != 413 || recs[0].ResultCode != ResultFailed || recs[0].OperationKey != "add" {
 		t.Errorf("records = %+v", recs)
 	}
+}
+
+// TestPublishConcurrent: concurrent calls with different bodies each get
+// their own answer (pooled buffers are never shared between calls).
+func TestPublishConcurrent(t *testing.T) {
+	env := newPublishEnv(t, nil)
+	env.backend.set(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/xml")
+		w.Write(echoAnswer(b))
+	})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				body := fmt.Sprintf(`{"items":[{"sku":"g%d-i%d","qty":%d,"price":%d.5}]}`, g, i, i, g)
+				res := env.call(t, "POST", "/publish/dev/calc/echo", "application/json", body, fmt.Sprintf("cid-%d-%d", g, i))
+				if res.status != 200 || string(res.body) != body {
+					t.Errorf("goroutine %d call %d: %d %s, want %s", g, i, res.status, res.body, body)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
