@@ -508,3 +508,27 @@ func TestSettingsFollowed(t *testing.T) {
 		t.Errorf("payload not cut at 2 KB: %d bytes", len(got[0].RequestPayload))
 	}
 }
+
+// TestHostileStrings: a path with bytes PostgreSQL refuses in TEXT
+// (invalid UTF-8, NUL) is stored cleaned and does not fail its batch.
+func TestHostileStrings(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, s *store.Store) {
+		r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
+		stop := started(t, r)
+		bad := record(1, time.Now())
+		bad.CorrelationID = "cid-hostile"
+		bad.Path = "/publish/dev/\xff\xfe/op\x00x"
+		bad.ClientIP = "\x00"
+		r.Record(bad)
+		r.Record(record(2, time.Now()))
+		waitFor(t, "both written", func() bool { return r.Stats().Written == 2 })
+		stop()
+		got, err := s.TxLogsByCorrelation(context.Background(), "cid-hostile")
+		if err != nil || len(got) != 1 {
+			t.Fatal(err, got)
+		}
+		if got[0].Path != "/publish/dev/\uFFFD/opx" || got[0].ClientIP != "" {
+			t.Errorf("stored path %q client %q", got[0].Path, got[0].ClientIP)
+		}
+	})
+}

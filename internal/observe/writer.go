@@ -3,7 +3,9 @@ package observe
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/store"
@@ -164,10 +166,19 @@ func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 	return l
 }
 
-// clipTo cuts s to at most n bytes.
+// clipTo cuts s to at most n bytes and makes it storable text: PostgreSQL
+// refuses invalid UTF-8 and NUL in TEXT, and one such value (a path with
+// %FF or %00 decodes to those bytes) would fail its whole batch. Invalid
+// sequences become U+FFFD, NUL is dropped.
 func clipTo(s string, n int) string {
 	if len(s) > n {
-		return s[:n]
+		s = s[:n]
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
 	}
 	return s
 }
