@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -49,8 +50,8 @@ type tracePayloads struct {
 // getDebugTrace answers every record of a correlation id (SPEC 4.10).
 func (s *server) getDebugTrace(w http.ResponseWriter, r *http.Request) error {
 	cid := r.PathValue("correlationId")
-	if cid == "" || len(cid) > maxCorrelationIDLen {
-		return fieldError("correlationId", "must be 1 to 256 characters")
+	if cid == "" || len(cid) > maxCorrelationIDLen || !utf8.ValidString(cid) || strings.IndexByte(cid, 0) >= 0 {
+		return fieldError("correlationId", "must be 1 to 256 bytes of UTF-8 text without NUL")
 	}
 	logs, err := s.store.TxLogsByCorrelation(r.Context(), cid)
 	if err != nil {

@@ -90,6 +90,7 @@ func TestRuntimeLogs(t *testing.T) {
 			"status=6xx": "status", "status=abc": "status", "status=99": "status",
 			"resultCode=ok": "resultCode", "direction=sideways": "direction", "window=2h": "window",
 			"start=yesterday": "start", "pageSize=500": "pageSize", "page=0": "page",
+			"serviceKey=%FF": "serviceKey", "correlationId=a%00b": "correlationId",
 		}
 		for query, field := range bad {
 			t.Run("bad "+query, func(t *testing.T) {
@@ -133,6 +134,7 @@ func TestDebugTraces(t *testing.T) {
 		if len(tr.Records) != 1 || tr.Records[0].Payloads != nil || tr.Records[0].Record.ResultCode != "timeout" {
 			t.Errorf("non-debug trace %+v", tr)
 		}
+		api.do("GET", "/admin/v1/debug-traces/%FF", readerEmail, "").wantStatus(t, 400)
 		e := api.do("GET", "/admin/v1/debug-traces/nope", readerEmail, "").wantStatus(t, 404).errorOf(t)
 		if e.Error.Code != "S2R-ADM-0404" {
 			t.Errorf("unknown id code %s", e.Error.Code)

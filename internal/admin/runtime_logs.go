@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -95,6 +96,14 @@ func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
 		Direction:     q.Get("direction"),
 		Since:         tr.since,
 		Until:         tr.until,
+	}
+	for _, p := range []struct{ name, v string }{
+		{"environment", f.Environment}, {"serviceKey", f.ServiceKey}, {"operationKey", f.OperationKey},
+		{"correlationId", f.CorrelationID},
+	} {
+		if !utf8.ValidString(p.v) || strings.IndexByte(p.v, 0) >= 0 {
+			return f, fieldError(p.name, "must be UTF-8 text without NUL")
+		}
 	}
 	if f.Since.IsZero() && f.Until.IsZero() && f.CorrelationID == "" {
 		f.Since, f.Until = now.Add(-defaultRuntimeLogWindow), now
