@@ -113,7 +113,8 @@ func (c *publishCall) validateResponse(out []byte) error {
 }
 
 // faultError is 502 S2R-RUN-0502 for a SOAP Fault: details hold only the
-// faultCode in safe mode, the whole parsed fault in full mode. The full
+// faultCode in safe mode, the whole parsed fault in full mode (its detail
+// pruned to the fault mapping's pick paths when it has any). The full
 // fault always goes to the operator log.
 func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 	full := c.faultJSON(f)
@@ -127,6 +128,9 @@ func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 		dec := json.NewDecoder(bytesReader(full))
 		dec.UseNumber()
 		if dec.Decode(&details) == nil {
+			if c.op.FaultPicker != nil {
+				c.op.FaultPicker.Pick(details)
+			}
 			return e.With(details)
 		}
 	}

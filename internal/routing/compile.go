@@ -176,6 +176,9 @@ func compileOperation(src Source, o model.Operation) (*Operation, error) {
 		if op.ResponseRenamer, err = ParseRenamer(mp.ResponseMapping); err != nil {
 			return nil, fmt.Errorf("response mapping: %w", err)
 		}
+		if op.FaultPicker, err = ParsePicker(mp.FaultMapping); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range o.ValidationRules {
 		fr, err := CompileRule(r)

@@ -146,3 +146,76 @@ func (r *Renamer) ContractName(parent, name string) string {
 	}
 	return name
 }
+
+// Picker keeps only the listed fault paths of a fault's JSON (the pick
+// part of a fault mapping): a path such as "detail/code" keeps that member
+// and everything under it, plus the objects leading to it; arrays are
+// transparent. Members outside "detail" (faultCode, faultString, …) are
+// always kept.
+type Picker struct {
+	paths []string
+}
+
+// ParsePicker reads the pick member of a fault mapping; nil when absent
+// or empty.
+func ParsePicker(part json.RawMessage) (*Picker, error) {
+	if isNull(part) {
+		return nil, nil
+	}
+	var m struct {
+		Pick []string `json:"pick"`
+	}
+	if err := json.Unmarshal(part, &m); err != nil {
+		return nil, fmt.Errorf("fault mapping: %w", err)
+	}
+	if len(m.Pick) == 0 {
+		return nil, nil
+	}
+	return &Picker{paths: m.Pick}, nil
+}
+
+// Pick prunes fault["detail"] in place to the picked paths.
+func (p *Picker) Pick(fault map[string]any) {
+	if d, ok := fault["detail"]; ok {
+		if p.prune(d, "detail") {
+			fault["detail"] = d
+		} else {
+			delete(fault, "detail")
+		}
+	}
+}
+
+// prune keeps in v what the picked paths reach from at; it reports
+// whether anything of v is kept.
+func (p *Picker) prune(v any, at string) bool {
+	for _, q := range p.paths {
+		if q == at || strings.HasPrefix(at, q+"/") {
+			return true // picked, or under a picked path
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			if !p.prune(child, at+"/"+k) {
+				delete(x, k)
+			}
+		}
+		return len(x) > 0 && p.leadsSomewhere(at)
+	case []any:
+		kept := false
+		for _, item := range x {
+			kept = p.prune(item, at) || kept
+		}
+		return kept
+	}
+	return false
+}
+
+func (p *Picker) leadsSomewhere(at string) bool {
+	for _, q := range p.paths {
+		if strings.HasPrefix(q, at+"/") {
+			return true
+		}
+	}
+	return false
+}

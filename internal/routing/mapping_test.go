@@ -44,3 +44,21 @@ func marshal(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestPicker(t *testing.T) {
+	p, err := ParsePicker([]byte(`{"mode":"identity","pick":["detail/err/code","detail/items/id"]}`))
+	if err != nil || p == nil {
+		t.Fatalf("ParsePicker = %v, %v", p, err)
+	}
+	fault := decode(t, `{"faultCode":"Sender","faultString":"x","detail":{"err":{"code":7,"trace":"secret"},"internal":"secret","items":[{"id":1,"pw":"s"},{"id":2}]}}`).(map[string]any)
+	p.Pick(fault)
+	want := `{"detail":{"err":{"code":7},"items":[{"id":1},{"id":2}]},"faultCode":"Sender","faultString":"x"}`
+	if got := marshal(t, fault); got != want {
+		t.Errorf("Pick = %s, want %s", got, want)
+	}
+	none := decode(t, `{"faultCode":"Sender","detail":{"other":1}}`).(map[string]any)
+	p.Pick(none)
+	if got := marshal(t, none); got != `{"faultCode":"Sender"}` {
+		t.Errorf("Pick without a match = %s", got)
+	}
+}

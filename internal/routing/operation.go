@@ -79,6 +79,9 @@ type Operation struct {
 	// response takes the client's names after validation.
 	RequestRenamer  *Renamer
 	ResponseRenamer *Renamer
+	// FaultPicker keeps only the picked detail paths of a fault exposed in
+	// full mode; nil keeps the whole fault.
+	FaultPicker *Picker
 
 	// The active mapping's parts as stored (docs/decisions-catalog.md).
 	RequestMapping  json.RawMessage
