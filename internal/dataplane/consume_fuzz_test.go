@@ -1,0 +1,92 @@
+package dataplane
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// fuzzConsume serves one SOAP 1.2 request (whose Faults carry the status
+// of their code) in process and checks that bad input never becomes a
+// 500, that the answer is a SOAP 1.2 message and that it is recorded once.
+func fuzzConsume(t *testing.T, env *consumeEnv, h http.Handler, body string) {
+	req := httptest.NewRequest("POST", "/consume/dev/orders", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
+	req.Header.Set("X-Correlation-Id", "fuzz")
+	w := httptest.NewRecorder()
+	before := len(env.log.byCID("fuzz"))
+	h.ServeHTTP(w, req)
+	if w.Code == 500 {
+		t.Fatalf("500 for %q: %s", body, w.Body)
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/soap+xml; charset=utf-8" {
+		t.Fatalf("Content-Type %q for %q", ct, body)
+	}
+	if _, err := xmlstream.Parse(w.Body.Bytes(), xmlstream.Limits{}); err != nil {
+		t.Fatalf("answer is not XML (%v): %s", err, w.Body)
+	}
+	if got := len(env.log.byCID("fuzz")); got != before+1 {
+		t.Fatalf("%d records for one request", got-before)
+	}
+}
+
+func FuzzConsumeRequest(f *testing.F) {
+	for _, s := range []string{soap12(getOrder), soap12(createOrder), soap12(""), `<e:Envelope xmlns:e="urn:x"/>`,
+		soap12(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>1e3</o:id></o:GetOrder>`),
+		soap12(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>1</o:id><o:id>2</o:id></o:GetOrder>`), "\x00", ""} {
+		f.Add(s)
+	}
+	env := newConsumeEnv(f, Config{}, nil)
+	env.rest.set(jsonAnswer(200, order1))
+	h := httpx.Correlation(env.srv.Config.Handler)
+	f.Fuzz(func(t *testing.T, body string) {
+		fuzzConsume(t, env, h, body)
+	})
+}
+
+func FuzzConsumeResponse(f *testing.F) {
+	for _, s := range []string{order1, `{}`, `{"order":null}`, `<html>`, ``, `{"order":{"id":1e400}}`, `[1]`,
+		"{\"order\":{\"name\":\"\x01\"}}"} {
+		f.Add(s)
+	}
+	env := newConsumeEnv(f, Config{}, nil)
+	h := httpx.Correlation(env.srv.Config.Handler)
+	f.Fuzz(func(t *testing.T, answerBody string) {
+		env.rest.set(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, answerBody)
+		})
+		fuzzConsume(t, env, h, soap12(getOrder))
+	})
+}
+
+// FuzzWSDLRewrite checks that rewriting never panics, changes nothing but
+// the reference values, and keeps a well-formed document well-formed.
+func FuzzWSDLRewrite(f *testing.F) {
+	files := ordersFiles(f)
+	f.Add(string(files["orders.wsdl"]))
+	f.Add(string(files["xsd/orders-types.xsd"]))
+	f.Add(`<a:address xmlns:a="http://schemas.xmlsoap.org/wsdl/soap/" location = 'x&amp;y' b="1"/>`)
+	f.Add(`<?xml version="1.0" encoding="ISO-8859-1"?><s:schema xmlns:s="http://www.w3.org/2001/XMLSchema"><s:include schemaLocation="t\xe9.xsd"/></s:schema>`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		set := indexWSDLFiles("root.wsdl", map[string][]byte{"root.wsdl": []byte(doc), "xsd/orders-types.xsd": files["xsd/orders-types.xsd"],
+			"t\xe9.xsd": []byte("<x/>")})
+		file := set.byKey["root.wsdl"]
+		out := file.render(`http://h:1/consume/e/s"<&'`, func(key string) string { return "http://h:1/f/" + set.byKey[key].name })
+		if len(file.refs) == 0 && !bytes.Equal(out, []byte(doc)) {
+			t.Fatalf("a document without references changed")
+		}
+		if _, err := xmlstream.Parse([]byte(doc), xmlstream.Limits{}); err == nil {
+			if _, err := xmlstream.Parse(out, xmlstream.Limits{}); err != nil {
+				t.Fatalf("rewriting broke a well-formed document: %v\n%s\n%s", err, doc, out)
+			}
+		}
+	})
+}
