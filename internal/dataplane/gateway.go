@@ -65,7 +65,7 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 	switch r.Method {
 	case http.MethodPost:
 	case http.MethodGet:
-		if isWSDLRequest(r, t) && g.cfg.WSDL != nil {
+		if _, ok := wsdlDocument(r, t); ok && g.cfg.WSDL != nil {
 			g.cfg.WSDL(w, r, t, svc)
 			return
 		}
@@ -82,15 +82,6 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 		return
 	}
 	d.proxyGateway(w, r, rec, svc, client, limit)
-}
-
-// isWSDLRequest reports whether a GET asks for the service's WSDL.
-func isWSDLRequest(r *http.Request, t Target) bool {
-	if t.Rest == "/wsdl" {
-		return true
-	}
-	_, ok := r.URL.Query()["wsdl"]
-	return ok && t.Rest == ""
 }
 
 // gatewayFail answers err in the SPEC 7.1 JSON shape and records it. A
