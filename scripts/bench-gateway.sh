@@ -9,8 +9,9 @@
 #   DUR=30s CONNS=64 ROUNDS=3 scripts/bench-gateway.sh
 #
 # It builds s2r and scripts/benchsoap, starts the backend, s2r (fresh SQLite
-# data dir) and nginx (generated config: keep-alive upstream, no buffering
-# of request bodies, one worker per core) on 127.0.0.1, imports
+# data dir) and nginx (generated config: keep-alive upstream, request and
+# response bodies streamed like the gateway does, so 100 KB answers are not
+# spilled to temp files, one worker per core) on 127.0.0.1, imports
 # internal/dataplane/testdata/calc.wsdl as a gateway service granting
 # 127.0.0.0/8, then runs wrk against the backend directly, nginx and the
 # gateway, alternating nginx and s2r for ROUNDS rounds, and prints req/s and
@@ -71,6 +72,7 @@ http {
 			proxy_set_header Connection "";
 			proxy_set_header X-Forwarded-For \$remote_addr;
 			proxy_request_buffering off;
+			proxy_buffering off;
 		}
 	}
 }
