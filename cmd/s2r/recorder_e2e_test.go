@@ -12,6 +12,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
 // TestServeRecordsTransactions runs s2r serve, sends runtime requests that
@@ -19,12 +20,24 @@ import (
 // the admin API; records handed over just before shutdown are drained
 // into the database.
 func TestServeRecordsTransactions(t *testing.T) {
-	dir := t.TempDir()
-	logs, stop := startServe(t, map[string]string{
-		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
-		"S2R_DATA_DIR":         dir,
-		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
+	t.Run("sqlite", func(t *testing.T) {
+		dir := t.TempDir()
+		testServeRecords(t, map[string]string{"S2R_DATA_DIR": dir}, store.Config{DataDir: dir})
 	})
+	t.Run("postgres", func(t *testing.T) {
+		cfg := storetest.PostgresConfig(t)
+		testServeRecords(t, map[string]string{
+			"S2R_DATA_DIR":     t.TempDir(),
+			"S2R_DATABASE_URL": cfg.URL,
+			"S2R_SECRET_KEY":   "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+		}, cfg)
+	})
+}
+
+func testServeRecords(t *testing.T, env map[string]string, db store.Config) {
+	env["S2R_LISTEN_ADDR"] = "127.0.0.1:0"
+	env["S2R_BOOTSTRAP_ADMINS"] = "ops@example.com"
+	logs, stop := startServe(t, env)
 	base := logs.addr(t, "main")
 	send := func(method, path, cid string) int {
 		t.Helper()
@@ -84,7 +97,7 @@ func TestServeRecordsTransactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{DataDir: dir})
+	st, err := store.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +117,7 @@ func TestServeRecordsTransactions(t *testing.T) {
 	if strings.Contains(logs.String(), "sup3r-s3cret-t0ken") {
 		t.Error("the bearer token reached the log")
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, store.SQLiteFile+"*"))
+	files, _ := filepath.Glob(filepath.Join(db.DataDir, store.SQLiteFile+"*")) // SQLite only
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
