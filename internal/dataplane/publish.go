@@ -32,6 +32,8 @@ type publishCall struct {
 	maxMB int
 	// body and out are pooled buffers, released once the answer is written.
 	body, out *[]byte
+	// called is set once the backend call was made.
+	called bool
 }
 
 // release returns the pooled buffers unless a debug record holds them.
@@ -62,6 +64,9 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 		n = writeShapedError(w, svc.ErrorShape, e, c.cid)
 		c.rec.HTTPStatus, c.rec.ErrorCode = e.Status(), e.Code
 		c.rec.ResultCode = ResultForCode(e.Code)
+		if e.Code == apierr.RunPayloadTooLarge && c.called {
+			c.rec.ResultCode = ResultBackendFailure // the backend's answer was too large
+		}
 	} else {
 		out := wrapSuccess(svc.EnvelopeWrap, body, c.cid, svc.ServiceKey, c.rec.OperationKey, start)
 		h := w.Header()
@@ -206,6 +211,7 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	}
 	ctx := upstream.WithTraceParent(c.r.Context(), c.r.Header.Get(upstream.TraceParentHeader))
 	t0 := time.Now()
+	c.called = true
 	resp, b, err := c.d.cfg.Backends.Do(ctx, c.svc, req)
 	c.rec.BackendMs = Ms(time.Since(t0))
 	if b != nil {

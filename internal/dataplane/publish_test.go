@@ -159,7 +159,7 @@ func TestPublish(t *testing.T) {
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>1`+strings.Repeat("0", 1<<20)+`</result></AddResponse>`))
 			},
-			wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultFailed},
+			wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultBackendFailure},
 		{name: "backend refuses connections", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit:       func(s *routing.Source) { s.Backends[0].Profile.EndpointURL = refusedURL },
 			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure},
