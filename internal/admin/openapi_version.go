@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/openapi"
@@ -44,7 +45,7 @@ func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err er
 	if err != nil {
 		return err
 	}
-	doc, err := openapi.Generate(in)
+	doc, err := generateDocument(in)
 	if err != nil {
 		return err
 	}
@@ -131,8 +132,19 @@ func (s *server) versionDocument(ctx context.Context, serviceID, versionID strin
 	if !errors.Is(err, store.ErrNotFound) {
 		return nil, "", in, err
 	}
-	doc, err := openapi.Generate(in)
+	doc, err := generateDocument(in)
 	return doc, "generated", in, err
+}
+
+// generateDocument generates the document; operations sharing a REST
+// route (which the operation edits refuse) are 409 S2R-ADM-0410.
+func generateDocument(in openapi.Input) ([]byte, error) {
+	doc, err := openapi.Generate(in)
+	if errors.Is(err, openapi.ErrRouteConflict) {
+		return nil, apierr.Wrap(apierr.AdmImmutable, err, "two operations of the version share a REST route; "+
+			"give them distinct restMethod/restPath first")
+	}
+	return doc, err
 }
 
 // openAPIInput loads what the document of a version is generated from:

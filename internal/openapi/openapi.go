@@ -20,6 +20,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -43,6 +44,10 @@ const (
 // contractPrefix marks references to contract definitions until they get
 // their final component names (hoistDefinitions).
 const contractPrefix = "#/x-s2r-contract/"
+
+// ErrRouteConflict means two operations share a REST method and path, so
+// no document can describe both.
+var ErrRouteConflict = errors.New("openapi: operations share a REST route")
 
 // Operation is one operation of the version with its contract (nil when
 // the contract is unknown: the schemas are then any JSON object).
@@ -87,7 +92,7 @@ func Build(in Input) (map[string]any, error) {
 		}
 		method := strings.ToLower(op.RestMethod)
 		if _, dup := item[method]; dup {
-			return nil, fmt.Errorf("openapi: operations share the route %s %s", op.RestMethod, op.RestPath)
+			return nil, fmt.Errorf("%w: %s %s", ErrRouteConflict, op.RestMethod, op.RestPath)
 		}
 		item[method] = operationObject(in.Service, op, gen)
 		if params := pathParams(op.RestPath); len(params) > 0 {

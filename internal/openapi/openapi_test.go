@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -105,5 +106,13 @@ func TestGolden(t *testing.T) {
 				t.Error("a contract reference was not rewritten")
 			}
 		})
+	}
+}
+
+func TestRouteConflict(t *testing.T) {
+	in := calcInput(t)
+	in.Operations[1].RestMethod, in.Operations[1].RestPath = in.Operations[0].RestMethod, in.Operations[0].RestPath
+	if _, err := openapi.Generate(in); !errors.Is(err, openapi.ErrRouteConflict) {
+		t.Errorf("err = %v, want ErrRouteConflict", err)
 	}
 }
