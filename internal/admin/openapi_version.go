@@ -18,8 +18,10 @@ const openAPIHeader = "X-OpenAPI-SHA256"
 
 var docGenerateOpenAPI = opDoc{
 	summary: "Generate the OpenAPI 3.1 document of the version's publish REST API and store it with its SHA-256 " +
-		"(replacing an earlier one). Answers the stored document's metadata; header X-OpenAPI-SHA256.",
+		"(replacing an earlier one). Answers the stored document's metadata; header X-OpenAPI-SHA256. Operations " +
+		"sharing a REST route are 409 S2R-ADM-0410.",
 	response: model.OpenAPIDocument{},
+	errors:   []int{http.StatusConflict},
 }
 
 var docGetVersionOpenAPI = opDoc{
