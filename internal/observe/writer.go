@@ -3,9 +3,7 @@ package observe
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/store"
@@ -130,25 +128,25 @@ func (r *Recorder) countWriteDropped(n int) {
 func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 	r.metrics.observe(rec)
 	l := store.TxLog{
-		CorrelationID: clipTo(rec.CorrelationID, maxFieldLen),
+		CorrelationID: store.StorableText(rec.CorrelationID, maxFieldLen),
 		OccurredAt:    rec.OccurredAt,
-		Direction:     clipTo(string(rec.Direction), maxFieldLen),
-		Environment:   clipTo(rec.Environment, maxFieldLen),
-		ServiceKey:    clipTo(rec.ServiceKey, maxFieldLen),
-		ServiceID:     clipTo(rec.ServiceID, maxFieldLen),
-		OperationKey:  clipTo(rec.OperationKey, maxFieldLen),
-		OperationID:   clipTo(rec.OperationID, maxFieldLen),
-		Method:        clipTo(rec.Method, maxFieldLen),
-		Path:          clipTo(rec.Path, maxPathLen),
+		Direction:     store.StorableText(string(rec.Direction), maxFieldLen),
+		Environment:   store.StorableText(rec.Environment, maxFieldLen),
+		ServiceKey:    store.StorableText(rec.ServiceKey, maxFieldLen),
+		ServiceID:     store.StorableText(rec.ServiceID, maxFieldLen),
+		OperationKey:  store.StorableText(rec.OperationKey, maxFieldLen),
+		OperationID:   store.StorableText(rec.OperationID, maxFieldLen),
+		Method:        store.StorableText(rec.Method, maxFieldLen),
+		Path:          store.StorableText(rec.Path, maxPathLen),
 		HTTPStatus:    rec.HTTPStatus,
 		ResultCode:    resultLabel(rec.ResultCode),
 		InBodyFault:   rec.InBodyFault,
-		ErrorCode:     clipTo(rec.ErrorCode, maxFieldLen),
+		ErrorCode:     store.StorableText(rec.ErrorCode, maxFieldLen),
 		TotalMs:       rec.TotalMs,
 		BackendMs:     rec.BackendMs,
 		ConverterMs:   rec.ConverterMs,
-		BackendTarget: clipTo(dataplane.RedactTarget(rec.BackendTarget), maxPathLen),
-		ClientIP:      clipTo(rec.ClientIP, maxFieldLen),
+		BackendTarget: store.StorableText(dataplane.RedactTarget(rec.BackendTarget), maxPathLen),
+		ClientIP:      store.StorableText(rec.ClientIP, maxFieldLen),
 		RequestBytes:  rec.RequestBytes,
 		ResponseBytes: rec.ResponseBytes,
 		Debug:         rec.Debug,
@@ -164,23 +162,6 @@ func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 		l.BackendResponse = capPayload(rec.BackendResponse, limit)
 	}
 	return l
-}
-
-// clipTo cuts s to at most n bytes and makes it storable text: PostgreSQL
-// refuses invalid UTF-8 and NUL in TEXT, and one such value (a path with
-// %FF or %00 decodes to those bytes) would fail its whole batch. Invalid
-// sequences become U+FFFD, NUL is dropped.
-func clipTo(s string, n int) string {
-	if len(s) > n {
-		s = s[:n]
-	}
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		s = strings.ReplaceAll(s, "\x00", "")
-	}
-	return s
 }
 
 // capPayload returns b cut to limit bytes, marked when cut.

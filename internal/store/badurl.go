@@ -20,6 +20,9 @@ type BadURLAttempt struct {
 // well under SQLite's and PostgreSQL's parameter limits).
 const badURLBatch = 500
 
+// maxBadURLText bounds a stored path or method of a bad-URL attempt.
+const maxBadURLText = 512
+
 // InsertBadURLAttempts stores attempts with multi-row INSERTs.
 func (tx *Tx) InsertBadURLAttempts(ctx context.Context, attempts []BadURLAttempt) error {
 	for len(attempts) > 0 {
@@ -49,7 +52,7 @@ func insertBadURLChunk(ctx context.Context, tx *Tx, chunk []BadURLAttempt) error
 			n := 3 * i
 			b.WriteString("($" + strconv.Itoa(n+1) + ",$" + strconv.Itoa(n+2) + ",$" + strconv.Itoa(n+3) + ")")
 		}
-		args = append(args, a.Path, a.Method, NewTime(a.At))
+		args = append(args, StorableText(a.Path, maxBadURLText), StorableText(a.Method, maxBadURLText), NewTime(a.At))
 	}
 	if _, err := tx.Exec(ctx, b.String(), args...); err != nil {
 		return fmt.Errorf("store: insert bad url attempts: %w", err)
