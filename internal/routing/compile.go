@@ -32,6 +32,8 @@ type Source struct {
 	// default_timeout_ms and default_retry_count.
 	DefaultTimeout time.Duration
 	DefaultRetries int
+	// Ops, when set, reuses operations compiled by earlier loads.
+	Ops *OpCache
 }
 
 // Compile compiles one service. Any operation that does not compile fails
@@ -78,9 +80,19 @@ func Compile(src Source) (*Service, error) {
 	}
 	ops := make([]*Operation, 0, len(src.Operations))
 	for _, o := range src.Operations {
-		op, err := compileOperation(src, o)
-		if err != nil {
-			return nil, fmt.Errorf("operation %s: %w", o.OperationKey, err)
+		key, cacheable := opKey(src, o)
+		var op *Operation
+		if cacheable {
+			op = src.Ops.get(key)
+		}
+		if op == nil {
+			var err error
+			if op, err = compileOperation(src, o); err != nil {
+				return nil, fmt.Errorf("operation %s: %w", o.OperationKey, err)
+			}
+			if cacheable {
+				src.Ops.put(key, op)
+			}
 		}
 		ops = append(ops, op)
 	}

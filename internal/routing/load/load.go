@@ -24,6 +24,8 @@ type Config struct {
 	Contracts *contracts.Cache // nil: a private cache
 	Secrets   *secret.Box
 	Logger    *slog.Logger
+	// Ops reuses compiled operations across loads; nil compiles all.
+	Ops *routing.OpCache
 }
 
 // Table builds the route table from the store: every active service with
@@ -51,6 +53,16 @@ func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	}
 	var out []*routing.Service
 	var bad []routing.ServiceError
+	ok := false
+	if cfg.Ops != nil {
+		defer func() {
+			if ok {
+				cfg.Ops.Rotate()
+			} else {
+				cfg.Ops.Discard()
+			}
+		}()
+	}
 	for _, m := range services {
 		src, err := source(ctx, cfg, m, settings)
 		if err == nil {
@@ -66,6 +78,7 @@ func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 		bad = append(bad, routing.ServiceError{ServiceID: m.ServiceID,
 			Key: routing.Key{Direction: m.Direction, Environment: m.Environment, ServiceKey: m.ServiceKey}, Err: err})
 	}
+	ok = true
 	return routing.NewTable(rev, out, bad), nil
 }
 
@@ -104,6 +117,7 @@ func activeServices(ctx context.Context, st *store.Store) ([]model.Service, erro
 func source(ctx context.Context, cfg Config, m model.Service, settings model.Settings) (routing.Source, error) {
 	st := cfg.Store
 	src := routing.Source{
+		Ops:            cfg.Ops,
 		Service:        m,
 		DefaultTimeout: time.Duration(settings.DefaultTimeoutMs) * time.Millisecond,
 		DefaultRetries: int(settings.DefaultRetryCount),
@@ -173,6 +187,9 @@ func (c Config) logger() *slog.Logger {
 func NewReloader(cfg Config, interval time.Duration) *routing.Reloader {
 	if cfg.Contracts == nil {
 		cfg.Contracts = contracts.New(cfg.Store)
+	}
+	if cfg.Ops == nil {
+		cfg.Ops = routing.NewOpCache()
 	}
 	return routing.NewReloader(routing.ReloaderConfig{
 		Load:     func(ctx context.Context) (*routing.Table, error) { return Table(ctx, cfg) },

@@ -102,6 +102,7 @@ func TestLoadExcludesBrokenService(t *testing.T) {
 				t.Fatalf("%s not compiled: %+v", key, s)
 			}
 		}
+		calcAdd := tbl.Lookup("publish", "dev", "calc").Operation("add")
 		runCtx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() { done <- r.Run(runCtx) }()
@@ -135,6 +136,9 @@ func TestLoadExcludesBrokenService(t *testing.T) {
 		}
 		if tbl.Lookup("publish", "dev", "calc2") != nil {
 			t.Error("broken calc2 still served")
+		}
+		if got := tbl.Lookup("publish", "dev", "calc").Operation("add"); got != calcAdd {
+			t.Error("the unchanged operation of calc was compiled again instead of reused")
 		}
 		if errs := tbl.Errors(); len(errs) != 1 || errs[0].ServiceID != broken.Service.ServiceID ||
 			!strings.Contains(errs[0].Err.Error(), "Missing") {
