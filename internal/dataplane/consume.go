@@ -130,14 +130,14 @@ func (c *consumeCall) run(t Target) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	t0 := time.Now()
-	m, err := c.parseEnvelope(raw)
-	if err == nil {
-		c.op, err = c.selectOperation(m)
-	}
 	var in []byte
+	m, rd, err := c.parseEnvelope(raw)
+	if err == nil {
+		c.op, rd, err = c.selectOperation(m, rd, raw)
+	}
 	if err == nil {
 		c.rec.OperationKey, c.rec.OperationID = c.op.Key, c.op.ID
-		in, err = c.requestJSON(m)
+		in, err = c.requestJSON(rd)
 	}
 	var call restCall
 	if err == nil {
@@ -223,45 +223,60 @@ func (c *consumeCall) limits() xmlstream.Limits {
 	return xmlstream.Limits{MaxSize: int64(c.maxMB) << 20}
 }
 
-// parseEnvelope parses the envelope, checks its version against the
+// parseEnvelope reads the envelope through the Body start tag (the body
+// is tokenized once, by the conversion), checks its version against the
 // Content-Type and refuses header blocks it must understand but does not
-// (WS-Addressing is understood).
-func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, error) {
-	m, err := soap.Parse(raw, c.limits())
+// (WS-Addressing is understood) and a Fault as the request.
+func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reader, error) {
+	m, rd, err := soap.ParseHead(raw, c.limits())
 	if err != nil {
-		return nil, apierr.Wrap(apierr.ValBadRequest, err, "the request is not a well-formed SOAP envelope").
-			WithDetail("reason", err.Error())
+		return nil, nil, malformed(err)
 	}
 	if m.Version != c.version {
-		return nil, apierr.Newf(apierr.ValBadRequest,
+		return nil, nil, apierr.Newf(apierr.ValBadRequest,
 			"the envelope is SOAP %s but the Content-Type announces SOAP %s", m.Version, c.version)
 	}
 	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return n.Space == soap.NSAddressing }); len(nu) > 0 {
 		f := soap.MustUnderstandFault(nu)
-		return nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
+		return nil, nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
 	}
-	if m.Fault != nil {
-		return nil, apierr.New(apierr.ValBadRequest, "the request body is a SOAP Fault")
+	if m.FaultAhead(rd) {
+		return nil, nil, apierr.New(apierr.ValBadRequest, "the request body is a SOAP Fault")
 	}
-	return m, nil
+	return m, rd, nil
+}
+
+func malformed(err error) *apierr.Error {
+	return apierr.Wrap(apierr.ValBadRequest, err, "the request is not a well-formed SOAP envelope").
+		WithDetail("reason", err.Error())
 }
 
 // selectOperation picks the operation (SPEC 4.4 rule 2): by the SOAP
 // action (SOAPAction for 1.1, the action parameter for 1.2), else by the
-// body element (the rpc wrapper, the doc/literal input element).
-func (c *consumeCall) selectOperation(m *soap.Message) (*routing.Operation, error) {
+// body element (the rpc wrapper, the doc/literal input element). Only the
+// second case parses the whole envelope first (to learn the body element);
+// it returns a reader positioned inside the Body either way.
+func (c *consumeCall) selectOperation(m *soap.Message, rd *xmlstream.Reader, raw []byte) (*routing.Operation, *xmlstream.Reader, error) {
 	action := soap.Action(c.r.Header.Get("Content-Type"), c.r.Header.Get("SOAPAction"))
 	if action != "" {
 		if op := c.svc.OperationByAction(action); op != nil {
-			return op, nil
+			return op, rd, nil
 		}
 	}
-	if m.First.Local != "" {
-		if op := c.svc.OperationByElement(m.First.Space, m.First.Local); op != nil {
-			return op, nil
+	full, err := soap.Parse(raw, c.limits())
+	if err != nil {
+		return nil, nil, malformed(err)
+	}
+	if full.First.Local != "" {
+		if op := c.svc.OperationByElement(full.First.Space, full.First.Local); op != nil {
+			rd, err := full.BodyReader()
+			if err != nil {
+				return nil, nil, malformed(err)
+			}
+			return op, rd, nil
 		}
 	}
 	e := apierr.Newf(apierr.RunNotFound, "service %q has no operation for SOAP action %q and body element {%s}%s",
-		c.svc.ServiceKey, action, m.First.Space, m.First.Local)
-	return nil, e.WithDetail("soapAction", action).WithDetail("bodyElement", m.First.Local)
+		c.svc.ServiceKey, action, full.First.Space, full.First.Local)
+	return nil, nil, e.WithDetail("soapAction", action).WithDetail("bodyElement", full.First.Local)
 }

@@ -14,25 +14,25 @@ import (
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 // requestJSON converts the SOAP body to JSON with the operation's request
 // plan and applies its request validation (schema when the contract has
 // facets conversion does not check, regexes).
-func (c *consumeCall) requestJSON(m *soap.Message) ([]byte, error) {
+func (c *consumeCall) requestJSON(rd *xmlstream.Reader) ([]byte, error) {
 	op := c.op
 	if op.Request == nil {
 		return nil, apierr.Newf(apierr.RunInternal, "operation %q has no compiled contract", op.Key)
 	}
-	rd, err := m.BodyReader()
-	if err != nil {
-		return nil, apierr.Wrap(apierr.ValBadRequest, err, "the SOAP body could not be read")
-	}
-	out, err := op.Request.XMLToJSON(make([]byte, 0, 2*(m.BodyEnd-m.BodyStart)+16), rd, "/Envelope/Body")
+	out, err := op.Request.XMLToJSON(make([]byte, 0, int(c.rec.RequestBytes)+64), rd, "/Envelope/Body")
 	if err == nil {
 		err = soap.FinishBody(rd)
 	}
 	if err != nil {
+		if se := (*xmlstream.SyntaxError)(nil); errors.As(err, &se) {
+			return nil, malformed(err)
+		}
 		e := apierr.Wrap(apierr.ValRequestSchema, err, "the SOAP body does not match the operation's contract")
 		if ce, ok := convert.AsError(err); ok {
 			e = e.WithDetail("violations", []routing.Violation{{Pointer: ce.Path, Reason: ce.Reason}})

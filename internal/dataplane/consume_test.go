@@ -19,6 +19,12 @@ const (
 		`<note xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/></order></CreateOrder>`
 )
 
+// mtomGetOrder is a SOAP 1.1 MTOM package whose lang is an xop:Include
+// of a part holding "fr" (inlined as its base64, ZnI=).
+var mtomGetOrder = "--b1\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\nContent-ID: <root>\r\n\r\n" +
+	soap11(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>7</o:id><o:lang><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:p1"/></o:lang></o:GetOrder>`) +
+	"\r\n--b1\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <p1>\r\n\r\nfr\r\n--b1--\r\n"
+
 func TestConsume(t *testing.T) {
 	closed, _ := net.Listen("tcp", "127.0.0.1:0")
 	refused := "http://" + closed.Addr().String()
@@ -57,6 +63,10 @@ func TestConsume(t *testing.T) {
 		{name: "1.2 action parameter", backend: jsonAnswer(200, order1),
 			ct: `application/soap+xml; charset=utf-8; action="urn:example:orders:GetOrder"`, body: soap12(getOrder),
 			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}},
+		{name: "MTOM package inlined", backend: jsonAnswer(200, order1),
+			ct:     `multipart/related; type="application/xop+xml"; start="<root>"; start-info="text/xml"; boundary="b1"`,
+			action: `"urn:example:orders:GetOrder"`, body: mtomGetOrder, wantStatus: 200, wantCT: "text/xml; charset=utf-8",
+			wantREST: &restSeen{method: "GET", uri: "/api/orders/7?lang=ZnI%3D"}},
 		{name: "rename and body pointer", backend: jsonAnswer(200, `{"order":{"id":1,"title":"n","total":1,"paid":true,"note":"x"}}`),
 			edit: func(s *routing.Source) {
 				s.Mappings["op-create"] = model.Mapping{
@@ -86,6 +96,8 @@ func TestConsume(t *testing.T) {
 		{name: "wrong method", method: "PUT", ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 405,
 			wantCT: "application/soap+xml; charset=utf-8", wantCode: "S2R-RUN-0411"},
 		{name: "malformed envelope", ct: "text/xml", body: `<s:Envelope`, wantStatus: 500, wantCode: "S2R-VAL-0400"},
+		{name: "malformed body after a known action", ct: "text/xml", action: "urn:example:orders:GetOrder",
+			body: soap11(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>1</o:id></o:Get>`), wantStatus: 500, wantCode: "S2R-VAL-0400"},
 		{name: "version mismatch", ct: "text/xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-VAL-0400"},
 		{name: "unknown operation", ct: "text/xml", body: soap11(`<x:Nope xmlns:x="urn:x"/>`), wantStatus: 500,
 			wantCode: "S2R-RUN-0404"},
