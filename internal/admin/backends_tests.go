@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -199,7 +200,8 @@ type samplesReport struct {
 var docTestSamples = opDoc{
 	summary: "Generated-sample test: a minimal valid request is generated from each operation's contract " +
 		"(internal/samples) and sent for real, as :test-application does. With operationId one operation; otherwise " +
-		"a smoke test of every operation of versionId (default: the active version, else the draft). Each call's " +
+		"a smoke test of every operation of versionId (default: the active version, else the draft), at most 4 calls " +
+		"at a time, results in operation order. Each call's " +
 		"preview is saved; the answer has per-operation results and a summary (total, succeeded, failed, soap_fault).",
 	request:  samplesBody{},
 	response: samplesReport{},
@@ -223,23 +225,43 @@ func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) er
 	rep := samplesReport{VersionID: versionID, Results: []sampleResult{},
 		Summary: map[string]int{"total": len(calls), model.PreviewStatusSucceeded: 0, model.PreviewStatusFailed: 0,
 			model.PreviewStatusSOAPFault: 0}}
-	for _, c := range calls {
-		res := sampleResult{OperationID: c.op.OperationID, OperationKey: c.op.OperationKey}
-		preview, err := s.callAndSave(r, c, model.PreviewGeneratedSample)
-		if err != nil {
-			e := apierr.Resolve(err, apierr.AdmInternal)
-			res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: e.Code, Message: e.Message}
-		} else {
-			res.Status, res.HTTPStatus, res.LatencyMs, res.PreviewID = preview.Status, preview.HTTPStatus, preview.LatencyMs, preview.PreviewID
-			var saved callResult
-			if json.Unmarshal(preview.Response, &saved) == nil {
-				res.Error = saved.Error
-			}
-		}
+	results := make([]sampleResult, len(calls))
+	sem := make(chan struct{}, sampleParallelism)
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = s.sampleCall(r, c)
+		})
+	}
+	wg.Wait()
+	for _, res := range results {
 		rep.Summary[res.Status]++
 		rep.Results = append(rep.Results, res)
 	}
 	return writeJSON(w, http.StatusOK, rep)
+}
+
+// sampleParallelism bounds the concurrent calls of a smoke test, so a
+// slow backend costs a batch about len/4 timeouts, not len.
+const sampleParallelism = 4
+
+// sampleCall makes one generated-sample call and summarizes it.
+func (s *server) sampleCall(r *http.Request, c soapCall) sampleResult {
+	res := sampleResult{OperationID: c.op.OperationID, OperationKey: c.op.OperationKey}
+	preview, err := s.callAndSave(r, c, model.PreviewGeneratedSample)
+	if err != nil {
+		e := apierr.Resolve(err, apierr.AdmInternal)
+		res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: e.Code, Message: e.Message}
+		return res
+	}
+	res.Status, res.HTTPStatus, res.LatencyMs, res.PreviewID = preview.Status, preview.HTTPStatus, preview.LatencyMs, preview.PreviewID
+	var saved callResult
+	if json.Unmarshal(preview.Response, &saved) == nil {
+		res.Error = saved.Error
+	}
+	return res
 }
 
 // sampleCalls returns the calls of a samples run with generated payloads.
