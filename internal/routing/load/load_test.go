@@ -24,7 +24,7 @@ import (
 const adminEmail = "root@example.com"
 
 type adminClient struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 }
 
