@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/s2r-project/s2r/internal/golden"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
@@ -28,18 +29,18 @@ func TestGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			g := readGolden(t, path)
+			g := golden.Read(t, path)
 			c := loadCase(t, g)
 			var got string
-			if in, ok := g.sections["json"]; ok {
+			if in, ok := g.Sections["json"]; ok {
 				got = c.toXML(strings.TrimSpace(in))
 				if c.schema != nil && !strings.HasPrefix(got, "error: ") {
 					validateJSON(t, c.schema, []byte(in), "accepted JSON input")
 				}
 			} else {
-				got = c.toJSON(t, strings.TrimSpace(g.get(t, "xml")))
+				got = c.toJSON(t, strings.TrimSpace(g.Get(t, "xml")))
 			}
-			g.check(t, path, got)
+			g.Check(t, path, got)
 		})
 	}
 }
@@ -51,15 +52,15 @@ type goldenCase struct {
 	schema *jsonschema.Schema
 }
 
-func loadCase(t *testing.T, g *golden) *goldenCase {
+func loadCase(t *testing.T, g *golden.File) *goldenCase {
 	t.Helper()
 	files := map[string][]byte{}
-	for name, body := range g.sections {
+	for name, body := range g.Sections {
 		if strings.HasSuffix(name, ".xsd") {
 			files[name] = []byte(body)
 		}
 	}
-	lines := strings.Split(strings.TrimSpace(g.get(t, "message")), "\n")
+	lines := strings.Split(strings.TrimSpace(g.Get(t, "message")), "\n")
 	fields := strings.Fields(lines[0])
 	opts := Options{}
 	for _, l := range lines[1:] {
@@ -225,10 +226,10 @@ func decodeJSON(t *testing.T, j []byte) any {
 // wsdlCase imports the WSDL section named by "wsdl <file> <operation>
 // input|output|fault:<name>" and compiles that message with the
 // operation's use.
-func wsdlCase(t *testing.T, g *golden, f []string, opts Options) *goldenCase {
+func wsdlCase(t *testing.T, g *golden.File, f []string, opts Options) *goldenCase {
 	t.Helper()
 	files := map[string][]byte{}
-	for name, body := range g.sections {
+	for name, body := range g.Sections {
 		if strings.HasSuffix(name, ".wsdl") || strings.HasSuffix(name, ".xsd") {
 			files[name] = []byte(body)
 		}

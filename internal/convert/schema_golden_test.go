@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/s2r-project/s2r/internal/golden"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -30,7 +31,7 @@ func TestJSONSchemaGolden(t *testing.T) {
 	}
 	got = append(got, '\n')
 	const path = "testdata/jsonschema/orders.json"
-	if *update {
+	if golden.Updating() {
 		if err := os.MkdirAll("testdata/jsonschema", 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/golden"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -21,23 +22,23 @@ func TestGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			g := readGolden(t, path)
+			g := golden.Read(t, path)
 			var got string
-			kind := g.names[0]
-			if _, ok := g.sections["mtom"]; ok {
+			kind := g.Names[0]
+			if _, ok := g.Sections["mtom"]; ok {
 				kind = "mtom"
 			}
 			switch kind {
 			case "envelope":
-				got = dumpParse([]byte(g.get(t, "envelope")))
+				got = dumpParse([]byte(g.Get(t, "envelope")))
 			case "mtom":
 				got = runMTOM(t, g)
 			case "write":
 				got = runWrite(t, g)
 			default:
-				t.Fatalf("unknown case kind %q", g.names[0])
+				t.Fatalf("unknown case kind %q", g.Names[0])
 			}
-			g.check(t, path, got)
+			g.Check(t, path, got)
 		})
 	}
 }
@@ -80,11 +81,11 @@ func name(n xmlstream.Name) string {
 	return "{" + n.Space + "}" + n.Local
 }
 
-func runMTOM(t *testing.T, g *golden) string {
-	ct := strings.TrimSpace(g.get(t, "content-type"))
-	body := strings.ReplaceAll(g.get(t, "mtom"), "\n", "\r\n")
+func runMTOM(t *testing.T, g *golden.File) string {
+	ct := strings.TrimSpace(g.Get(t, "content-type"))
+	body := strings.ReplaceAll(g.Get(t, "mtom"), "\n", "\r\n")
 	limit := int64(0)
-	if s, ok := g.sections["limit"]; ok {
+	if s, ok := g.Sections["limit"]; ok {
 		fmt.Sscan(s, &limit)
 	}
 	env, v, err := InlineMTOM(ct, []byte(body), limit, xmlstream.Limits{})
@@ -113,9 +114,9 @@ type writeCase struct {
 	}
 }
 
-func runWrite(t *testing.T, g *golden) string {
+func runWrite(t *testing.T, g *golden.File) string {
 	var c writeCase
-	if err := json.Unmarshal([]byte(g.get(t, "write")), &c); err != nil {
+	if err := json.Unmarshal([]byte(g.Get(t, "write")), &c); err != nil {
 		t.Fatal(err)
 	}
 	v, err := ParseVersion(c.Version)
