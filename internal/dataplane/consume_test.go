@@ -1,13 +1,16 @@
 package dataplane
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 const (
@@ -44,6 +47,7 @@ func TestConsume(t *testing.T) {
 		wantBody   []string // substrings of the answer
 		wantREST   *restSeen
 		wantResult string
+		refused    bool // refused by the dispatcher before the route lookup
 	}{
 		{name: "get by SOAPAction: GET with path parameter and query", backend: jsonAnswer(200, order1),
 			ct: "text/xml; charset=utf-8", action: `"urn:example:orders:GetOrder"`, body: soap11(getOrder),
@@ -91,6 +95,20 @@ func TestConsume(t *testing.T) {
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0506"},
 		{name: "backend refusing connections", edit: func(s *routing.Source) { s.Backends[0].Profile.EndpointURL = refused },
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502"},
+		{name: "backend hanging: timeout", backend: func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Second) },
+			edit: func(s *routing.Source) { ms := 100; s.Operations[0].TimeoutMs = &ms },
+			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 504, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout},
+		{name: "oversized request", ct: "application/soap+xml", body: soap12(strings.Repeat(" ", 1<<20) + getOrder),
+			wantStatus: 413, wantCode: "S2R-RUN-0413", refused: true},
+		{name: "oversized answer", backend: jsonAnswer(200, `{"order":{"name":"`+strings.Repeat("x", 1<<20)+`"}}`),
+			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 413, wantCode: "S2R-RUN-0413"},
+		{name: "answer with an error status and HTML", backend: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(500)
+			io.WriteString(w, "<html>oops</html>")
+		}, edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
+			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 502, wantCode: "S2R-RUN-0502",
+			wantBody: []string{`&lt;html&gt;oops&lt;/html&gt;`}},
 		{name: "wrong content type", ct: "application/json", body: `{}`, wantStatus: 500, wantCode: "S2R-VAL-0400",
 			wantResult: ResultFailed},
 		{name: "wrong method", method: "PUT", ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 405,
@@ -150,7 +168,7 @@ func TestConsume(t *testing.T) {
 				t.Fatalf("%d records, want 1", len(recs))
 			}
 			rec := recs[0]
-			if rec.HTTPStatus != res.status || rec.Direction != Consume || rec.ServiceKey != "orders" {
+			if rec.HTTPStatus != res.status || rec.Direction != Consume || (rec.ServiceKey != "orders") != tc.refused {
 				t.Errorf("record = %+v", rec)
 			}
 			if tc.wantCode != "" && rec.ErrorCode != tc.wantCode {
@@ -158,6 +176,53 @@ func TestConsume(t *testing.T) {
 			}
 			if tc.wantResult != "" && rec.ResultCode != tc.wantResult {
 				t.Errorf("record result = %q, want %q", rec.ResultCode, tc.wantResult)
+			}
+		})
+	}
+}
+
+// TestConsumeBackendAuth: the REST call carries the backend profile's
+// credentials; a profile whose credentials are missing answers 502
+// S2R-RUN-0505, and no secret reaches the Fault.
+func TestConsumeBackendAuth(t *testing.T) {
+	tests := []struct {
+		name       string
+		profile    func(p *model.BackendProfile)
+		secrets    upstream.Secrets
+		header     string
+		want       string
+		wantStatus int
+		wantCode   string
+	}{
+		{name: "basic", profile: func(p *model.BackendProfile) { p.AuthType, p.Username = model.AuthBasic, "svc" },
+			secrets: upstream.Secrets{Password: "pa:ss"}, header: "Authorization", want: "Basic c3ZjOnBhOnNz", wantStatus: 200},
+		{name: "bearer", profile: func(p *model.BackendProfile) { p.AuthType = model.AuthBearer },
+			secrets: upstream.Secrets{Token: "tok-123"}, header: "Authorization", want: "Bearer tok-123", wantStatus: 200},
+		{name: "api key header", profile: func(p *model.BackendProfile) { p.AuthType, p.APIKeyHeaderName = model.AuthAPIKeyHeader, "X-Api-Key" },
+			secrets: upstream.Secrets{APIKey: "k-456"}, header: "X-Api-Key", want: "k-456", wantStatus: 200},
+		{name: "bearer without its token", profile: func(p *model.BackendProfile) { p.AuthType = model.AuthBearer },
+			wantStatus: 502, wantCode: "S2R-RUN-0505"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got string
+			e := newConsumeEnv(t, Config{}, func(s *routing.Source) {
+				tc.profile(&s.Backends[0].Profile)
+				s.Backends[0].Secrets = tc.secrets
+			})
+			e.rest.set(func(w http.ResponseWriter, r *http.Request) {
+				got = r.Header.Get(tc.header)
+				jsonAnswer(200, order1)(w, r)
+			})
+			res := e.post(t, "application/soap+xml", "", soap12(getOrder), "cid-auth")
+			if res.status != tc.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", res.status, tc.wantStatus, res.body)
+			}
+			if tc.wantCode != "" && !strings.Contains(res.body, tc.wantCode) {
+				t.Errorf("answer lacks %s: %s", tc.wantCode, res.body)
+			}
+			if tc.want != "" && got != tc.want {
+				t.Errorf("%s = %q, want %q", tc.header, got, tc.want)
 			}
 		})
 	}
