@@ -139,6 +139,11 @@ func TestPublishEndToEnd(t *testing.T) {
 		t.Errorf("wrapped publish = %s, want %s", got, want)
 	}
 
+	// The route table is visible in the metrics.
+	if status, body := get(t, base+"/metrics", nil); status != 200 || !strings.Contains(body, "s2r_route_table_services 1") {
+		t.Errorf("/metrics = %d, lacks s2r_route_table_services 1", status)
+	}
+
 	// Disabling the service removes the route.
 	adminCall(t, "PATCH", admin+"/services/"+auto.Service.ServiceID, `{"status":"disabled"}`, http.StatusOK, nil)
 	waitFor(t, time.Second, "disable served", func() bool {

@@ -84,6 +84,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
+	if err := routes.Register(reg); err != nil {
+		return err
+	}
 	if err := routes.Reload(ctx); err != nil {
 		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
 	}

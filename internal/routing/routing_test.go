@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/s2r-project/s2r/internal/model"
 )
@@ -179,5 +180,37 @@ func TestReloaderKeepsTableOnFailure(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
+	}
+}
+
+func TestReloaderMetrics(t *testing.T) {
+	r := NewReloader(ReloaderConfig{Load: func(context.Context) (*Table, error) {
+		svc := NewService(&Service{ID: "s1", ServiceKey: "calc", Environment: "dev", Direction: "publish"}, nil)
+		return NewTable(7, []*Service{svc}, []ServiceError{{ServiceID: "s2", Err: errors.New("bad")}}), nil
+	}})
+	reg := prometheus.NewRegistry()
+	if err := r.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		m := mf.GetMetric()[0]
+		if m.GetGauge() != nil {
+			got[mf.GetName()] = m.GetGauge().GetValue()
+		} else {
+			got[mf.GetName()] = m.GetCounter().GetValue()
+		}
+	}
+	want := map[string]float64{"s2r_route_table_revision": 7, "s2r_route_table_services": 1,
+		"s2r_route_table_excluded_services": 1, "s2r_route_table_reload_failures_total": 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("metrics (-want +got):\n%s", diff)
 	}
 }
