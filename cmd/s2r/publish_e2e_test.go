@@ -139,6 +139,43 @@ func TestPublishEndToEnd(t *testing.T) {
 		t.Errorf("wrapped publish = %s, want %s", got, want)
 	}
 
+	// Bad requests answer their codes and each is in the runtime logs.
+	for _, bad := range []struct {
+		cid, ct, body, code string
+		status             int
+	}{
+		{"e2e-invalid-json", "application/json", `{"a":`, "S2R-VAL-0400", 400},
+		{"e2e-content-type", "text/plain", `{"a":1,"b":2}`, "S2R-VAL-0400", 400},
+		{"e2e-schema", "application/json", `{"a":"x"}`, "S2R-VAL-0410", 400},
+	} {
+		req, _ := http.NewRequest("POST", add, strings.NewReader(bad.body))
+		req.Header.Set("Content-Type", bad.ct)
+		req.Header.Set("X-Correlation-Id", bad.cid)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != bad.status || !strings.Contains(string(b), bad.code) {
+			t.Errorf("%s: %d %s", bad.cid, resp.StatusCode, b)
+		}
+		var logs struct {
+			Items []struct {
+				ServiceKey, OperationKey, ResultCode, ErrorCode string
+				HTTPStatus                                      int
+			} `json:"items"`
+		}
+		waitFor(t, 5*time.Second, bad.cid+" recorded", func() bool {
+			adminCall(t, "GET", admin+"/runtime-logs?correlationId="+bad.cid, "", http.StatusOK, &logs)
+			return len(logs.Items) > 0
+		})
+		if l := logs.Items[0]; len(logs.Items) != 1 || l.ServiceKey != "calc" || l.OperationKey != "add" ||
+			l.ResultCode != "failed" || l.ErrorCode != bad.code || l.HTTPStatus != bad.status {
+			t.Errorf("%s: records %+v", bad.cid, logs.Items)
+		}
+	}
+
 	// The route table is visible in the metrics.
 	if status, body := get(t, base+"/metrics", nil); status != 200 || !strings.Contains(body, "s2r_route_table_services 1") {
 		t.Errorf("/metrics = %d, lacks s2r_route_table_services 1", status)
