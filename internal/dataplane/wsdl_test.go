@@ -109,3 +109,35 @@ func TestFindAttr(t *testing.T) {
 		})
 	}
 }
+
+// TestWSDLFilesFromURLImport: the files of a URL import are stored under
+// their absolute URLs; they are served under ext/{n}/{name} (n: the rank of the key) and the
+// references between them (a wsdl:import and a relative schemaLocation)
+// point there.
+func TestWSDLFilesFromURLImport(t *testing.T) {
+	root := `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><import namespace="urn:a" location="http://h.example/svc/part.wsdl"/></definitions>`
+	part := `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:xs="http://www.w3.org/2001/XMLSchema"><types><xs:schema>` +
+		`<xs:include schemaLocation="t/types.xsd"/><xs:import namespace="urn:w" schemaLocation="http://www.w3.org/2001/xml.xsd"/>` +
+		`</xs:schema></types></definitions>`
+	files := map[string][]byte{
+		"http://h.example/svc?wsdl":          []byte(root),
+		"http://h.example/svc/part.wsdl":     []byte(part),
+		"http://h.example/svc/t/types.xsd":   []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>`),
+		"http://unrelated.example/other.xsd": []byte(`<x/>`),
+	}
+	set := indexWSDLFiles("http://h.example/svc?wsdl", files)
+	url := func(key string) string { return "https://s2r/consume/e/s/wsdl/" + set.byKey[key].name }
+	got := string(set.byKey["http://h.example/svc?wsdl"].render("https://s2r/consume/e/s", url))
+	want := strings.Replace(root, "http://h.example/svc/part.wsdl", "https://s2r/consume/e/s/wsdl/ext/0/part.wsdl", 1)
+	if got != want {
+		t.Errorf("root:\n got %s\nwant %s", got, want)
+	}
+	got = string(set.byKey["http://h.example/svc/part.wsdl"].render("https://s2r/consume/e/s", url))
+	want = strings.Replace(part, `"t/types.xsd"`, `"https://s2r/consume/e/s/wsdl/ext/1/types.xsd"`, 1)
+	if got != want {
+		t.Errorf("part:\n got %s\nwant %s", got, want)
+	}
+	if f := set.byName["ext/1/types.xsd"]; f == nil || f.key != "http://h.example/svc/t/types.xsd" {
+		t.Errorf("ext/1/types.xsd serves %+v", f)
+	}
+}
