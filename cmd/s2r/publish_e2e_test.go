@@ -142,7 +142,7 @@ func TestPublishEndToEnd(t *testing.T) {
 	// Bad requests answer their codes and each is in the runtime logs.
 	for _, bad := range []struct {
 		cid, ct, body, code string
-		status             int
+		status              int
 	}{
 		{"e2e-invalid-json", "application/json", `{"a":`, "S2R-VAL-0400", 400},
 		{"e2e-content-type", "text/plain", `{"a":1,"b":2}`, "S2R-VAL-0400", 400},
