@@ -9,13 +9,14 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // TestImportAndAutopilotAreAudited checks that imports and autopilot
 // record their audit events under the request's correlation id and bump
 // the configuration revision.
 func TestImportAndAutopilotAreAudited(t *testing.T) {
-	wsdlText := string(corpusBytes(t, countryInfoWSDL))
+	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		api := newTestAPI(t, st)

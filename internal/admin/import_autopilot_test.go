@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // draftTables are every table autopilot writes.
@@ -50,7 +52,7 @@ func wantDraft(t *testing.T, r response, key, env string, ops int) autopilotResu
 }
 
 func TestAutopilotCountryInfo(t *testing.T) {
-	wsdlText := string(corpusBytes(t, countryInfoWSDL))
+	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
@@ -120,7 +122,7 @@ func TestAutopilotZIPUpload(t *testing.T) {
 }
 
 func TestAutopilotFailuresLeaveNothing(t *testing.T) {
-	wsdlText := string(corpusBytes(t, countryInfoWSDL))
+	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		body := xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"})

@@ -9,10 +9,11 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 func TestAutopilotBatches(t *testing.T) {
-	country := corpusBytes(t, countryInfoWSDL)
+	country := wsdlcorpus.Read(t, countryInfoWSDL)
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(country) }))

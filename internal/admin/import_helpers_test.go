@@ -13,6 +13,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // Corpus documents used by the import tests (relative to the corpus root).
@@ -21,41 +22,6 @@ const (
 	wsdlImportDir     = "vpulim+node-soap/test/wsdl/wsdlImport"
 	nsTypeConflictDir = "vpulim+node-soap/test/wsdl/nsTypeConflict"
 )
-
-// importCorpusDir finds ../shared/wsdl-corpus from the repository root, or
-// skips the test.
-func importCorpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping", c)
-	}
-	return c
-}
-
-// corpusBytes reads one corpus file.
-func corpusBytes(t testing.TB, rel string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(importCorpusDir(t), filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // zipOf builds a ZIP of the given entries (names as given, even hostile).
 func zipOf(t testing.TB, entries map[string][]byte) []byte {
@@ -80,7 +46,7 @@ func zipOf(t testing.TB, entries map[string][]byte) []byte {
 // zipOfCorpusDir zips every file of a corpus folder under prefix.
 func zipOfCorpusDir(t testing.TB, rel, prefix string) []byte {
 	t.Helper()
-	dir := filepath.Join(importCorpusDir(t), filepath.FromSlash(rel))
+	dir := filepath.Join(wsdlcorpus.Dir(t), filepath.FromSlash(rel))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

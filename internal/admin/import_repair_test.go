@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // remoteCalcWSDL imports its types from base (an http URL) and a local
@@ -62,7 +63,7 @@ func remoteSchemaServer(t *testing.T) *httptest.Server {
 }
 
 func TestNamespaceRepairAndReport(t *testing.T) {
-	broken := string(corpusBytes(t, "vpulim+node-soap/test/wsdl/wsdl_with_attributes.wsdl"))
+	broken := string(wsdlcorpus.Read(t, "vpulim+node-soap/test/wsdl/wsdl_with_attributes.wsdl"))
 	api := newTestAPI(t, storetest.SQLite(t))
 	r := api.do("POST", "/admin/v1/wsdl/namespace-repair-preview", operatorEmail, xmlBody(t, broken, nil, nil))
 	r.wantStatus(t, http.StatusOK)

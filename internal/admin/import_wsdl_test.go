@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // xmlBody encodes an import-xml body.
@@ -34,7 +35,7 @@ func xmlBody(t testing.TB, xml string, files map[string]string, extra map[string
 }
 
 func TestImportCountryInfoEveryWay(t *testing.T) {
-	wsdlText := corpusBytes(t, countryInfoWSDL)
+	wsdlText := wsdlcorpus.Read(t, countryInfoWSDL)
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		var views []artifactView
@@ -206,9 +207,9 @@ func TestImportBodyOverLimit(t *testing.T) {
 }
 
 func TestImportURLWithRelativeImports(t *testing.T) {
-	wsdlText := corpusBytes(t, wsdlImportDir+"/main.wsdl")
-	sub := corpusBytes(t, wsdlImportDir+"/sub.wsdl")
-	xsdText := corpusBytes(t, wsdlImportDir+"/xsd.xsd")
+	wsdlText := wsdlcorpus.Read(t, wsdlImportDir+"/main.wsdl")
+	sub := wsdlcorpus.Read(t, wsdlImportDir+"/sub.wsdl")
+	xsdText := wsdlcorpus.Read(t, wsdlImportDir+"/xsd.xsd")
 	mux := http.NewServeMux()
 	mux.HandleFunc("/svc/main.wsdl", func(w http.ResponseWriter, r *http.Request) { w.Write(wsdlText) })
 	mux.HandleFunc("/svc/sub.wsdl", func(w http.ResponseWriter, r *http.Request) { w.Write(sub) })

@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/openapi"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 func hexSHA(b []byte) string {
@@ -72,7 +74,7 @@ func checkPackage(t *testing.T, r response, doc []byte) map[string][]byte {
 // countryInformation.wsdl, activates the draft, generates the OpenAPI
 // document, fetches it and its package and checks the checksums.
 func TestOpenAPIEndToEnd(t *testing.T) {
-	wsdlText := string(corpusBytes(t, countryInfoWSDL))
+	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		api.srv.public = "https://gw.example.com"

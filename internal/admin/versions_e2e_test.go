@@ -9,13 +9,14 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // TestCatalogEndToEnd does what a new user does: autopilot-import
 // countryInformation.wsdl, activate the draft, create a new draft, edit it,
 // activate it, roll back; and sees a BLOCKED draft refused.
 func TestCatalogEndToEnd(t *testing.T) {
-	wsdlText := string(corpusBytes(t, countryInfoWSDL))
+	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		var auto struct {

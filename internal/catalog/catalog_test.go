@@ -3,15 +3,15 @@ package catalog
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/transform"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -43,21 +43,7 @@ func TestOperationKey(t *testing.T) {
 // countryDefs parses countryInformation.wsdl from the corpus.
 func countryDefs(t *testing.T) *wsdl.Definitions {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	path := filepath.Join(dir, "..", "shared", "wsdl-corpus", "postmanlabs+wsdl-to-postman", "test", "data", "validWSDLs11", "countryInformation.wsdl")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("corpus file not found (%v): skipping", err)
-	}
+	b := wsdlcorpus.Read(t, "postmanlabs+wsdl-to-postman/test/data/validWSDLs11/countryInformation.wsdl")
 	defs, err := wsdl.ParseFiles(context.Background(), "countryInformation.wsdl", map[string][]byte{"countryInformation.wsdl": b})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -18,20 +19,7 @@ import (
 // compared with itself is UP_TO_DATE, and diagnostics are never
 // MANUAL_REQUIRED for an auto mapping with a contract.
 func TestCorpus(t *testing.T) {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping", corpus)
-	}
+	corpus := wsdlcorpus.Dir(t)
 	imported, drafted := 0, 0
 	err := filepath.WalkDir(corpus, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".wsdl") {

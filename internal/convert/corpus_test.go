@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,37 +11,16 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
-
-// corpusDir finds ../shared/wsdl-corpus relative to the repository root.
-func corpusDir(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	c := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping", c)
-	}
-	return c
-}
 
 // TestCorpus compiles plans and JSON Schemas for every message of every
 // importable corpus WSDL, and round-trips a generated sample document
 // through JSON→XML→JSON.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := wsdlcorpus.Dir(t)
 	var paths []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {
@@ -108,7 +86,7 @@ func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
 // TestCorpusSchemas runs the same checks for every global element with a
 // complex type of every schema-only corpus file, as a wrapped message.
 func TestCorpusSchemas(t *testing.T) {
-	dir := corpusDir(t)
+	dir := wsdlcorpus.Dir(t)
 	var paths []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".xsd") {

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // TestGetCorpus serves the real WSDL corpus from a local file server and
 // fetches every WSDL and XSD through the guarded fetcher.
 func TestGetCorpus(t *testing.T) {
-	root := corpusDir(t)
+	root := wsdlcorpus.Dir(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
 	defer srv.Close()
 	f := New(Policy{AllowedCIDRs: allowLoopback})
@@ -60,28 +62,4 @@ func escapePath(rel string) string {
 		parts[i] = url.PathEscape(s)
 	}
 	return strings.Join(parts, "/")
-}
-
-// corpusDir finds ../shared/wsdl-corpus relative to the module root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("WSDL corpus not present at %s: %v", corpus, err)
-	}
-	return corpus
 }

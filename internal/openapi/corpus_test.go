@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,37 +14,16 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/openapi"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-// corpusDir finds ../shared/wsdl-corpus relative to the repository root.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	c := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping", c)
-	}
-	return c
-}
 
 // corpusInput drafts a version of every operation of the WSDL's first
 // port, as the autopilot does, and pairs each with its contract.
@@ -75,7 +53,7 @@ func corpusInput(t *testing.T, defs *wsdl.Definitions) (openapi.Input, bool) {
 // that imports (with its imports, from its folder) and validates it with
 // kin-openapi; the package checksums must verify.
 func TestCorpusDocumentsValidate(t *testing.T) {
-	dir := corpusDir(t)
+	dir := wsdlcorpus.Dir(t)
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {

@@ -5,19 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const facetsWSDL = `<?xml version="1.0"?>
@@ -108,20 +109,7 @@ func checkSample(t *testing.T, op *xsd.Operation, sample []byte) {
 // importable corpus WSDL; each must convert and fit its JSON Schema
 // (patterns aside).
 func TestCorpusSamples(t *testing.T) {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping", corpus)
-	}
+	corpus := wsdlcorpus.Dir(t)
 	var files []string
 	filepath.WalkDir(corpus, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {

@@ -15,35 +15,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// corpusDir finds ../shared/wsdl-corpus relative to the repository root.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("WSDL corpus not found at %s: skipping corpus test", c)
-	}
-	return c
-}
 
 // corpusFile is one corpus document: the folder it is loaded from (the
 // owner+repo folder) and its path inside.
@@ -68,7 +46,7 @@ func corpusFiles(t testing.TB, dir string, ext string) []corpusFile {
 }
 
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := wsdlcorpus.Dir(t)
 	var b strings.Builder
 	for _, f := range corpusFiles(t, dir, ".wsdl") {
 		fmt.Fprintf(&b, "== %s/%s\n", filepath.Base(f.root), f.rel)

@@ -5,36 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// corpusDir finds ../shared/wsdl-corpus relative to the repository root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("real-world WSDL corpus not present at %s", corpus)
-	}
-	return corpus
-}
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
+)
 
 // TestCorpus reads every real-world WSDL and XSD file and compares the
 // result with encoding/xml the same way FuzzReaderDifferential does.
 func TestCorpus(t *testing.T) {
-	root := corpusDir(t)
+	root := wsdlcorpus.Dir(t)
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".wsdl") && !strings.HasSuffix(path, ".xsd") {
 			return err

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 func TestWriteRoundTripAndDeterminism(t *testing.T) {
@@ -77,7 +79,7 @@ func TestWriteRejectsUncleanNames(t *testing.T) {
 // TestCorpusArchive zips every file of one multi-file corpus service and
 // reads it back, so real WSDL/XSD names and sizes go through both paths.
 func TestCorpusArchive(t *testing.T) {
-	root := corpusDir(t)
+	root := wsdlcorpus.Dir(t)
 	files := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || len(files) >= 200 {
@@ -113,28 +115,4 @@ func TestCorpusArchive(t *testing.T) {
 			t.Errorf("%s differs after the round trip", name)
 		}
 	}
-}
-
-// corpusDir finds ../shared/wsdl-corpus relative to the module root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wsdl-corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("WSDL corpus not present at %s: %v", corpus, err)
-	}
-	return corpus
 }
