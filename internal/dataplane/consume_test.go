@@ -1,9 +1,11 @@
 package dataplane
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/internal/wsdl"
 )
 
 const (
@@ -225,5 +228,36 @@ func TestConsumeBackendAuth(t *testing.T) {
 				t.Errorf("%s = %q, want %q", tc.header, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestConsumeRPC: an rpc/literal operation without a SOAP action is chosen
+// by its wrapper element (the operation name in the soap:body namespace).
+func TestConsumeRPC(t *testing.T) {
+	b, err := os.ReadFile("testdata/rpc.wsdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"rpc.wsdl": b}
+	defs, err := wsdl.ParseFiles(context.Background(), "rpc.wsdl", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newConsumeEnv(t, Config{}, func(s *routing.Source) {
+		s.Version.WSDLService, s.Version.WSDLPort = "RpcService", "RpcPort"
+		s.Artifact = &model.Artifact{ArtifactID: "a2", RootPath: "rpc.wsdl", Files: files}
+		s.Contract = defs
+		s.Operations = []model.Operation{{OperationID: "op-sum", OperationKey: "sum", SOAPOperationName: "Sum",
+			SOAPVersion: "1.1", RestMethod: "POST", RestPath: "/sum"}}
+		s.Mappings = nil
+	})
+	e.rest.set(jsonAnswer(200, `{"total":-9223372036854775808}`))
+	res := e.post(t, "text/xml", `""`, soap11(`<r:Sum xmlns:r="urn:example:rpc:ops"><a>-9223372036854775807</a><b>-1</b></r:Sum>`), "cid-rpc")
+	if res.status != 200 || !strings.Contains(res.body, `<total>-9223372036854775808</total>`) || !strings.Contains(res.body, "SumResponse") {
+		t.Fatalf("answer = %d %s", res.status, res.body)
+	}
+	if got, want := e.rest.last(), (restSeen{method: "POST", uri: "/api/sum", ct: "application/json",
+		body: `{"a":-9223372036854775807,"b":-1}`}); got != want {
+		t.Errorf("REST call = %+v, want %+v", got, want)
 	}
 }
