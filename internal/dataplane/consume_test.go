@@ -261,3 +261,39 @@ func TestConsumeRPC(t *testing.T) {
 		t.Errorf("REST call = %+v, want %+v", got, want)
 	}
 }
+
+// TestConsumeDebugRecord: with the service's debug flag the record holds
+// the four payloads (bodies only), and the backend credential is in none
+// of them.
+func TestConsumeDebugRecord(t *testing.T) {
+	e := newConsumeEnv(t, Config{}, func(s *routing.Source) {
+		s.Service.DebugEnabled = true
+		s.Backends[0].Profile.AuthType = model.AuthBearer
+		s.Backends[0].Secrets = upstream.Secrets{Token: "very-secret-token"}
+	})
+	e.rest.set(jsonAnswer(201, order1))
+	res := e.post(t, "text/xml", "", soap11(createOrder), "cid-debug")
+	if res.status != 200 {
+		t.Fatalf("answer = %d %s", res.status, res.body)
+	}
+	recs := e.log.byCID("cid-debug")
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	r := recs[0]
+	if !r.Debug || r.OperationKey != "create-order" || r.BackendTarget == "" || r.ResultCode != ResultSuccess {
+		t.Errorf("record = %+v", r)
+	}
+	for name, p := range map[string][]byte{"request": r.RequestPayload, "response": r.ResponsePayload,
+		"backend request": r.BackendRequest, "backend response": r.BackendResponse} {
+		if len(p) == 0 {
+			t.Errorf("no %s payload", name)
+		}
+		if strings.Contains(string(p), "very-secret-token") {
+			t.Errorf("%s payload holds the token", name)
+		}
+	}
+	if string(r.ResponsePayload) != res.body || string(r.BackendResponse) != order1 {
+		t.Errorf("payloads differ from the bodies: %s / %s", r.ResponsePayload, r.BackendResponse)
+	}
+}
