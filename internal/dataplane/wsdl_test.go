@@ -2,9 +2,12 @@ package dataplane
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,5 +142,55 @@ func TestWSDLFilesFromURLImport(t *testing.T) {
 	}
 	if f := set.byName["ext/1/types.xsd"]; f == nil || f.key != "http://h.example/svc/t/types.xsd" {
 		t.Errorf("ext/1/types.xsd serves %+v", f)
+	}
+}
+
+// TestConsumeConcurrent runs calls and WSDL fetches for many Host headers
+// at once (more bases than the cache keeps), for the race detector and
+// the cache bound.
+func TestConsumeConcurrent(t *testing.T) {
+	e := newConsumeEnv(t, Config{}, nil)
+	e.rest.set(jsonAnswer(200, order1))
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				req, _ := http.NewRequest("GET", e.srv.URL+"/consume/dev/orders?wsdl", nil)
+				req.Host = fmt.Sprintf("h%d.example:%d", g, i)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if want := fmt.Sprintf(`location="http://h%d.example:%d/consume/dev/orders"`, g, i); resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+					errs <- fmt.Sprintf("wsdl for %s: %d lacks %s", req.Host, resp.StatusCode, want)
+					return
+				}
+				req, _ = http.NewRequest("POST", e.srv.URL+"/consume/dev/orders", strings.NewReader(soap11(getOrder)))
+				req.Header.Set("Content-Type", "text/xml")
+				req.Header.Set("SOAPAction", "urn:example:orders:GetOrder")
+				resp, err = http.DefaultClient.Do(req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					errs <- fmt.Sprintf("call: %d", resp.StatusCode)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
