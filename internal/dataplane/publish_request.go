@@ -155,7 +155,24 @@ func mergeParams(doc any, params []param) (any, []byte, error) {
 // one (else the string, which validation then refuses), arrays of every
 // occurrence, strings otherwise (the last occurrence).
 func paramValue(kind routing.ParamKind, values []string) any {
-	v := values[len(values)-1]
+	switch kind {
+	case routing.ParamArray, routing.ParamNumberArray, routing.ParamBooleanArray:
+		item := routing.ParamString
+		if kind == routing.ParamNumberArray {
+			item = routing.ParamNumber
+		} else if kind == routing.ParamBooleanArray {
+			item = routing.ParamBoolean
+		}
+		out := make([]any, len(values))
+		for i, s := range values {
+			out[i] = scalarParam(item, s)
+		}
+		return out
+	}
+	return scalarParam(kind, values[len(values)-1])
+}
+
+func scalarParam(kind routing.ParamKind, v string) any {
 	switch kind {
 	case routing.ParamNumber:
 		if v != "" && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') && json.Valid([]byte(v)) {
@@ -168,12 +185,6 @@ func paramValue(kind routing.ParamKind, values []string) any {
 		case "false":
 			return false
 		}
-	case routing.ParamArray:
-		out := make([]any, len(values))
-		for i, s := range values {
-			out[i] = s
-		}
-		return out
 	}
 	return v
 }

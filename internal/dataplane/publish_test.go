@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
@@ -370,4 +373,27 @@ func TestPublishConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestParamValue(t *testing.T) {
+	tests := []struct {
+		kind   routing.ParamKind
+		values []string
+		want   any
+	}{
+		{routing.ParamString, []string{"a", "b"}, "b"},
+		{routing.ParamNumber, []string{"12345678901234567890.5"}, json.Number("12345678901234567890.5")},
+		{routing.ParamNumber, []string{"12abc"}, "12abc"},
+		{routing.ParamNumber, []string{`"1"`}, `"1"`},
+		{routing.ParamBoolean, []string{"true"}, true},
+		{routing.ParamBoolean, []string{"yes"}, "yes"},
+		{routing.ParamArray, []string{"x", "y"}, []any{"x", "y"}},
+		{routing.ParamNumberArray, []string{"1", "-2.5", "z"}, []any{json.Number("1"), json.Number("-2.5"), "z"}},
+		{routing.ParamBooleanArray, []string{"false"}, []any{false}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, paramValue(tt.kind, tt.values)); diff != "" {
+			t.Errorf("paramValue(%d, %q) (-want +got):\n%s", tt.kind, tt.values, diff)
+		}
+	}
 }

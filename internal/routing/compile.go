@@ -295,6 +295,13 @@ func kindOfSchema(s map[string]any) ParamKind {
 	case "boolean":
 		return ParamBoolean
 	case "array":
+		items, _ := s["items"].(map[string]any)
+		switch kindOfSchema(items) {
+		case ParamNumber:
+			return ParamNumberArray
+		case ParamBoolean:
+			return ParamBooleanArray
+		}
 		return ParamArray
 	}
 	for _, k := range []string{"oneOf", "anyOf"} {

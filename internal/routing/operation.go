@@ -19,10 +19,12 @@ type ParamKind uint8
 
 // Parameter kinds.
 const (
-	ParamString  ParamKind = iota
-	ParamNumber            // integer or number: emitted as a JSON number when it is one
-	ParamBoolean           // "true"/"false"
-	ParamArray             // repeated: every occurrence becomes an item (strings)
+	ParamString       ParamKind = iota
+	ParamNumber                 // integer or number: emitted as a JSON number when it is one
+	ParamBoolean                // "true"/"false"
+	ParamArray                  // repeated: every occurrence becomes an item (strings)
+	ParamNumberArray            // repeated numbers
+	ParamBooleanArray           // repeated booleans
 )
 
 // Operation is the compiled runtime configuration of one operation.

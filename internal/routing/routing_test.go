@@ -214,3 +214,21 @@ func TestReloaderMetrics(t *testing.T) {
 		t.Errorf("metrics (-want +got):\n%s", diff)
 	}
 }
+
+func TestParamKinds(t *testing.T) {
+	root := map[string]any{"properties": map[string]any{
+		"n":  map[string]any{"type": "integer"},
+		"d":  map[string]any{"type": "number"},
+		"b":  map[string]any{"type": "boolean"},
+		"s":  map[string]any{"type": "string"},
+		"f":  map[string]any{"oneOf": []any{map[string]any{"type": "number"}, map[string]any{"type": "string"}}},
+		"an": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}},
+		"ab": map[string]any{"type": "array", "items": map[string]any{"type": "boolean"}},
+		"as": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/X"}},
+	}}
+	want := map[string]ParamKind{"n": ParamNumber, "d": ParamNumber, "b": ParamBoolean, "s": ParamString, "f": ParamNumber,
+		"an": ParamNumberArray, "ab": ParamBooleanArray, "as": ParamArray}
+	if diff := cmp.Diff(want, paramKinds(root)); diff != "" {
+		t.Errorf("paramKinds (-want +got):\n%s", diff)
+	}
+}
