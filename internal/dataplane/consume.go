@@ -252,12 +252,15 @@ func malformed(err error) *apierr.Error {
 }
 
 // selectOperation picks the operation (SPEC 4.4 rule 2): by the SOAP
-// action (SOAPAction for 1.1, the action parameter for 1.2), else by the
-// body element (the rpc wrapper, the doc/literal input element). Only the
+// action (SOAPAction for 1.1, the action parameter for 1.2, else the
+// WS-Addressing Action header block), else by the body element (the rpc wrapper, the doc/literal input element). Only the
 // second case parses the whole envelope first (to learn the body element);
 // it returns a reader positioned inside the Body either way.
 func (c *consumeCall) selectOperation(m *soap.Message, rd *xmlstream.Reader, raw []byte) (*routing.Operation, *xmlstream.Reader, error) {
 	action := soap.Action(c.r.Header.Get("Content-Type"), c.r.Header.Get("SOAPAction"))
+	if action == "" {
+		action = m.Addressing.Action // a WS-Addressing client may send the action only there
+	}
 	if action != "" {
 		if op := c.svc.OperationByAction(action); op != nil {
 			return op, rd, nil

@@ -74,6 +74,10 @@ func TestConsume(t *testing.T) {
 			ct:     `multipart/related; type="application/xop+xml"; start="<root>"; start-info="text/xml"; boundary="b1"`,
 			action: `"urn:example:orders:GetOrder"`, body: mtomGetOrder, wantStatus: 200, wantCT: "text/xml; charset=utf-8",
 			wantREST: &restSeen{method: "GET", uri: "/api/orders/7?lang=ZnI%3D"}},
+		{name: "WS-Addressing action", backend: jsonAnswer(200, order1), ct: "application/soap+xml",
+			body: `<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing"><e:Header>` +
+				`<a:Action e:mustUnderstand="true">urn:example:orders:GetOrder</a:Action></e:Header><e:Body>` + getOrder + `</e:Body></e:Envelope>`,
+			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}},
 		{name: "rename and body pointer", backend: jsonAnswer(200, `{"order":{"id":1,"title":"n","total":1,"paid":true,"note":"x"}}`),
 			edit: func(s *routing.Source) {
 				s.Mappings["op-create"] = model.Mapping{
