@@ -30,6 +30,10 @@ type consumeCall struct {
 	version soap.Version
 	conv    time.Duration
 	maxMB   int
+	// notSOAP is set when the request is refused before it is a SOAP
+	// exchange (method, Content-Type): its Fault then carries the code's
+	// own status, even in SOAP 1.1.
+	notSOAP bool
 }
 
 // serveConsume serves a request on a consume service: GET for the WSDL
@@ -70,6 +74,9 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 			h.Set("Allow", "POST, GET")
 		}
 		st := apierr.FaultStatus(fv, e)
+		if c.notSOAP {
+			st = e.Status()
+		}
 		w.WriteHeader(st)
 		w.Write(b)
 		if c.debug {
@@ -118,6 +125,7 @@ func faultVersion(v soap.Version) apierr.SOAPVersion {
 // (nil body with 202 for a one-way operation).
 func (c *consumeCall) run(t Target) ([]byte, int, error) {
 	if c.r.Method != http.MethodPost {
+		c.notSOAP = true
 		return nil, 0, apierr.Newf(apierr.RunMethodNotAllowed,
 			"method %s not supported: a consume service takes POST (and GET for its WSDL: ?wsdl or /wsdl)", c.r.Method)
 	}
@@ -190,7 +198,7 @@ func (c *consumeCall) readBody() ([]byte, error) {
 		c.version = soap.V12
 	case "multipart/related":
 		if !soap.IsMTOM(ct) {
-			return nil, badContentType(ct)
+			return nil, c.badContentType(ct)
 		}
 		if v, err := soap.VersionFromContentType(ct); err == nil {
 			c.version = v
@@ -205,7 +213,7 @@ func (c *consumeCall) readBody() ([]byte, error) {
 		c.version = v
 		raw = env
 	default:
-		return nil, badContentType(ct)
+		return nil, c.badContentType(ct)
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, apierr.New(apierr.ValBadRequest, "the request body is empty: a SOAP envelope is required")
@@ -213,7 +221,8 @@ func (c *consumeCall) readBody() ([]byte, error) {
 	return raw, nil
 }
 
-func badContentType(ct string) *apierr.Error {
+func (c *consumeCall) badContentType(ct string) *apierr.Error {
+	c.notSOAP = true
 	return apierr.Newf(apierr.ValBadRequest,
 		"the request must be a SOAP envelope: Content-Type text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or an MTOM multipart/related package, got %q", ct).
 		WithDetail("contentType", ct)
