@@ -1,7 +1,6 @@
 package dataplane
 
 import (
-	"bytes"
 	"net"
 	"net/http"
 	"time"
@@ -9,12 +8,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
-	"github.com/s2r-project/s2r/internal/xmlstream"
 )
-
-type xmlstreamLimits = xmlstream.Limits
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 // maxPayloadMB reads the payload limit in MB (default
 // httpx.DefaultMaxPayloadMB).

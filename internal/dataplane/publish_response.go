@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 // convertResponse turns the backend's answer into the client's JSON: SOAP
@@ -76,7 +78,7 @@ func backendStatusError(resp *upstream.Response) *apierr.Error {
 // responseConvertError tells an answer that is not well-formed (502
 // S2R-RUN-0504) from one that breaks the contract (502 S2R-RUN-0506). The
 // envelope is parsed a second time only on this error path.
-func responseConvertError(err error, body []byte, lim xmlstreamLimits) *apierr.Error {
+func responseConvertError(err error, body []byte, lim xmlstream.Limits) *apierr.Error {
 	if _, perr := soap.Parse(body, lim); perr != nil {
 		return apierr.Wrap(apierr.RunBadSOAPResponse, perr, "the backend response could not be parsed")
 	}
@@ -125,7 +127,7 @@ func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 	e := apierr.New(apierr.RunBackendFault, "the backend answered a SOAP Fault")
 	if c.svc.FaultDetailExposure == model.FaultDetailFull {
 		var details map[string]any
-		dec := json.NewDecoder(bytesReader(full))
+		dec := json.NewDecoder(bytes.NewReader(full))
 		dec.UseNumber()
 		if dec.Decode(&details) == nil {
 			if c.op.FaultPicker != nil {
