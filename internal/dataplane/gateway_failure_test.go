@@ -269,3 +269,27 @@ func TestGatewayNoHealthyBackend(t *testing.T) {
 		t.Fatalf("got %d %s", status, body)
 	}
 }
+
+// TestGatewayInBodyFault: a SOAP Fault in an HTTP 200 is relayed untouched
+// and recorded as success with InBodyFault.
+func TestGatewayInBodyFault(t *testing.T) {
+	const fault = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Server</faultcode></s:Fault></s:Body></s:Envelope>`
+	for _, tt := range []struct {
+		answer string
+		want   bool
+	}{{fault, true}, {`<s:Envelope xmlns:s="x"><s:Body><r>Faultless</r></s:Body></s:Envelope>`, false}} {
+		backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, tt.answer)
+		}))
+		gw := newGW(t, gwService(upstream.RoutingSingle, backend.URL), 1, dataplane.GatewayConfig{})
+		status, body, err := post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>"))
+		backend.Close()
+		if err != nil || status != 200 || string(body) != tt.answer {
+			t.Fatalf("got %d %q %v", status, body, err)
+		}
+		rec := gw.recs.after(t, 0)
+		if rec.InBodyFault != tt.want || rec.ResultCode != dataplane.ResultSuccess {
+			t.Fatalf("answer %q: record %+v", tt.answer, rec)
+		}
+	}
+}

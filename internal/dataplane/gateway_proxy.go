@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -42,7 +43,11 @@ type gwCall struct {
 	sentAt    time.Time
 	backendMs atomic.Int64 // microseconds, set when the response body ends
 	respBytes atomic.Int64
-	errCode   string // S2R code when the gateway answered an error itself
+	// sniffFault: the answer is a 200 whose first bytes are still looked
+	// at for a SOAP Fault (inBodyFault, recorded).
+	sniffFault  bool
+	inBodyFault atomic.Bool
+	errCode     string // S2R code when the gateway answered an error itself
 }
 
 type gwCallKey struct{}
@@ -98,6 +103,7 @@ func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter
 		rec.BackendTarget = RedactTarget(call.backend.Profile.EndpointURL)
 	}
 	rec.BackendMs = float64(call.backendMs.Load()) / 1000
+	rec.InBodyFault = call.inBodyFault.Load()
 	switch {
 	case call.tooLarge.Load():
 		// Over the limit on the response side: the backend's fault
@@ -150,8 +156,31 @@ func modifyGatewayResponse(resp *http.Response) error {
 		resp.Body.Close()
 		return errResponseTooLarge
 	}
+	call.sniffFault = resp.StatusCode == http.StatusOK
 	resp.Body = &countedBody{src: resp.Body, call: call}
 	return nil
+}
+
+// faultSniffBytes is how far into a 200 answer the gateway looks for a
+// SOAP Fault: an envelope's Body starts within its first kilobytes.
+const faultSniffBytes = 8 << 10
+
+var (
+	faultPrefixed = []byte(":Fault")
+	faultBare     = []byte("<Fault")
+)
+
+// sniffFault notes a SOAP Fault element among the first bytes of a 200
+// answer, without copying them (an element split across two reads is
+// missed: the record's InBodyFault is a best effort on the gateway, where
+// the answer is relayed untouched either way).
+func sniffFault(call *gwCall, p []byte, before int64) {
+	if !call.sniffFault || before >= faultSniffBytes || call.inBodyFault.Load() {
+		return
+	}
+	if bytes.Contains(p, faultPrefixed) || bytes.Contains(p, faultBare) {
+		call.inBodyFault.Store(true)
+	}
 }
 
 var (
@@ -217,7 +246,9 @@ type countedBody struct {
 
 func (b *countedBody) Read(p []byte) (int, error) {
 	n, err := b.src.Read(p)
-	if b.call.respBytes.Add(int64(n)) > b.call.respLimit {
+	total := b.call.respBytes.Add(int64(n))
+	sniffFault(b.call, p[:n], total-int64(n))
+	if total > b.call.respLimit {
 		b.call.tooLarge.Store(true)
 		return 0, errResponseTooLarge
 	}
