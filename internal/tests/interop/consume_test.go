@@ -67,33 +67,35 @@ func (o *restOrders) lastBody() string {
 	return o.last
 }
 
-// startOrders runs s2r with the orders consume service (a WSDL importing
-// an XSD from a subfolder) imported by autopilot, GetOrder mapped to
-// GET /orders/{id} and CreateOrder to POST /orders, and returns the WSDL
-// URL s2r serves.
-func startOrders(t *testing.T, rest *restOrders) string {
+// importOrders imports an orders contract into s2r at base as consume
+// service key by autopilot (root and the other files of
+// internal/dataplane/testdata/orders), maps GetOrder to GET /orders/{id}
+// and CreateOrder to POST /orders on rest, activates it and returns the
+// WSDL URL s2r serves.
+func importOrders(t *testing.T, base string, rest *restOrders, key, root string, others ...string) string {
 	t.Helper()
-	base := startS2R(t)
 	dir := filepath.Join(repoRoot(t), "internal", "dataplane", "testdata", "orders")
-	root, err := os.ReadFile(filepath.Join(dir, "orders.wsdl"))
-	if err != nil {
-		t.Fatal(err)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	}
-	types, err := os.ReadFile(filepath.Join(dir, "xsd", "orders-types.xsd"))
-	if err != nil {
-		t.Fatal(err)
+	files := map[string]string{}
+	for _, name := range others {
+		files[name] = read(name)
 	}
 	var auto autopilotResult
-	admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(root),
-		"files":       map[string]string{"xsd/orders-types.xsd": string(types)},
-		"environment": "dev", "serviceKey": "orders", "direction": "consume", "backendUrl": rest.srv.URL + "/api"},
+	admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": read(root), "files": files,
+		"environment": "dev", "serviceKey": key, "direction": "consume", "backendUrl": rest.srv.URL + "/api"},
 		http.StatusCreated, &auto)
 	admin(t, base, "PUT", "/operations/"+auto.operationID(t, "GetOrder")+"/mapping", map[string]any{
 		"requestMapping": map[string]any{"mode": "identity", "restMethod": "GET", "restPath": "/orders/{id}"}}, http.StatusOK, nil)
 	admin(t, base, "PUT", "/operations/"+auto.operationID(t, "CreateOrder")+"/mapping", map[string]any{
 		"requestMapping": map[string]any{"mode": "identity", "restMethod": "POST", "restPath": "/orders"}}, http.StatusOK, nil)
 	auto.activate(t, base)
-	wsdlURL := base + "/consume/dev/orders?wsdl"
+	wsdlURL := base + "/consume/dev/" + key + "?wsdl"
 	waitFor(t, 5*time.Second, "WSDL served", func() bool {
 		resp, err := http.Get(wsdlURL)
 		if err != nil {
@@ -103,6 +105,13 @@ func startOrders(t *testing.T, rest *restOrders) string {
 		return resp.StatusCode == 200
 	})
 	return wsdlURL
+}
+
+// startOrders runs s2r with the orders contract of two files (a WSDL
+// importing an XSD from a subfolder) as consume service "orders".
+func startOrders(t *testing.T, rest *restOrders) string {
+	t.Helper()
+	return importOrders(t, startS2R(t), rest, "orders", "orders.wsdl", "xsd/orders-types.xsd")
 }
 
 // clientOrder is an order as a SOAP client reports it, numbers as text.
@@ -155,13 +164,19 @@ func TestConsumeNodeSOAPClient(t *testing.T) {
 	}
 }
 
-// TestConsumeZeepClient: python3-zeep loads the multi-file WSDL from s2r
-// (the XSD through its rewritten schemaLocation) and calls the consume
-// service on its SOAP 1.1 and 1.2 ports; values round-trip exactly.
+// TestConsumeZeepClient: python3-zeep loads multi-file WSDLs from s2r (a
+// WSDL importing an XSD; a WSDL importing a WSDL importing an XSD, through
+// the rewritten location and schemaLocation) and calls the consume
+// services on their SOAP 1.1 and 1.2 ports; values round-trip exactly.
 func TestConsumeZeepClient(t *testing.T) {
 	py := zeepPython(t)
 	rest := newRESTOrders(t)
-	wsdlURL := startOrders(t, rest)
+	base := startS2R(t)
+	contracts := map[string]string{
+		"WSDL importing an XSD": importOrders(t, base, rest, "orders", "orders.wsdl", "xsd/orders-types.xsd"),
+		"WSDL importing a WSDL importing an XSD": importOrders(t, base, rest, "orders-split", "orders-split.wsdl",
+			"parts/orders-abstract.wsdl", "xsd/orders-types.xsd"),
+	}
 	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
 	run := func(t *testing.T, args ...string) []byte {
 		t.Helper()
@@ -183,35 +198,38 @@ func TestConsumeZeepClient(t *testing.T) {
 		zeepOrder[k] = v
 	}
 	zeepOrder["id"] = json.Number("9223372036854775807")
-	for _, version := range []string{"1.1", "1.2"} {
-		t.Run("SOAP "+version, func(t *testing.T) {
-			var got struct {
-				Result map[string]any `json:"result"`
-				Fault  map[string]any `json:"fault"`
-			}
-			decode(t, run(t, wsdlURL, "GetOrder", `{"id":9007199254740993}`, version), &got)
-			if d := cmp.Diff(zeepOrder, got.Result); d != "" {
-				t.Errorf("GetOrder (-want +got):\n%s", d)
-			}
+	for _, name := range []string{"WSDL importing an XSD", "WSDL importing a WSDL importing an XSD"} {
+		wsdlURL := contracts[name]
+		for _, version := range []string{"1.1", "1.2"} {
+			t.Run(name+"/SOAP "+version, func(t *testing.T) {
+				var got struct {
+					Result map[string]any `json:"result"`
+					Fault  map[string]any `json:"fault"`
+				}
+				decode(t, run(t, wsdlURL, "GetOrder", `{"id":9007199254740993}`, version), &got)
+				if d := cmp.Diff(zeepOrder, got.Result); d != "" {
+					t.Errorf("GetOrder (-want +got):\n%s", d)
+				}
 
-			got.Result = nil
-			decode(t, run(t, wsdlURL, "CreateOrder", `{"order":{"id":-9223372036854775808,"name":"naïve & <b>bold</b> ]]> ✓",`+
-				`"total":"0.000000000000000000001","paid":false,"tags":["x"],"note":null}}`, version), &got)
-			if b := rest.lastBody(); b != createdREST {
-				t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
-			}
-			want := map[string]any{"id": json.Number("-9223372036854775808"), "name": "naïve & <b>bold</b> ]]> ✓",
-				"total": "0.000000000000000000001", "paid": false, "tags": []any{"x"}, "note": nil}
-			if d := cmp.Diff(want, got.Result); d != "" {
-				t.Errorf("CreateOrder (-want +got):\n%s", d)
-			}
+				got.Result = nil
+				decode(t, run(t, wsdlURL, "CreateOrder", `{"order":{"id":-9223372036854775808,"name":"naïve & <b>bold</b> ]]> ✓",`+
+					`"total":"0.000000000000000000001","paid":false,"tags":["x"],"note":null}}`, version), &got)
+				if b := rest.lastBody(); b != createdREST {
+					t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
+				}
+				want := map[string]any{"id": json.Number("-9223372036854775808"), "name": "naïve & <b>bold</b> ]]> ✓",
+					"total": "0.000000000000000000001", "paid": false, "tags": []any{"x"}, "note": nil}
+				if d := cmp.Diff(want, got.Result); d != "" {
+					t.Errorf("CreateOrder (-want +got):\n%s", d)
+				}
 
-			got.Result = nil
-			decode(t, run(t, wsdlURL, "GetOrder", `{"id":404}`, version), &got)
-			if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
-				t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
-			}
-		})
+				got.Result = nil
+				decode(t, run(t, wsdlURL, "GetOrder", `{"id":404}`, version), &got)
+				if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
+					t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
+				}
+			})
+		}
 	}
 }
 
