@@ -107,13 +107,6 @@ func importOrders(t *testing.T, base string, rest *restOrders, key, root string,
 	return wsdlURL
 }
 
-// startOrders runs s2r with the orders contract of two files (a WSDL
-// importing an XSD from a subfolder) as consume service "orders".
-func startOrders(t *testing.T, rest *restOrders) string {
-	t.Helper()
-	return importOrders(t, startS2R(t), rest, "orders", "orders.wsdl", "xsd/orders-types.xsd")
-}
-
 // clientOrder is an order as a SOAP client reports it, numbers as text.
 var clientOrder = map[string]any{"id": "9223372036854775807", "name": "Grüße <&> \"q\" 'a' ✓ 𝄞",
 	"total": "12345678901234567890.000000001", "paid": true, "tags": []any{"only one"}, "note": nil}
@@ -126,41 +119,49 @@ const createArgs = `{"order":{"id":"-9223372036854775808","name":"naïve & <b>bo
 const createdREST = `{"order":{"id":-9223372036854775808,"name":"naïve & <b>bold</b> ]]> ✓","total":0.000000000000000000001,` +
 	`"paid":false,"tags":["x"],"note":null}}`
 
-// TestConsumeNodeSOAPClient: the npm soap package loads the WSDL (and its
-// imported XSD) from s2r and calls the consume service in SOAP 1.1 and 1.2;
-// values round-trip exactly through the REST backend.
+// TestConsumeNodeSOAPClient: the npm soap package loads the WSDL and its
+// imports from s2r (two and three files) and calls the consume services in
+// SOAP 1.1 and 1.2; values round-trip exactly through the REST backend.
 func TestConsumeNodeSOAPClient(t *testing.T) {
 	dir := nodeDir(t)
 	rest := newRESTOrders(t)
-	wsdlURL := startOrders(t, rest)
-	for _, version := range []string{"1.1", "1.2"} {
-		t.Run("SOAP "+version, func(t *testing.T) {
-			var got struct {
-				Result map[string]any `json:"result"`
-				Fault  map[string]any `json:"fault"`
-			}
-			decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"9007199254740993"}`, version), &got)
-			if d := cmp.Diff(map[string]any{"order": clientOrder}, got.Result); d != "" {
-				t.Errorf("GetOrder (-want +got):\n%s", d)
-			}
+	base := startS2R(t)
+	contracts := map[string]string{
+		"WSDL importing an XSD": importOrders(t, base, rest, "orders", "orders.wsdl", "xsd/orders-types.xsd"),
+		"WSDL importing a WSDL importing an XSD": importOrders(t, base, rest, "orders-split", "orders-split.wsdl",
+			"parts/orders-abstract.wsdl", "xsd/orders-types.xsd"),
+	}
+	for _, name := range []string{"WSDL importing an XSD", "WSDL importing a WSDL importing an XSD"} {
+		wsdlURL := contracts[name]
+		for _, version := range []string{"1.1", "1.2"} {
+			t.Run(name+"/SOAP "+version, func(t *testing.T) {
+				var got struct {
+					Result map[string]any `json:"result"`
+					Fault  map[string]any `json:"fault"`
+				}
+				decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"9007199254740993"}`, version), &got)
+				if d := cmp.Diff(map[string]any{"order": clientOrder}, got.Result); d != "" {
+					t.Errorf("GetOrder (-want +got):\n%s", d)
+				}
 
-			got.Result = nil
-			decode(t, runNode(t, dir, "client.js", wsdlURL, "CreateOrder", createArgs, version), &got)
-			if b := rest.lastBody(); b != createdREST {
-				t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
-			}
-			var want map[string]any
-			json.Unmarshal([]byte(createArgs), &want)
-			if d := cmp.Diff(want, got.Result); d != "" {
-				t.Errorf("CreateOrder (-want +got):\n%s", d)
-			}
+				got.Result = nil
+				decode(t, runNode(t, dir, "client.js", wsdlURL, "CreateOrder", createArgs, version), &got)
+				if b := rest.lastBody(); b != createdREST {
+					t.Errorf("REST body:\n got %s\nwant %s", b, createdREST)
+				}
+				var want map[string]any
+				json.Unmarshal([]byte(createArgs), &want)
+				if d := cmp.Diff(want, got.Result); d != "" {
+					t.Errorf("CreateOrder (-want +got):\n%s", d)
+				}
 
-			got.Result = nil
-			decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"404"}`, version), &got)
-			if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
-				t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
-			}
-		})
+				got.Result = nil
+				decode(t, runNode(t, dir, "client.js", wsdlURL, "GetOrder", `{"id":"404"}`, version), &got)
+				if got.Fault == nil || !strings.Contains(mustJSON(got.Fault), "S2R-RUN-0502") {
+					t.Errorf("GetOrder 404: want a Fault with S2R-RUN-0502, got %+v", got)
+				}
+			})
+		}
 	}
 }
 
