@@ -102,8 +102,10 @@ func zipError(name string, err error) *apierr.Error {
 	return importDetailError(name, 0, err.Error())
 }
 
-// urlInText finds http(s) URLs quoted in error reasons.
-var urlInText = regexp.MustCompile(`https?://[^\s"'<>]+`)
+// urlInText finds http(s) URLs quoted in error reasons. Braces end a URL:
+// a reason names qualified names as {namespace}local, and redacting
+// "http://ns}local" as a URL would render the brace as %7D.
+var urlInText = regexp.MustCompile(`https?://[^\s"'<>{}]+`)
 
 // redactLocation redacts query values of URL locations.
 func redactLocation(loc string) string {
