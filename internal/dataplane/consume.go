@@ -53,7 +53,7 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if doc, ok := wsdlDocument(r, t); ok {
-			status, n := d.ServeWSDL(w, r, t, svc, doc)
+			status, n := d.serveConsumeWSDL(w, r, t, svc, doc)
 			c.finish(status, n, nil, start)
 			return
 		}

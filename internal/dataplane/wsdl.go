@@ -146,9 +146,9 @@ func (d *Dispatcher) wsdlBody(r *http.Request, t Target, svc *routing.Service, d
 	return c.document(f, base), f.contentType, nil
 }
 
-// ServeWSDL writes document doc ("" for the root WSDL) of svc and returns
+// serveConsumeWSDL writes document doc ("" for the root WSDL) of svc and returns
 // the status and body length written; errors are SOAP Faults (consume).
-func (d *Dispatcher) ServeWSDL(w http.ResponseWriter, r *http.Request, t Target, svc *routing.Service, doc string) (int, int) {
+func (d *Dispatcher) serveConsumeWSDL(w http.ResponseWriter, r *http.Request, t Target, svc *routing.Service, doc string) (int, int) {
 	b, ct, err := d.wsdlBody(r, t, svc, doc)
 	if err != nil {
 		e := apierr.Resolve(err, apierr.RunInternal)
