@@ -16,7 +16,8 @@ import (
 // 502, 503 or 504 (a proxy in front of the backend saying it is not
 // there); failover happens on those and on a failure to connect, never
 // after the request may have been processed. Breaker failures are connect
-// errors, timeouts and 5xx answers (upstream.IsBackendFailure).
+// errors, timeouts and 5xx answers, except a 500 carrying a SOAP Fault
+// (upstream.IsBackendFailure, upstream.IsFailedAnswer).
 type SelectedBackends struct {
 	Client   *upstream.Client
 	Selector *upstream.Selector
@@ -30,14 +31,13 @@ func (s SelectedBackends) Do(ctx context.Context, svc *routing.Service, req upst
 	i, err := s.Selector.Do(ctx, poolOf(svc), func(ctx context.Context, i int) (upstream.Verdict, error) {
 		r, err := s.Client.Do(ctx, svc.Backends[i].Backend, req)
 		resp = r
-		status := 0
-		if r != nil {
-			status = r.StatusCode
+		if err != nil {
+			return upstream.Verdict{Failure: upstream.IsBackendFailure(0, err), Failover: upstream.FailedBeforeSend(err)}, err
 		}
 		return upstream.Verdict{
-			Failure:  upstream.IsBackendFailure(status, err),
-			Failover: upstream.FailedBeforeSend(err) || unavailableStatus(status),
-		}, err
+			Failure:  upstream.IsFailedAnswer(r.StatusCode, r.Header.Get("Content-Type")),
+			Failover: unavailableStatus(r.StatusCode),
+		}, nil
 	})
 	var b *routing.Backend
 	if i >= 0 {

@@ -293,3 +293,31 @@ func TestGatewayInBodyFault(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewaySOAPFaultsKeepBreakerClosed: SOAP delivers Faults as HTTP 500
+// with an XML body; they are application answers and never open the
+// breaker, whereas a 500 of another type does.
+func TestGatewaySOAPFaultsKeepBreakerClosed(t *testing.T) {
+	var ct atomic.Value
+	ct.Store("text/xml; charset=utf-8")
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ct.Load().(string))
+		w.WriteHeader(500)
+		io.WriteString(w, "<Fault/>")
+	}))
+	defer backend.Close()
+	br := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 2, OpenFor: time.Hour})
+	gw := newGW(t, gwService(upstream.RoutingSingle, backend.URL), 1, dataplane.GatewayConfig{Selector: upstream.NewSelector(nil, br)})
+	for i := range 5 {
+		if status, body, _ := post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>")); status != 500 || string(body) != "<Fault/>" {
+			t.Fatalf("fault %d: %d %s", i, status, body)
+		}
+	}
+	ct.Store("text/html")
+	for range 2 {
+		post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>"))
+	}
+	if status, body, _ := post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>")); status != 503 || errorCode(t, body) != apierr.RunCircuitOpen {
+		t.Fatalf("after two HTML 500s: %d %s", status, body)
+	}
+}

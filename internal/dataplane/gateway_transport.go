@@ -99,7 +99,7 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		return nil, upstream.Verdict{Failure: upstream.IsBackendFailure(0, ue), Failover: failover && ue.Kind != upstream.KindCanceled}, ue
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
-	return resp, upstream.Verdict{Failure: resp.StatusCode >= 500}, nil
+	return resp, upstream.Verdict{Failure: upstream.IsFailedAnswer(resp.StatusCode, resp.Header.Get("Content-Type"))}, nil
 }
 
 // classifyGateway turns a transport failure into an *upstream.Error: the

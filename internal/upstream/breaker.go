@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -192,7 +193,8 @@ func breakerState(s gobreaker.State) BreakerState {
 
 // IsBackendFailure reports whether a call outcome counts against the
 // backend's breaker: an *Error other than a canceled client or a refused
-// auth configuration, or an HTTP status of 500 or more.
+// auth configuration, or an HTTP status of 500 or more. Callers that have
+// the answer's Content-Type use IsFailedAnswer, which spares SOAP Faults.
 func IsBackendFailure(status int, err error) bool {
 	if err != nil {
 		switch KindOf(err) {
@@ -202,4 +204,26 @@ func IsBackendFailure(status int, err error) bool {
 		return true
 	}
 	return status >= 500
+}
+
+// IsFailedAnswer is IsBackendFailure for an answer with its Content-Type:
+// an HTTP 500 carrying XML (text/xml, application/soap+xml, …+xml) is how
+// SOAP delivers a Fault, an application answer the backend was healthy
+// enough to give, so it does not count against the breaker; a 500 of any
+// other type, and every other 5xx, does.
+func IsFailedAnswer(status int, contentType string) bool {
+	if status < 500 {
+		return false
+	}
+	if status == 500 {
+		ct := strings.ToLower(contentType)
+		if i := strings.IndexByte(ct, ';'); i >= 0 {
+			ct = ct[:i]
+		}
+		ct = strings.TrimSpace(ct)
+		if ct == "text/xml" || ct == "application/xml" || strings.HasSuffix(ct, "+xml") {
+			return false
+		}
+	}
+	return true
 }

@@ -193,3 +193,25 @@ func TestIsBackendFailure(t *testing.T) {
 		}
 	}
 }
+
+func TestIsFailedAnswer(t *testing.T) {
+	tests := []struct {
+		status int
+		ct     string
+		want   bool
+	}{
+		{200, "text/xml", false},
+		{404, "text/html", false},
+		{500, "text/xml; charset=utf-8", false},
+		{500, "application/soap+xml; action=x", false},
+		{500, "text/html", true},
+		{500, "", true},
+		{502, "text/xml", true},
+		{503, "text/plain", true},
+	}
+	for _, tt := range tests {
+		if got := upstream.IsFailedAnswer(tt.status, tt.ct); got != tt.want {
+			t.Errorf("IsFailedAnswer(%d, %q) = %v, want %v", tt.status, tt.ct, got, tt.want)
+		}
+	}
+}
