@@ -20,8 +20,9 @@ import (
 // successful probes in a row close it.
 //
 // A failure is a connect error, a timeout, a connection broken before the
-// answer, or an HTTP 5xx answer. A 4xx answer and a canceled client are
-// not failures (the first is the caller's mistake, the second says nothing
+// answer, or an HTTP 5xx answer other than a 500 carrying XML (a SOAP
+// Fault: IsFailedAnswer). A 4xx answer and a canceled client are not
+// failures (the first is the caller's mistake, the second says nothing
 // about the backend).
 const (
 	BreakerConsecutiveFailures = 5
