@@ -78,7 +78,7 @@ func newServer(cfg Config) *server {
 		access:  access.NewResolver(cfg.Store, cfg.BootstrapAdmins, access.DefaultCacheTTL),
 		version: cfg.Version,
 		public:  cfg.PublicBaseURL,
-		now:     time.Now,
+		now:     storedNow,
 	}
 	s.backendHealth = cfg.BackendHealth
 	s.contracts = contracts.New(cfg.Store)
@@ -116,3 +116,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	_, _ = w.Write(buf.Bytes())
 	return nil
 }
+
+// storedNow is the current time as the store keeps it (UTC, microseconds),
+// so a timestamp answered at creation equals the one read back later.
+func storedNow() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
