@@ -167,8 +167,7 @@ func startServer(t *testing.T, extraEnv []string) *server {
 		}
 	}()
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		s.stop()
 		if t.Failed() {
 			s.mu.Lock()
 			t.Logf("s2r serve log tail:\n%s", tail(s.logs.String(), 3000))
@@ -185,6 +184,12 @@ func startServer(t *testing.T, extraEnv []string) *server {
 		t.Fatalf("s2r serve did not report listening within 30s:\n%s", head.String())
 	}
 	return s
+}
+
+// stop kills the server and waits for it.
+func (s *server) stop() {
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
 }
 
 func tail(s string, n int) string {
@@ -300,9 +305,15 @@ type onboarded struct {
 }
 
 // onboard imports a WSDL through the DESIGN 8 autopilot and activates it.
-func (s *server) onboard(t *testing.T, xml string, files map[string]string, serviceKey, direction string) onboarded {
+// backendURL (optional) replaces the WSDL's address, which tests cannot
+// reach: a call racing the asynchronous route reload after a later PATCH
+// then still reaches a test server instead of feeding the circuit breaker.
+func (s *server) onboard(t *testing.T, xml string, files map[string]string, serviceKey, direction, backendURL string) onboarded {
 	t.Helper()
 	body := map[string]any{"xml": xml, "environment": "dev", "serviceKey": serviceKey}
+	if backendURL != "" {
+		body["backendUrl"] = backendURL
+	}
 	if files != nil {
 		body["files"] = files
 	}

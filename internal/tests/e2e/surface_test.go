@@ -148,7 +148,7 @@ func TestConsumeTraffic(t *testing.T) {
 			_ = json.NewEncoder(w).Encode(map[string]any{"AddResult": a + bb})
 		}))
 		t.Cleanup(rest.Close)
-		calc := s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "calc", "consume")
+		calc := s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "calc", "consume", rest.URL+"/initial")
 		s.pointBackend(t, calc, rest.URL+"/api")
 
 		var w resp
@@ -163,17 +163,20 @@ func TestConsumeTraffic(t *testing.T) {
 			t.Errorf("consume WSDL: %.800s", w.body)
 		}
 		env := envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>40</intA><intB>2</intB></t:Add>`)
-		req, _ := http.NewRequest("POST", s.base+"/consume/dev/calc", strings.NewReader(env))
-		req.Header.Set("Content-Type", "text/xml; charset=utf-8")
-		req.Header.Set("SOAPAction", `"http://tempuri.org/Add"`)
-		res, err := httpClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != 200 || !strings.Contains(string(b), "<AddResult>42</AddResult>") {
-			t.Errorf("consume Add: %d %s", res.StatusCode, b)
+		// The backend PATCH reaches the route table asynchronously.
+		var res resp
+		eventually(t, "consume Add", func() string {
+			res = s.soapPost(t, "/consume/dev/calc", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, env)
+			mu.Lock()
+			defer mu.Unlock()
+			if res.status == 200 && gotPath == "POST /api/add" {
+				return ""
+			}
+			return string(res.body)
+		})
+		b := res.body
+		if !strings.Contains(string(b), "<AddResult>42</AddResult>") {
+			t.Errorf("consume Add: %s", b)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -182,17 +185,10 @@ func TestConsumeTraffic(t *testing.T) {
 		}
 		// Malformed XML is a Client SOAP Fault S2R-VAL-0400 (SOAP 1.1 sends
 		// every Fault with HTTP 500, docs/decisions-consume.md).
-		req, _ = http.NewRequest("POST", s.base+"/consume/dev/calc", strings.NewReader(envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>`)))
-		req.Header.Set("Content-Type", "text/xml; charset=utf-8")
-		req.Header.Set("SOAPAction", `"http://tempuri.org/Add"`)
-		res, err = httpClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ = io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != 500 || !strings.Contains(string(b), "<faultcode>soap:Client</faultcode>") || !strings.Contains(string(b), "<s2r:code>S2R-VAL-0400</s2r:code>") {
-			t.Errorf("consume malformed: %d %s", res.StatusCode, b)
+		res = s.soapPost(t, "/consume/dev/calc", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>`))
+		b = res.body
+		if res.status != 500 || !strings.Contains(string(b), "<faultcode>soap:Client</faultcode>") || !strings.Contains(string(b), "<s2r:code>S2R-VAL-0400</s2r:code>") {
+			t.Errorf("consume malformed: %d %s", res.status, b)
 		}
 	})
 }
