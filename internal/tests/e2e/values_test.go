@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestValuesAndValidation checks exact values at the edges (unsignedLong
+// and decimal digits kept, XML escapes and CDATA, non-ASCII), JSON
+// validation answers, autopilot input validation, and consume answers for
+// a REST backend that misbehaves.
+func TestValuesAndValidation(t *testing.T) {
+	corpusDir(t)
+	forEachBackend(t, func(t *testing.T, s *server) {
+		be := newSOAPBackend(t)
+		s.onboard(t, corpusFile(t, postmanDir+"numberConvertion.wsdl"), nil, "num", "", be.srv.URL+"/n")
+		be.answer11("NumberToWords", `<m:NumberToWordsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToWordsResult>a &lt;b&gt; &amp; "c" <![CDATA[<d>]]> é😀</NumberToWordsResult></m:NumberToWordsResponse>`)
+		be.answer11("NumberToDollars", `<m:NumberToDollarsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToDollarsResult>12345678901234567890.123456789</NumberToDollarsResult></m:NumberToDollarsResponse>`)
+
+		wantJSON(t, s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).want(t, 200), `{"NumberToWordsResult":"a <b> & \"c\" <d> é😀"}`)
+		if got, _ := be.request("NumberToWords"); !strings.Contains(got, "<ubiNum>18446744073709551615</ubiNum>") {
+			t.Errorf("backend got %s", got)
+		}
+		r := s.publishCall(t, "num", "number-to-dollars", `{"dNum": 12345678901234567890.123456789}`).want(t, 200)
+		if string(r.body) != `{"NumberToDollarsResult":"12345678901234567890.123456789"}` {
+			t.Errorf("dollars: %s", r.body)
+		}
+		if got, _ := be.request("NumberToDollars"); !strings.Contains(got, "<dNum>12345678901234567890.123456789</dNum>") {
+			t.Errorf("backend got %s", got)
+		}
+		for _, body := range []string{
+			`{"ubiNum": 18446744073709551616}`, `{"ubiNum": -1}`, `{"ubiNum": 1.5}`, `{"ubiNum": "12"}`,
+			`{"ubiNum": null}`, `{"ubiNum": 1, "ubiNum": 2}`,
+		} {
+			if r := s.publishCall(t, "num", "number-to-words", body); r.status != 400 || r.errorCode() != "S2R-VAL-0410" {
+				t.Errorf("%s: %d %s", body, r.status, r.body)
+			}
+		}
+
+		// Autopilot input mistakes are 400s naming the field; a second
+		// service with the same key is a 409.
+		wsdl := corpusFile(t, postmanDir+"numberConvertion.wsdl")
+		for _, c := range []struct {
+			body   map[string]any
+			status int
+			field  string
+		}{
+			{map[string]any{"xml": wsdl, "environment": "dev", "serviceKey": "num"}, 409, "serviceKey"},
+			{map[string]any{"xml": wsdl, "environment": "dev", "serviceKey": "Bad Key!"}, 400, "serviceKey"},
+			{map[string]any{"xml": wsdl, "environment": "dev", "direction": "sideways"}, 400, "direction"},
+			{map[string]any{"xml": wsdl, "environment": ""}, 400, "environment"},
+			{map[string]any{"xml": wsdl, "environment": "dev", "serviceKey": "y", "backendUrl": "ftp://x"}, 400, "backendUrl"},
+		} {
+			r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", c.body)
+			if r.status != c.status || str(r.json(t), "error", "details", "field") != c.field {
+				t.Errorf("autopilot %v: %d %.400s", c.field, r.status, r.body)
+			}
+		}
+		// An entity-expansion DOCTYPE is refused as malformed.
+		r = s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{"environment": "dev",
+			"xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><definitions>&b;</definitions>`})
+		if r.status != 400 || r.errorCode() != "S2R-VAL-0400" {
+			t.Errorf("DOCTYPE: %d %s", r.status, r.body)
+		}
+
+		// Consume over a REST backend that misbehaves: every answer is a
+		// SOAP Fault naming the problem.
+		rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			switch {
+			case strings.HasSuffix(r.URL.Path, "/subtract"):
+				w.WriteHeader(404)
+				_, _ = io.WriteString(w, `{"message":"nope"}`)
+			case strings.HasSuffix(r.URL.Path, "/multiply"):
+				_, _ = io.WriteString(w, `{"MultiplyResult": "x"}`)
+			default:
+				_, _ = io.WriteString(w, `{"AddResult": 3, "extra": true}`)
+			}
+		}))
+		t.Cleanup(rest.Close)
+		s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "ccalc", "consume", rest.URL+"/api")
+		call := func(action, op string) resp {
+			return s.soapPost(t, "/consume/dev/ccalc", "text/xml; charset=utf-8", `"http://tempuri.org/`+action+`"`,
+				envelope11(`<t:`+op+` xmlns:t="http://tempuri.org/"><intA>1</intA><intB>2</intB></t:`+op+`>`))
+		}
+		var res resp
+		eventually(t, "consume route", func() string {
+			if res = call("Subtract", "Subtract"); strings.Contains(string(res.body), "no route for") {
+				return string(res.body)
+			}
+			return ""
+		})
+		for _, c := range []struct {
+			res  resp
+			want []string
+		}{
+			{res, []string{"<faultcode>soap:Server</faultcode>", "<s2r:code>S2R-RUN-0502</s2r:code>", `<s2r:detail name="backendStatus">404</s2r:detail>`}},
+			{call("Multiply", "Multiply"), []string{"<s2r:code>S2R-RUN-0506</s2r:code>", `<s2r:detail name="path">/MultiplyResult</s2r:detail>`}},
+			{call("Add", "Add"), []string{"<s2r:code>S2R-RUN-0506</s2r:code>", `<s2r:detail name="path">/extra</s2r:detail>`}},
+			{call("Nope", "Nope"), []string{"<faultcode>soap:Client</faultcode>", "<s2r:code>S2R-RUN-0404</s2r:code>"}},
+		} {
+			for _, w := range c.want {
+				if c.res.status != 500 || !strings.Contains(string(c.res.body), w) {
+					t.Errorf("consume answer lacks %s: %d %s", w, c.res.status, c.res.body)
+				}
+			}
+		}
+	})
+}
+
+// TestKnownDefectSchemaReasonNumbers: a JSON Schema violation on a large
+// integer names the same rounded number twice, so the caller cannot see why.
+func TestKnownDefectSchemaReasonNumbers(t *testing.T) {
+	t.Skip("known defect: internal/routing (JSON Schema validation): {\"ubiNum\": 18446744073709551616} on xs:unsignedLong answers reason \"maximum: got 1.8446744073709552×10¹⁹, want 1.8446744073709552×10¹⁹\" (floats, got == want as shown)")
+	corpusDir(t)
+	s := startServer(t, nil)
+	be := newSOAPBackend(t)
+	s.onboard(t, corpusFile(t, postmanDir+"numberConvertion.wsdl"), nil, "num", "", be.srv.URL+"/n")
+	r := s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551616}`).want(t, 400)
+	if !strings.Contains(string(r.body), "18446744073709551615") {
+		t.Errorf("reason does not name the maximum exactly: %s", r.body)
+	}
+}
