@@ -128,11 +128,12 @@ func portError(o autopilotOptions, err error) error {
 func deriveServiceKey(wsdlService string) string { return catalog.OperationKey(wsdlService) }
 
 // planFromDefs drafts the operations of the chosen port with auto
-// mappings.
-func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl.Port) (draftPlan, error) {
+// mappings. A port that binds no operation is blamed on field (empty when
+// the caller did not name the port).
+func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl.Port, field string) (draftPlan, error) {
 	ops, err := catalog.DraftOperations(defs, service, port.Name)
 	if err != nil {
-		return draftPlan{}, fieldError("wsdlPort", err.Error())
+		return draftPlan{}, fieldError(field, err.Error())
 	}
 	plan := draftPlan{artifactID: &artifactID, wsdlService: service, wsdlPort: port.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
 	for i := range ops {
@@ -168,7 +169,11 @@ func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autop
 	if err != nil {
 		return nil, err
 	}
-	draft, err := planFromDefs(defs, a.ArtifactID, svcName, port)
+	portField := ""
+	if o.WSDLPort != "" {
+		portField = "wsdlPort"
+	}
+	draft, err := planFromDefs(defs, a.ArtifactID, svcName, port, portField)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 
 // ErrNoOperations means the selected WSDL service and port bind no SOAP
 // operation.
-var ErrNoOperations = errors.New("catalog: no SOAP operations to import")
+var ErrNoOperations = errors.New("no SOAP operations to import")
 
 // SelectPort chooses the WSDL service and port a version is drafted from.
 // Given names must exist (a given port alone is looked up in every

@@ -125,6 +125,12 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 		} else if !wantFail || !strings.Contains(reason, want) {
 			t.Errorf("%s: unexpected 400 %.500s (expected %q)", rel, r.body, want)
 		}
+		if strings.HasPrefix(reason, "catalog:") {
+			t.Errorf("%s: the reason leaks a Go package prefix: %q", rel, reason)
+		}
+		if f := str(m, "error", "details", "field"); f == "wsdlPort" || f == "wsdlService" {
+			t.Errorf("%s: the 400 blames field %s, which the request did not set: %.300s", rel, f, r.body)
+		}
 		file := str(m, "error", "details", "file")
 		line, _ := m["error"].(map[string]any)["details"].(map[string]any)["line"].(float64)
 		return fmt.Sprintf("400 %s (file %q line %d)", reason, file, int(line))
