@@ -101,6 +101,9 @@ type memberPlan struct {
 	maxItems int // 0: unbounded
 	minItems int
 	group    int // index of the member whose presence satisfies required (substitution heads), or -1
+	// shadowed is set when a later member of the same XML name took its
+	// byXML entry: the in-order lookup of x2j.child must not pick it.
+	shadowed bool
 }
 
 // attrPlan is one "@name" member.
@@ -258,7 +261,11 @@ func (tp *typePlan) addMember(m *memberPlan) int {
 	tp.members = append(tp.members, m)
 	i := len(tp.members) - 1
 	tp.byJSON[m.json] = i
-	tp.byXML[xmlstream.Name{Space: m.name.space, Local: m.name.local}] = i
+	xn := xmlstream.Name{Space: m.name.space, Local: m.name.local}
+	if j, ok := tp.byXML[xn]; ok {
+		tp.members[j].shadowed = true
+	}
+	tp.byXML[xn] = i
 	return i
 }
 

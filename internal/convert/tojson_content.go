@@ -54,7 +54,12 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 // child writes one child element of the content in f.
 func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 	tp := f.tp
-	idx, ok := tp.byXML[tok.Name]
+	// Elements mostly come in schema order: try the open member (an array
+	// item again) and the next one before hashing the name.
+	idx, ok := tp.inOrder(f.cur, tok.Name)
+	if !ok {
+		idx, ok = tp.byXML[tok.Name]
+	}
 	if !ok && (x.p.rpc && tp == x.p.root || x.p.opts.Lax) {
 		// rpc parts match by local name; lax mode also tolerates elements
 		// qualified differently from the schema (a common backend mistake).
@@ -268,4 +273,15 @@ func (x *x2j) checkChoices(f *contentFrame) error {
 		}
 	}
 	return nil
+}
+
+// inOrder is the member named n among the members cur and cur+1 (cur may
+// be -1), as byXML would find it.
+func (tp *typePlan) inOrder(cur int, n xmlstream.Name) (int, bool) {
+	for i := max(cur, 0); i <= cur+1 && i < len(tp.members); i++ {
+		if m := tp.members[i]; !m.shadowed && m.name.local == n.Local && m.name.space == n.Space {
+			return i, true
+		}
+	}
+	return 0, false
 }
