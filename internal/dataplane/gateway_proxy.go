@@ -85,6 +85,9 @@ func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *T
 	if r.Body != nil && r.Body != http.NoBody {
 		call.body = &limitedBody{src: r.Body, limit: limit}
 		r.Body = call.body
+		if r.ContentLength > 0 && r.ContentLength <= smallBody {
+			r.Body = readSmallBody(call.body, r.ContentLength)
+		}
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	// Deferred: a response cut mid-stream aborts the handler with
@@ -100,7 +103,7 @@ func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter
 	}
 	rec.ResponseBytes = sw.n
 	if call.backend != nil {
-		rec.BackendTarget = RedactTarget(call.backend.Profile.EndpointURL)
+		rec.BackendTarget = redactedTarget(call.backend.Profile.EndpointURL)
 	}
 	rec.BackendMs = float64(call.backendMs.Load()) / 1000
 	rec.InBodyFault = call.inBodyFault.Load()
@@ -165,10 +168,7 @@ func modifyGatewayResponse(resp *http.Response) error {
 // SOAP Fault: an envelope's Body starts within its first kilobytes.
 const faultSniffBytes = 8 << 10
 
-var (
-	faultPrefixed = []byte(":Fault")
-	faultBare     = []byte("<Fault")
-)
+var faultName = []byte("Fault")
 
 // sniffFault notes a SOAP Fault element among the first bytes of a 200
 // answer, without copying them (an element split across two reads is
@@ -178,8 +178,23 @@ func sniffFault(call *gwCall, p []byte, before int64) {
 	if !call.sniffFault || before >= faultSniffBytes || call.inBodyFault.Load() {
 		return
 	}
-	if bytes.Contains(p, faultPrefixed) || bytes.Contains(p, faultBare) {
+	if hasFaultElement(p) {
 		call.inBodyFault.Store(true)
+	}
+}
+
+// hasFaultElement reports whether p holds ":Fault" or "<Fault", in one
+// pass over p.
+func hasFaultElement(p []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(p[off:], faultName)
+		if i < 0 {
+			return false
+		}
+		if i += off; i > 0 && (p[i-1] == ':' || p[i-1] == '<') {
+			return true
+		}
+		off = i + len(faultName)
 	}
 }
 
@@ -215,6 +230,34 @@ func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, e
 	}
 	apierr.Render(w, r, e, apierr.RunInternal)
 }
+
+// smallBody is the largest declared request body read before the
+// backend is called: it is (nearly always) already in the server's 4 KB
+// read buffer, and sent from memory the transport writes the headers and
+// the body in one system call instead of flushing the headers first.
+const smallBody = 4 << 10
+
+// readSmallBody reads the n declared bytes of body and returns them as an
+// in-memory body. A read that fails returns a body yielding the bytes read
+// and then the error, so the backend call fails as it does when streamed.
+func readSmallBody(body *limitedBody, n int64) io.ReadCloser {
+	buf := make([]byte, n)
+	k, err := io.ReadFull(body, buf)
+	if err == nil {
+		return io.NopCloser(bytes.NewReader(buf))
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(buf[:k]), errReader{err}), body}
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // limitedBody is the client's request body read through the payload
 // limit while it streams to the backend.
@@ -311,6 +354,19 @@ var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); retu
 
 func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
 func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
+
+// redactedTargets caches RedactTarget of backend endpoints, bounded like
+// endpointURLs.
+var redactedTargets sync.Map
+
+func redactedTarget(raw string) string {
+	if t, ok := redactedTargets.Load(raw); ok {
+		return t.(string)
+	}
+	t := RedactTarget(raw)
+	redactedTargets.Store(raw, t)
+	return t
+}
 
 // endpointURLs caches parsed backend endpoints; a changed endpoint is a
 // new key, and the set is bounded by the configured profiles.

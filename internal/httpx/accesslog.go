@@ -65,6 +65,12 @@ func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 				case isProbe(r.URL.Path):
 					level = slog.LevelDebug // probes and scrapes would drown the log
 				}
+				// The attributes (redacted headers and query) cost more
+				// than the rest of the middleware: build them only for a
+				// line that will be written.
+				if !log.Enabled(r.Context(), level) {
+					return
+				}
 				log.LogAttrs(r.Context(), level, "http request",
 					slog.String("method", r.Method),
 					slog.String("path", r.URL.Path),

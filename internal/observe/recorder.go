@@ -73,6 +73,10 @@ type Recorder struct {
 	batches      atomic.Int64
 	lastWarn     atomic.Int64 // unix nanoseconds of the last queue-full warning
 	warnDropped  atomic.Int64 // drops at the last warning
+
+	// Last backend target redacted, and its result (writer goroutine).
+	lastTarget   string
+	lastRedacted *string
 }
 
 var _ dataplane.Recorder = (*Recorder)(nil)

@@ -145,7 +145,7 @@ func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 		TotalMs:       rec.TotalMs,
 		BackendMs:     rec.BackendMs,
 		ConverterMs:   rec.ConverterMs,
-		BackendTarget: store.StorableText(dataplane.RedactTarget(rec.BackendTarget), maxPathLen),
+		BackendTarget: r.redactTarget(rec.BackendTarget),
 		ClientIP:      store.StorableText(rec.ClientIP, maxFieldLen),
 		RequestBytes:  rec.RequestBytes,
 		ResponseBytes: rec.ResponseBytes,
@@ -162,6 +162,17 @@ func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 		l.BackendResponse = capPayload(rec.BackendResponse, limit)
 	}
 	return l
+}
+
+// redactTarget is RedactTarget and StorableText of a backend target,
+// remembering the last one: consecutive records mostly name the same
+// backend. Only the writer goroutine calls it.
+func (r *Recorder) redactTarget(raw string) string {
+	if raw != r.lastTarget || r.lastRedacted == nil {
+		t := store.StorableText(dataplane.RedactTarget(raw), maxPathLen)
+		r.lastTarget, r.lastRedacted = raw, &t
+	}
+	return *r.lastRedacted
 }
 
 // capPayload returns b cut to limit bytes, marked when cut.

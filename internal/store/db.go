@@ -55,6 +55,10 @@ type Store struct {
 	changes *broadcast
 	// jobs are the background jobs running in this process (TryExclusive).
 	jobs jobLocks
+	// txLogStmt is the full-batch INSERT of runtime_tx_logs prepared on
+	// the SQLite writer (txlogs.go), so the recorder does not parse it per
+	// batch.
+	txLogStmt txLogStmt
 }
 
 // SQLiteFile is the name of the SQLite database file in the data directory.
@@ -169,6 +173,7 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes every pool.
 func (s *Store) Close() error {
+	s.txLogStmt.close()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
