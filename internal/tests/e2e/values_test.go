@@ -124,3 +124,34 @@ func TestKnownDefectSchemaReasonNumbers(t *testing.T) {
 		t.Errorf("reason does not name the maximum exactly: %s", r.body)
 	}
 }
+
+// TestChoiceAndRPCEncoded: an xs:choice wrapper is a bare message (its JSON
+// is keyed by the part name, WS-I wrapped needs a sequence); exactly one
+// branch is accepted. rpc/encoded over SOAP 1.2 sends xsi:type on every
+// part and reads the answer back.
+func TestChoiceAndRPCEncoded(t *testing.T) {
+	corpusDir(t)
+	forEachBackend(t, func(t *testing.T, s *server) {
+		be := newSOAPBackend(t)
+		s.onboard(t, corpusFile(t, postmanDir+"CalculatorChoice.wsdl"), nil, "choice", "", be.srv.URL+"/c")
+		be.answer11("Add", `<t:AddResponse xmlns:t="http://tempuri.org/"><AddResult>1</AddResult></t:AddResponse>`)
+		wantJSON(t, s.settledCall(t, "choice", "add", `{"parameters":{"intB": 2}}`).want(t, 200), `{"AddResult":1}`)
+		if got, _ := be.request("Add"); !strings.Contains(got, "<ns1:Add><intB>2</intB></ns1:Add>") {
+			t.Errorf("backend got %s", got)
+		}
+		for _, b := range []string{`{"parameters":{"intA": 1, "intB": 2}}`, `{"parameters":{}}`, `{"intA": 1}`} {
+			if r := s.publishCall(t, "choice", "add", b); r.status != 400 || r.errorCode() != "S2R-VAL-0410" {
+				t.Errorf("%s: %d %s", b, r.status, r.body)
+			}
+		}
+
+		s.onboard(t, corpusFile(t, "vpulim+node-soap/test/wsdl/rpcexample.wsdl"), nil, "rpcenc", "", be.srv.URL+"/r")
+		be.answer12("getKey", `<r:getKeyResponse xmlns:r="urn:RpcExample"><base64EncodedVariantResult>aGVsbG8=</base64EncodedVariantResult></r:getKeyResponse>`)
+		wantJSON(t, s.settledCall(t, "rpcenc", "get-key", `{"params": {"module": "m", "key": "k"}}`).want(t, 200), `{"base64EncodedVariantResult":"aGVsbG8="}`)
+		got, h := be.request("getKey")
+		if !strings.Contains(got, `<params xsi:type="ns1:getKeyParams"><module xsi:type="xsd:string">m</module><key xsi:type="xsd:string">k</key></params>`) ||
+			!strings.HasPrefix(h.Get("Content-Type"), "application/soap+xml") {
+			t.Errorf("backend got %s (%s)", got, h.Get("Content-Type"))
+		}
+	})
+}
