@@ -39,14 +39,14 @@ func TestHasFaultElement(t *testing.T) {
 // TestReadSmallBody: a small body is sent from memory; a short one yields
 // the bytes read and then io.ErrUnexpectedEOF, as the streamed body does.
 func TestReadSmallBody(t *testing.T) {
-	b := readSmallBody(&limitedBody{src: io.NopCloser(strings.NewReader("hello")), limit: 1 << 20}, 5)
-	if got, err := io.ReadAll(b); err != nil || string(got) != "hello" {
-		t.Fatalf("got %q %v", got, err)
+	b, all := readSmallBody(&limitedBody{src: io.NopCloser(strings.NewReader("hello")), limit: 1 << 20}, 5)
+	if got, err := io.ReadAll(b); err != nil || string(got) != "hello" || string(all) != "hello" {
+		t.Fatalf("got %q %q %v", got, all, err)
 	}
 	lb := &limitedBody{src: io.NopCloser(strings.NewReader("hel")), limit: 1 << 20}
-	b = readSmallBody(lb, 5)
-	if got, err := io.ReadAll(b); err != io.ErrUnexpectedEOF || string(got) != "hel" {
-		t.Fatalf("short body: got %q %v", got, err)
+	b, all = readSmallBody(lb, 5)
+	if got, err := io.ReadAll(b); err != io.ErrUnexpectedEOF || string(got) != "hel" || all != nil {
+		t.Fatalf("short body: got %q %q %v", got, all, err)
 	}
 	if n := lb.n.Load(); n != 3 {
 		t.Fatalf("counted %d bytes, want 3", n)

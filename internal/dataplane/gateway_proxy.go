@@ -37,6 +37,7 @@ type gwCall struct {
 	inHost    string
 	inProto   string
 	body      *limitedBody // nil for a request without a body
+	small     []byte       // the whole body when read before the call (readSmallBody)
 	respLimit int64
 	tooLarge  atomic.Bool // the response went over respLimit
 	backend   *routing.Backend
@@ -86,7 +87,7 @@ func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *T
 		call.body = &limitedBody{src: r.Body, limit: limit}
 		r.Body = call.body
 		if r.ContentLength > 0 && r.ContentLength <= smallBody {
-			r.Body = readSmallBody(call.body, r.ContentLength)
+			r.Body, call.small = readSmallBody(call.body, r.ContentLength)
 		}
 	}
 	sw := &statusWriter{ResponseWriter: w}
@@ -239,12 +240,13 @@ const smallBody = 4 << 10
 
 // readSmallBody reads the n declared bytes of body and returns them as an
 // in-memory body. A read that fails returns a body yielding the bytes read
-// and then the error, so the backend call fails as it does when streamed.
-func readSmallBody(body *limitedBody, n int64) io.ReadCloser {
+// and then the error, so the backend call fails as it does when streamed;
+// the bytes are returned too when the whole body was read.
+func readSmallBody(body *limitedBody, n int64) (io.ReadCloser, []byte) {
 	buf := make([]byte, n)
 	k, err := io.ReadFull(body, buf)
 	if err == nil {
-		return io.NopCloser(bytes.NewReader(buf))
+		return io.NopCloser(bytes.NewReader(buf)), buf
 	}
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		err = io.ErrUnexpectedEOF
@@ -252,7 +254,7 @@ func readSmallBody(body *limitedBody, n int64) io.ReadCloser {
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytes.NewReader(buf[:k]), errReader{err}), body}
+	}{io.MultiReader(bytes.NewReader(buf[:k]), errReader{err}), body}, nil
 }
 
 type errReader struct{ err error }

@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -81,6 +82,12 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 	} else {
 		// out is already the proxy's own copy of the inbound request.
 		req = out.WithContext(actx)
+		if call.small != nil {
+			// A body read in full is handed to the transport as an
+			// in-memory reader (the proxy wraps it otherwise), so the
+			// headers and body leave in one write.
+			req.Body = io.NopCloser(bytes.NewReader(call.small))
+		}
 	}
 	req.URL, req.Host = u, ""
 	rt, err := t.g.cfg.Client.Prepare(actx, *b, req)
