@@ -35,8 +35,19 @@ func (p *parser) message(doc *wdoc, io *xmlstream.Element, op *xsd.Operation, sp
 		return nil, err
 	}
 	m := &xsd.Message{Name: xmlstream.Name{Space: mr.doc.tns, Local: attr(mr.el, "name")}, Namespace: spec.namespace}
+	// Without a parts attribute the body has every part except those this
+	// binding places in the Header (WS-I BP R2208; CXF, .NET and zeep read
+	// it so): a soap:header part of the same message is not also a body part.
+	inHeader := map[string]bool{}
+	if spec.parts == nil {
+		for _, h := range spec.headers {
+			if hn, err := p.resolve(spec.doc, h, "message"); err == nil && hn == mn {
+				inHeader[attr(h, "part")] = true
+			}
+		}
+	}
 	for _, part := range all {
-		if spec.parts == nil || slices.Contains(spec.parts, part.Name) {
+		if (spec.parts == nil && !inHeader[part.Name]) || slices.Contains(spec.parts, part.Name) {
 			m.Parts = append(m.Parts, part)
 		}
 	}

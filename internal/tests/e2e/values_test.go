@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -152,6 +154,57 @@ func TestChoiceAndRPCEncoded(t *testing.T) {
 		if !strings.Contains(got, `<params xsi:type="ns1:getKeyParams"><module xsi:type="xsd:string">m</module><key xsi:type="xsd:string">k</key></params>`) ||
 			!strings.HasPrefix(h.Get("Content-Type"), "application/soap+xml") {
 			t.Errorf("backend got %s (%s)", got, h.Get("Content-Type"))
+		}
+	})
+}
+
+// TestHeaderPartsAndConcurrency: parts a binding places in soap:header are
+// not sent in the SOAP Body (soap:body without parts); 64 concurrent calls
+// each get their own answer.
+func TestHeaderPartsAndConcurrency(t *testing.T) {
+	corpusDir(t)
+	forEachBackend(t, func(t *testing.T, s *server) {
+		be := newSOAPBackend(t)
+		s.onboard(t, corpusFile(t, "mvantellingen+python-zeep/tests/wsdl_files/soap_header.wsdl"), nil, "hdr", "", be.srv.URL+"/h")
+		be.answer11("TradePriceRequest", `<q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice>`)
+		wantJSON(t, s.settledCall(t, "hdr", "get-last-trade-price", `{"body":{"tickerSymbol":"ACME"}}`).want(t, 200), `{"price":1.5}`)
+		if got, _ := be.request("TradePriceRequest"); strings.Contains(got, "Authentication") || strings.Contains(got, "Token") {
+			t.Errorf("header parts sent in the Body: %s", got)
+		}
+
+		rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			a := strings.SplitN(strings.SplitN(string(b), "<intA>", 2)[1], "<", 2)[0]
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			_, _ = io.WriteString(w, envelope11(`<t:AddResponse xmlns:t="http://tempuri.org/"><AddResult>`+a+`</AddResult></t:AddResponse>`))
+		}))
+		t.Cleanup(rest.Close)
+		s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "echo", "", rest.URL+"/e")
+		s.settledCall(t, "echo", "add", `{"intA":1,"intB":2}`).want(t, 200)
+		var wg sync.WaitGroup
+		errs := make(chan string, 64)
+		for i := 0; i < 64; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				req, _ := http.NewRequest("POST", s.base+"/publish/dev/echo/add", strings.NewReader(fmt.Sprintf(`{"intA":%d,"intB":2}`, i)))
+				req.Header.Set("Content-Type", "application/json")
+				res, err := httpClient.Do(req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if want := fmt.Sprintf(`{"AddResult":%d}`, i); res.StatusCode != 200 || string(b) != want {
+					errs <- fmt.Sprintf("call %d: %d %s", i, res.StatusCode, b)
+				}
+			}(i)
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
 		}
 	})
 }
