@@ -20,6 +20,7 @@ const (
 	ReasonRecursive     = "RECURSIVE_TYPE"  // warning: a type contains itself
 	ReasonTruncated     = "DEEP_CONTRACT"   // warning: deeper or wider than the walk limits
 	ReasonOneWay        = "ONE_WAY"         // warning: no response message
+	ReasonSOAPHeaders   = "SOAP_HEADERS"    // warning: soap:header parts the REST side does not carry
 	ReasonNoContract    = "NO_CONTRACT"     // manual: the operation is not in its WSDL import
 	ReasonMappingError  = "MAPPING_INVALID" // manual: a mapping does not parse or names unknown fields
 	ReasonManualMapping = "MANUAL_MAPPING"  // information: the mapping was written by hand
@@ -110,6 +111,9 @@ func contractWarnings(c shapes, op *xsd.Operation) []Reason {
 	}
 	if op.Output == nil {
 		warn(ReasonOneWay, "one-way operation: the REST answer has no body")
+	}
+	if (op.Input != nil && len(op.Input.Headers) > 0) || (op.Output != nil && len(op.Output.Headers) > 0) {
+		warn(ReasonSOAPHeaders, "the binding declares soap:header parts: the JSON carries only the body, so no SOAP Header is sent or read")
 	}
 	return out
 }
