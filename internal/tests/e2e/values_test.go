@@ -213,3 +213,19 @@ func TestHeaderPartsAndConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// TestKnownDefectPublishSOAPHeaders: publish has no way to send the
+// soap:header parts of an operation (credentials, tokens), so a backend
+// that requires them cannot be called.
+func TestKnownDefectPublishSOAPHeaders(t *testing.T) {
+	t.Skip("known defect: internal/dataplane publish never writes a SOAP Header: soap_header.wsdl GetLastTradePrice's Authentication/Token parts cannot be sent (the request schema refuses them, convert.CompileHeaders is unused by the runtime)")
+	corpusDir(t)
+	s := startServer(t, nil)
+	be := newSOAPBackend(t)
+	s.onboard(t, corpusFile(t, "mvantellingen+python-zeep/tests/wsdl_files/soap_header.wsdl"), nil, "hdr", "", be.srv.URL+"/h")
+	be.answer11("TradePriceRequest", `<q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice>`)
+	s.settledCall(t, "hdr", "get-last-trade-price", `{"header":{"username":"u","password":"p"},"token":{"value":"t"},"body":{"tickerSymbol":"ACME"}}`).want(t, 200)
+	if got, _ := be.request("TradePriceRequest"); !strings.Contains(got, "Header><ns1:Authentication>") {
+		t.Errorf("no SOAP Header sent: %s", got)
+	}
+}
