@@ -363,3 +363,12 @@ func eventually(t *testing.T, what string, f func() string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
