@@ -399,13 +399,19 @@ func (c *compiler) link(d decl, n int) error {
 
 // descendants lists the named types derived from name, transitively.
 func (c *compiler) descendants(name xmlstream.Name) []xmlstream.Name {
+	return closure(name, c.s.derivations)
+}
+
+// closure lists, breadth first and without repeats, every name reachable
+// from start through links (start itself excluded).
+func closure(start xmlstream.Name, links map[xmlstream.Name][]xmlstream.Name) []xmlstream.Name {
 	var out []xmlstream.Name
-	seen := map[xmlstream.Name]bool{name: true}
-	queue := []xmlstream.Name{name}
+	seen := map[xmlstream.Name]bool{start: true}
+	queue := []xmlstream.Name{start}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, d := range c.s.derivations[n] {
+		for _, d := range links[n] {
 			if !seen[d] {
 				seen[d] = true
 				out = append(out, d)

@@ -104,21 +104,7 @@ func (c *compiler) headType(d decl, el *xmlstream.Element) (*Type, error) {
 
 // members lists the elements of name's substitution group, transitively.
 func (c *compiler) members(name xmlstream.Name) []xmlstream.Name {
-	var out []xmlstream.Name
-	seen := map[xmlstream.Name]bool{name: true}
-	queue := []xmlstream.Name{name}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, m := range c.s.substitutions[n] {
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, m)
-				queue = append(queue, m)
-			}
-		}
-	}
-	return out
+	return closure(name, c.s.substitutions)
 }
 
 // fillElement sets the type, nillable, default and fixed of an element
