@@ -166,7 +166,12 @@ const maxViolations = 50
 
 // SchemaViolations validates doc against s and returns the failing JSON
 // Pointers (leaf errors, sorted, at most 50), nil when doc is valid.
+// Numbers are compared exactly. A number beyond the range the validator
+// can compare (outOfRangeNumbers) is reported instead of validating.
 func SchemaViolations(s *jsonschema.Schema, doc any) []Violation {
+	if out := outOfRangeNumbers(doc); len(out) > 0 {
+		return out
+	}
 	err := s.Validate(doc)
 	if err == nil {
 		return nil
@@ -185,7 +190,7 @@ func SchemaViolations(s *jsonschema.Schema, doc any) []Violation {
 			}
 			return
 		}
-		v := Violation{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e)}
+		v := Violation{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e, doc)}
 		if !seen[v] && len(out) < maxViolations {
 			seen[v] = true
 			out = append(out, v)
@@ -203,14 +208,4 @@ func instancePointer(loc []string) string {
 		b.WriteString(escapePointer(s))
 	}
 	return b.String()
-}
-
-// leafReason is the error text of one leaf without the location prefix
-// the library adds.
-func leafReason(e *jsonschema.ValidationError) string {
-	out := e.BasicOutput()
-	if out != nil && out.Error != nil {
-		return out.Error.String()
-	}
-	return e.Error()
 }

@@ -137,22 +137,30 @@ func setNumber(s map[string]any, key, lexical string) {
 	}
 }
 
-// jsonNumber converts an XSD numeric lexical to an exact JSON number.
+// jsonNumber converts an XSD numeric lexical to an exact JSON number:
+// sign '+' and leading zeros dropped ("-007" is -7, once no bound at all),
+// "0" added before a leading point, a point with no digits after it
+// dropped ("1.E2" is 1E2). Lexicals with no JSON form (INF, NaN) are not
+// bounds.
 func jsonNumber(lexical string) (json.Number, bool) {
-	v := strings.TrimPrefix(strings.TrimSpace(lexical), "+")
-	if v == "" {
-		return "", false
+	v := strings.TrimSpace(lexical)
+	sign := ""
+	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+		if v[0] == '-' {
+			sign = "-"
+		}
+		v = v[1:]
 	}
 	if strings.HasPrefix(v, ".") {
 		v = "0" + v
-	} else if strings.HasPrefix(v, "-.") {
-		v = "-0" + v[1:]
 	}
 	v = strings.TrimSuffix(v, ".")
-	for len(v) > 1 && v[0] == '0' && v[1] != '.' {
+	v = strings.Replace(strings.Replace(v, ".e", "e", 1), ".E", "E", 1)
+	for len(v) > 1 && v[0] == '0' && v[1] != '.' && v[1] != 'e' && v[1] != 'E' {
 		v = v[1:]
 	}
-	if !json.Valid([]byte(v)) {
+	v = sign + v
+	if v == "" || !json.Valid([]byte(v)) {
 		return "", false
 	}
 	return json.Number(v), true

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -113,17 +114,33 @@ func TestValuesAndValidation(t *testing.T) {
 	})
 }
 
-// TestKnownDefectSchemaReasonNumbers: a JSON Schema violation on a large
-// integer names the same rounded number twice, so the caller cannot see why.
-func TestKnownDefectSchemaReasonNumbers(t *testing.T) {
-	t.Skip("known defect: internal/routing (JSON Schema validation): {\"ubiNum\": 18446744073709551616} on xs:unsignedLong answers reason \"maximum: got 1.8446744073709552×10¹⁹, want 1.8446744073709552×10¹⁹\" (floats, got == want as shown)")
+// TestSchemaReasonNumbers: a JSON Schema violation on a large integer
+// names the value as received and the bound exactly (the reason once
+// showed the same rounded float twice); the bound itself passes.
+func TestSchemaReasonNumbers(t *testing.T) {
 	corpusDir(t)
 	s := startServer(t, nil)
 	be := newSOAPBackend(t)
 	s.onboard(t, corpusFile(t, postmanDir+"numberConvertion.wsdl"), nil, "num", "", be.srv.URL+"/n")
-	r := s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551616}`).want(t, 400)
-	if !strings.Contains(string(r.body), "18446744073709551615") {
-		t.Errorf("reason does not name the maximum exactly: %s", r.body)
+	be.answer11("NumberToWords", `<m:NumberToWordsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToWordsResult>x</NumberToWordsResult></m:NumberToWordsResponse>`)
+	s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).want(t, 200)
+	for body, want := range map[string]string{
+		`{"ubiNum": 18446744073709551616}`: "18446744073709551616 > maximum 18446744073709551615",
+		`{"ubiNum": -1}`:                   "-1 < minimum 0",
+		`{"ubiNum": 1e-1000001}`:           "number 1e-1000001: an exponent beyond ±1000 is not supported",
+	} {
+		r := s.publishCall(t, "num", "number-to-words", body).want(t, 400)
+		var e struct {
+			Error struct {
+				Details struct {
+					Violations []struct{ Pointer, Reason string }
+				}
+			}
+		}
+		if err := json.Unmarshal(r.body, &e); err != nil || r.errorCode() != "S2R-VAL-0410" ||
+			len(e.Error.Details.Violations) != 1 || e.Error.Details.Violations[0].Reason != want || e.Error.Details.Violations[0].Pointer != "/ubiNum" {
+			t.Errorf("%s: %s, want one violation at /ubiNum: %s", body, r.body, want)
+		}
 	}
 }
 
