@@ -146,6 +146,11 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 	return p, nil
 }
 
+// HeadersMember is the reserved top-level member of a publish request or
+// response object that holds the header parts' object (docs/conversion.md
+// section 12). "$" cannot start an XML name, so no body member can take it.
+const HeadersMember = "$headers"
+
 // CompileHeaders compiles the SOAP header parts of msg: a JSON object with
 // one optional member per header part, named by the part name. JSON→XML
 // writes the part elements (for the Header element); XML→JSON reads the

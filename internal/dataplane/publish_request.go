@@ -12,9 +12,10 @@ import (
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
-// buildRequest turns the JSON request into the SOAP envelope: path and
-// query parameters merged into the top-level object, schema (rule 3) and
-// regex (rule 4) validation, transforms and conversion (rule 5).
+// buildRequest turns the JSON request into the SOAP envelope: the
+// "$headers" member taken out into SOAP header blocks, path and query
+// parameters merged into the top-level object, schema (rule 3) and regex
+// (rule 4) validation, transforms and conversion (rule 5) of the body.
 //
 // The JSON syntax is checked by the conversion (or the decoding that
 // validation needs); a failure is then told apart as 400 S2R-VAL-0400.
@@ -26,6 +27,10 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	op := c.op
 	if raw == nil {
 		raw = []byte("{}")
+	}
+	raw, headers, err := c.takeHeaders(raw)
+	if err != nil {
+		return nil, err
 	}
 	params := c.params(path)
 	var doc any
@@ -68,6 +73,9 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 	}
 	w := xmlstream.NewWriter(make([]byte, 0, 2*len(raw)+512))
 	env := soap.Envelope{Version: op.SOAPVersion, Namespaces: op.Namespaces}
+	if len(headers) > 0 {
+		env.Headers = [][]byte{headers}
+	}
 	if err := soap.Write(w, env, func(w *xmlstream.Writer) error { return op.Request.JSONToXML(w, raw) }); err != nil {
 		return nil, c.conversionError(raw, err)
 	}

@@ -16,7 +16,7 @@ import (
 
 // convertResponse turns the backend's answer into the client's JSON: SOAP
 // faults by faultDetailExposureMode (rule 8), conversion by the contract
-// and response validation (rule 9).
+// and response validation (rule 9), declared header parts as "$headers".
 func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
 	lim := c.limits()
@@ -64,6 +64,9 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 		if out, err = json.Marshal(op.ResponseRenamer.FromContract(doc)); err != nil {
 			return nil, apierr.Wrap(apierr.RunInternal, err, "the response could not be encoded")
 		}
+	}
+	if op.ResponseHeaders != nil && len(m.Headers) > 0 {
+		return c.responseHeaders(out, m)
 	}
 	return out, nil
 }

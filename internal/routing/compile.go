@@ -242,6 +242,9 @@ func compileContract(op *Operation, c *xsd.Operation) error {
 	op.Params = paramKinds(reqDoc.Root)
 	op.RequestSchemaCheck = needsSchemaCheck(c.Input)
 	op.ResponseSchemaCheck = needsSchemaCheck(c.Output)
+	if err := compileContractHeaders(op, c); err != nil {
+		return err
+	}
 	if c.Output != nil {
 		if op.Response, err = convert.Compile(c.Output, convert.OptionsFor(c)); err != nil {
 			return fmt.Errorf("response plan: %w", err)

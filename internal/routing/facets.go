@@ -15,8 +15,14 @@ func needsSchemaCheck(msg *xsd.Message) bool {
 	if msg == nil {
 		return false
 	}
+	return partsHaveFacets(msg.Parts)
+}
+
+// partsHaveFacets reports whether the types of parts hold a facet. The
+// header parts of a message are checked on their own ("$headers").
+func partsHaveFacets(parts []*xsd.Part) bool {
 	w := facetWalker{seen: map[*xsd.Type]bool{}}
-	for _, p := range append(append([]*xsd.Part(nil), msg.Parts...), msg.Headers...) {
+	for _, p := range parts {
 		if p.Element != nil && w.element(p.Element) {
 			return true
 		}

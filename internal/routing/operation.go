@@ -55,6 +55,10 @@ type Operation struct {
 	Request    *convert.Plan
 	Response   *convert.Plan
 	Namespaces []soap.NSDecl
+	// RequestHeaders and ResponseHeaders convert the soap:header parts
+	// (the "$headers" member); nil when the message has none.
+	RequestHeaders  *HeaderParts
+	ResponseHeaders *HeaderParts
 	// Faults convert declared fault details by fault element, {ns}local.
 	Faults map[[2]string]*convert.Plan
 
