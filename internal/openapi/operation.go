@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -41,9 +42,11 @@ func operationObject(svc model.Service, op Operation, gen *xsd.JSONSchemaGenerat
 	input, output := anyObject("the contract of this operation is unknown"), anyObject("")
 	var faults []*xsd.Fault
 	if c := op.Contract; c != nil {
-		input = gen.Message(c.Input)
+		input = withHeaders(gen.Message(c.Input), gen.Headers(c.Input),
+			"SOAP header parts, sent as SOAP Header blocks (not part of the SOAP Body)")
 		if c.Output != nil {
-			output = gen.Message(c.Output)
+			output = withHeaders(gen.Message(c.Output), gen.Headers(c.Output),
+				"SOAP header parts of the backend's answer; present when it sent at least one")
 		} else {
 			output = map[string]any{"type": "object", "description": "one-way operation: the backend sends no answer"}
 		}
@@ -74,6 +77,19 @@ func operationObject(svc model.Service, op Operation, gen *xsd.JSONSchemaGenerat
 			"content": map[string]any{"application/json": map[string]any{"schema": input}}}
 	}
 	return o
+}
+
+// withHeaders documents the reserved member "$headers" (the SOAP header
+// parts, docs/conversion.md section 12) in the message object schema body;
+// headers is nil when the message has no header parts.
+func withHeaders(body, headers map[string]any, desc string) map[string]any {
+	props, ok := body["properties"].(map[string]any)
+	if headers == nil || !ok {
+		return body
+	}
+	headers["description"] = desc
+	props[convert.HeadersMember] = headers
+	return body
 }
 
 func anyObject(desc string) map[string]any {
