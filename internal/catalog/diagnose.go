@@ -20,7 +20,7 @@ const (
 	ReasonRecursive     = "RECURSIVE_TYPE"  // warning: a type contains itself
 	ReasonTruncated     = "DEEP_CONTRACT"   // warning: deeper or wider than the walk limits
 	ReasonOneWay        = "ONE_WAY"         // warning: no response message
-	ReasonSOAPHeaders   = "SOAP_HEADERS"    // warning: soap:header parts the REST side does not carry
+	ReasonSOAPHeaders   = "SOAP_HEADERS"    // warning: a soap:header part named by type, whose element name is a guess
 	ReasonNoContract    = "NO_CONTRACT"     // manual: the operation is not in its WSDL import
 	ReasonMappingError  = "MAPPING_INVALID" // manual: a mapping does not parse or names unknown fields
 	ReasonManualMapping = "MANUAL_MAPPING"  // information: the mapping was written by hand
@@ -112,8 +112,29 @@ func contractWarnings(c shapes, op *xsd.Operation) []Reason {
 	if op.Output == nil {
 		warn(ReasonOneWay, "one-way operation: the REST answer has no body")
 	}
-	if (op.Input != nil && len(op.Input.Headers) > 0) || (op.Output != nil && len(op.Output.Headers) > 0) {
-		warn(ReasonSOAPHeaders, "the binding declares soap:header parts: the JSON carries only the body, so no SOAP Header is sent or read")
+	if name := typedHeaderPart(op); name != "" {
+		warn(ReasonSOAPHeaders, "soap:header part "+name+" names a type, not an element: it travels in \"$headers\" as the unqualified element <"+
+			name+">, a name the binding does not pin down (a backend block of another name is not read back)")
 	}
 	return out
+}
+
+// typedHeaderPart returns the name of the first soap:header part of op
+// declared with type= instead of element=, "" when there is none. Header
+// parts with an element are carried exactly by "$headers"
+// (docs/conversion.md section 12); a typed part has no element name of
+// its own (WS-I BP R2205 requires element parts in document-literal
+// headers).
+func typedHeaderPart(op *xsd.Operation) string {
+	for _, msg := range []*xsd.Message{op.Input, op.Output} {
+		if msg == nil {
+			continue
+		}
+		for _, p := range msg.Headers {
+			if p.Element == nil {
+				return p.Name
+			}
+		}
+	}
+	return ""
 }
