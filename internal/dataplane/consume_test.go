@@ -133,6 +133,11 @@ func TestConsume(t *testing.T) {
 		{name: "mustUnderstand header not understood", ct: "text/xml",
 			body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h:X xmlns:h="urn:h" s:mustUnderstand="1"/></s:Header><s:Body>` +
 				getOrder + `</s:Body></s:Envelope>`, wantStatus: 500, wantCode: "S2R-VAL-0400", wantBody: []string{"not understood"}},
+		{name: "header blocks the node need not understand are ignored", backend: jsonAnswer(200, order1), ct: "text/xml",
+			body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h:Auth xmlns:h="urn:h"><h:user>u</h:user></h:Auth>` +
+				`<h:T xmlns:h="urn:h" s:mustUnderstand="0">t</h:T><h:Other xmlns:h="urn:h" s:mustUnderstand="1" s:actor="urn:someone-else"/></s:Header><s:Body>` +
+				getOrder + `</s:Body></s:Envelope>`,
+			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}, wantResult: ResultSuccess},
 		{name: "no such resource under the service", path: "/consume/dev/orders/other", ct: "text/xml", body: soap11(getOrder),
 			wantStatus: 500, wantCode: "S2R-RUN-0404"},
 	}

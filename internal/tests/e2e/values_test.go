@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -176,17 +178,18 @@ func TestChoiceAndRPCEncoded(t *testing.T) {
 }
 
 // TestHeaderPartsAndConcurrency: parts a binding places in soap:header are
-// not sent in the SOAP Body (soap:body without parts), and since publish
-// sends no SOAP Header the operation is onboarded with a warning; 64
-// concurrent calls each get their own answer.
+// not sent in the SOAP Body (soap:body without parts); the operation is
+// onboarded with a warning because its response header part is declared
+// by type (its element name is a convention); 64 concurrent calls each get
+// their own answer.
 func TestHeaderPartsAndConcurrency(t *testing.T) {
 	corpusDir(t)
 	forEachBackend(t, func(t *testing.T, s *server) {
 		be := newSOAPBackend(t)
 		hdr := s.onboard(t, corpusFile(t, "mvantellingen+python-zeep/tests/wsdl_files/soap_header.wsdl"), nil, "hdr", "", be.srv.URL+"/h")
-		// The REST API cannot carry the header parts: onboarding says so.
+		// OptionalResponseHeader's part is type="xsd:string": SOAP_HEADERS.
 		if hdr.readiness != "READY_WITH_RISK" {
-			t.Errorf("readiness of an operation with SOAP header parts: %s, want READY_WITH_RISK", hdr.readiness)
+			t.Errorf("readiness of an operation with a typed SOAP header part: %s, want READY_WITH_RISK", hdr.readiness)
 		}
 		be.answer11("TradePriceRequest", `<q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice>`)
 		wantJSON(t, s.settledCall(t, "hdr", "get-last-trade-price", `{"body":{"tickerSymbol":"ACME"}}`).want(t, 200), `{"price":1.5}`)
@@ -231,18 +234,62 @@ func TestHeaderPartsAndConcurrency(t *testing.T) {
 	})
 }
 
-// TestKnownDefectPublishSOAPHeaders: publish has no way to send the
-// soap:header parts of an operation (credentials, tokens), so a backend
-// that requires them cannot be called.
-func TestKnownDefectPublishSOAPHeaders(t *testing.T) {
-	t.Skip("known defect: internal/dataplane publish never writes a SOAP Header: soap_header.wsdl GetLastTradePrice's Authentication/Token parts cannot be sent (the request schema refuses them, convert.CompileHeaders is unused by the runtime)")
+// TestPublishSOAPHeaders: the soap:header parts of an operation travel in
+// the request's "$headers" member and reach the backend as SOAP Header
+// blocks (zeep's soap_header.wsdl: Authentication and Token); a declared
+// response header part comes back in the response's "$headers", other
+// header blocks (WS-Addressing) are skipped.
+func TestPublishSOAPHeaders(t *testing.T) {
 	corpusDir(t)
 	s := startServer(t, nil)
 	be := newSOAPBackend(t)
 	s.onboard(t, corpusFile(t, "mvantellingen+python-zeep/tests/wsdl_files/soap_header.wsdl"), nil, "hdr", "", be.srv.URL+"/h")
-	be.answer11("TradePriceRequest", `<q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice>`)
-	s.settledCall(t, "hdr", "get-last-trade-price", `{"header":{"username":"u","password":"p"},"token":{"value":"t"},"body":{"tickerSymbol":"ACME"}}`).want(t, 200)
-	if got, _ := be.request("TradePriceRequest"); !strings.Contains(got, "Header><ns1:Authentication>") {
-		t.Errorf("no SOAP Header sent: %s", got)
+	be.mu.Lock()
+	be.answers = append(be.answers, cannedAnswer{"TradePriceRequest", 200, "text/xml; charset=utf-8",
+		`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + soap11NS + `"><soap:Header>` +
+			`<wsa:MessageID xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:1</wsa:MessageID><body>fresh &amp; hot</body>` +
+			`</soap:Header><soap:Body><q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice></soap:Body></soap:Envelope>`})
+	be.mu.Unlock()
+	got := s.settledCall(t, "hdr", "get-last-trade-price",
+		`{"$headers":{"header":{"username":"ann","password":"p<&>w"},"token":{"value":"t-1"}},"body":{"tickerSymbol":"ACME"}}`).want(t, 200)
+	wantJSON(t, got, `{"price":1.5,"$headers":{"body":"fresh & hot"}}`)
+
+	req, _ := be.request("TradePriceRequest")
+	type elem struct {
+		XMLName  xml.Name
+		Text     string `xml:",chardata"`
+		Children []elem `xml:",any"`
+	}
+	var env elem
+	if err := xml.Unmarshal([]byte(req), &env); err != nil {
+		t.Fatalf("backend request is not XML (%v): %s", err, req)
+	}
+	if len(env.Children) != 2 || env.Children[0].XMLName != (xml.Name{Space: soap11NS, Local: "Header"}) {
+		t.Fatalf("no SOAP Header before the Body: %s", req)
+	}
+	const xsd1 = "http://example.com/stockquote.xsd"
+	show := func(e elem) string {
+		out := "{" + e.XMLName.Space + "}" + e.XMLName.Local + "("
+		for _, c := range e.Children {
+			out += "{" + c.XMLName.Space + "}" + c.XMLName.Local + "=" + c.Text + ";"
+		}
+		return out + ")"
+	}
+	var blocks []string
+	for _, b := range env.Children[0].Children {
+		blocks = append(blocks, show(b))
+	}
+	want := []string{"{" + xsd1 + "}Authentication({}username=ann;{}password=p<&>w;)", "{" + xsd1 + "}Token({}value=t-1;)"}
+	if !reflect.DeepEqual(blocks, want) {
+		t.Errorf("Header blocks = %q, want %q\n%s", blocks, want, req)
+	}
+	if body := env.Children[1]; len(body.Children) != 1 || show(body.Children[0]) != "{"+xsd1+"}TradePriceRequest({}tickerSymbol=ACME;)" {
+		t.Errorf("Body = %s", req)
+	}
+
+	// Validated like the body, with pointers under /$headers.
+	bad := s.publishCall(t, "hdr", "get-last-trade-price", `{"$headers":{"token":{}},"body":{"tickerSymbol":"ACME"}}`).want(t, 400)
+	if !strings.Contains(string(bad.body), `"S2R-VAL-0410"`) || !strings.Contains(string(bad.body), `"pointer":"/$headers/token"`) {
+		t.Errorf("a header part without its required member: %s", bad.body)
 	}
 }
