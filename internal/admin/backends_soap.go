@@ -164,6 +164,31 @@ func failed(err error) callResult {
 	return callResult{Status: model.PreviewStatusFailed, Error: &callError{Code: ae.Code, Message: ae.Message}}
 }
 
+// faultDetailJSON converts a fault detail as the runtime does
+// (docs/conversion.md section 13): keyed by the detail elements' local
+// names, by the declared fault its first element names when that fits,
+// else naively; nil (no detail member) when it is empty or not XML.
+func faultDetailJSON(contract *xsd.Operation, detail []byte) []byte {
+	const path = "/Envelope/Body/Fault/detail"
+	if len(detail) == 0 {
+		return nil
+	}
+	if name, ok := convert.DetailElement(detail); ok && contract != nil {
+		if f := convert.MatchFault(contract.Faults, name); f != nil {
+			if p, err := convert.Compile(f.DetailMessage(), convert.OptionsFor(contract)); err == nil {
+				if out, err := convert.FragmentJSON(nil, detail, p, path, xmlstream.Limits{}); err == nil {
+					return out
+				}
+			}
+		}
+	}
+	out, err := convert.FragmentJSON(nil, detail, nil, path, xmlstream.Limits{})
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
 // convertAnswer parses the backend's answer: a SOAP fault, the output
 // converted to JSON, or a failure with the code the runtime would answer.
 func convertAnswer(contract *xsd.Operation, resp *upstream.Response) callResult {
@@ -184,11 +209,7 @@ func convertAnswer(contract *xsd.Operation, resp *upstream.Response) callResult 
 			res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: apierr.RunBadSOAPResponse, Message: "the SOAP fault could not be parsed"}
 			return res
 		}
-		detail, err := convert.FragmentJSON(nil, f.Detail, nil, "/Envelope/Body/Fault/detail", xmlstream.Limits{})
-		if err != nil {
-			detail = nil
-		}
-		res.Status, res.Fault = model.PreviewStatusSOAPFault, f.AppendJSON(nil, detail)
+		res.Status, res.Fault = model.PreviewStatusSOAPFault, f.AppendJSON(nil, faultDetailJSON(contract, f.Detail))
 		res.Error = &callError{Code: apierr.RunBackendFault, Message: "the backend answered a SOAP fault"}
 		return res
 	}

@@ -18,7 +18,7 @@ import (
 //	{"mode": "identity",                  JSON member names are the XML local names (the default)
 //	 "rename": {"sCountryISOCode": "code"},  contract path → JSON member name used instead
 //	 "omit": ["internalRef"],              contract paths left out of the JSON
-//	 "pick": ["detail/code"],              fault mapping only: the detail fields kept
+//	 "pick": ["detail/NoSuchCodeLit/code"],  fault mapping only: the fault detail fields kept
 //	 "restMethod": "GET",                  consume requestMapping only: the REST call made
 //	 "restPath": "/countries/{sCountryISOCode}",  {name}: a top-level request field
 //	 "query": {"lang": "sLanguage"},       query parameter → contract path (GET and DELETE)
@@ -102,14 +102,20 @@ func checkMapping(c shapes, op *xsd.Operation, m model.Mapping) []Problem {
 	return probs
 }
 
-// faultShape merges the shapes of every declared fault's detail.
+// faultShape merges the shapes of every declared fault's detail
+// (xsd.Fault.DetailMessage: one member per detail element, named by its
+// local name).
 func faultShape(op *xsd.Operation) *Shape {
 	merged := newShape()
 	for _, f := range op.Faults {
-		merged.addMessage(f.Message)
+		merged.addMessage(f.DetailMessage())
 	}
 	return merged
 }
+
+// faultDetail is the member of the JSON fault shape holding the detail; a
+// pick path is a path in the fault ("detail/NoSuchCodeLit/code").
+const faultDetail = "detail"
 
 // checkSection checks one direction's mapping against its message shape.
 func checkSection(section string, raw json.RawMessage, shape *Shape, request bool) []Problem {
@@ -148,7 +154,12 @@ func checkSection(section string, raw json.RawMessage, shape *Shape, request boo
 		bad("pick", "pick applies to the fault mapping only")
 	}
 	for _, path := range m.Pick {
-		known("pick", path)
+		if path == faultDetail {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(path, faultDetail+"/"); !ok || !shape.Has(rest) && !(rest != "" && shape.Any()) {
+			bad(path, "pick (detail/<detail element>/…) names a field the contract lacks")
+		}
 	}
 	if !request && (m.RestMethod != "" || m.RestPath != "" || len(m.Query) > 0 || m.Body != "") {
 		bad("restPath", "restMethod, restPath, query and body apply to the request mapping only")

@@ -224,8 +224,8 @@ func decodeJSON(t *testing.T, j []byte) any {
 }
 
 // wsdlCase imports the WSDL section named by "wsdl <file> <operation>
-// input|output|fault:<name>" and compiles that message with the
-// operation's use.
+// input|output|fault:<name>" and compiles that message (for a fault, its
+// xsd.Fault.DetailMessage) with the operation's use.
 func wsdlCase(t *testing.T, g *golden.File, f []string, opts Options) *goldenCase {
 	t.Helper()
 	files := map[string][]byte{}
@@ -251,7 +251,7 @@ func wsdlCase(t *testing.T, g *golden.File, f []string, opts Options) *goldenCas
 		case strings.HasPrefix(f[3], "fault:"):
 			for _, fl := range op.Faults {
 				if fl.Name == f[3][6:] {
-					msg = fl.Message
+					msg = fl.DetailMessage() // as routing compiles it
 				}
 			}
 		}

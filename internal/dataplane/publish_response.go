@@ -146,16 +146,18 @@ func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 	return e.WithDetail("faultCode", code)
 }
 
-// faultJSON is the fault in the JSON shape of docs/conversion.md, its
-// detail converted by a declared fault's plan when one fits, else naively.
+// faultJSON is the fault in the JSON shape of docs/conversion.md section
+// 13: its detail keyed by the detail elements' local names, converted by
+// the declared fault its first element names when that fits, else naively.
 func (c *publishCall) faultJSON(f *soap.Fault) []byte {
 	var detail []byte
 	if len(f.Detail) > 0 {
 		const path = "/Envelope/Body/Fault/detail"
-		for _, p := range c.op.Faults {
-			if d, err := convert.FragmentJSON(nil, f.Detail, p, path, c.limits()); err == nil {
-				detail = d
-				break
+		if name, ok := convert.DetailElement(f.Detail); ok {
+			if p := c.op.Faults[[2]string{name.Space, name.Local}]; p != nil {
+				if d, err := convert.FragmentJSON(nil, f.Detail, p, path, c.limits()); err == nil {
+					detail = d
+				}
 			}
 		}
 		if detail == nil {

@@ -208,14 +208,15 @@ func wrapSuccess(svc model.Service, output map[string]any) map[string]any {
 
 // faultErrorSchema is the 502 error of an operation with declared faults:
 // details.fault holds the JSON fault shape; in safe exposure mode only
-// faultCode.
+// faultCode. Its detail is keyed by the detail element's local name, so
+// each declared fault has its own member.
 func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchemaGenerator) map[string]any {
 	var fault map[string]any
 	if svc.FaultDetailExposureMode == model.FaultDetailFull {
 		var details []any
 		for _, f := range faults {
-			if f.Message != nil {
-				details = append(details, gen.Message(f.Message))
+			if m := f.DetailMessage(); m != nil {
+				details = append(details, gen.Message(m))
 			}
 		}
 		var detail map[string]any
@@ -226,12 +227,20 @@ func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchem
 		default:
 			detail = map[string]any{"anyOf": details}
 		}
+		if detail != nil {
+			detail["description"] = faultDetailDescription
+		}
 		fault = xsd.FaultJSONSchema(detail)
 	} else {
 		fault = safeFaultSchema()
 	}
 	return errorBodySchema(codesOf(502), map[string]any{"fault": fault}, nil)
 }
+
+// faultDetailDescription says how the detail member is keyed and when it
+// may differ from its schema.
+const faultDetailDescription = "one member per detail element, named by its local name (which declared fault came back); " +
+	"a detail that fits no declared fault is converted naively (text values as strings)"
 
 func safeFaultSchema() map[string]any {
 	return map[string]any{"type": "object", "required": []any{"faultCode"},

@@ -254,25 +254,35 @@ func compileContract(op *Operation, c *xsd.Operation) error {
 			return fmt.Errorf("response schema: %w", err)
 		}
 	}
+	compileFaults(op, c)
+	return nil
+}
+
+// compileFaults compiles the detail of each declared fault
+// (xsd.Fault.DetailMessage: keyed by the detail element's local name),
+// indexed by the name of the detail element that selects it. A fault
+// that does not compile has its detail converted naively.
+func compileFaults(op *Operation, c *xsd.Operation) {
 	for _, f := range c.Faults {
-		if f.Message == nil {
+		msg := f.DetailMessage()
+		if msg == nil {
 			continue
 		}
-		for _, p := range f.Message.Parts {
-			if p.Element == nil {
-				continue
-			}
-			plan, err := convert.Compile(f.Message, convert.OptionsFor(c))
-			if err != nil {
-				continue // the fault detail is then converted naively
+		plan, err := convert.Compile(msg, convert.OptionsFor(c))
+		if err != nil {
+			continue
+		}
+		for _, p := range msg.Parts {
+			name := [2]string{"", p.Name}
+			if p.Element != nil {
+				name = [2]string{p.Element.Name.Space, p.Element.Name.Local}
 			}
 			if op.Faults == nil {
 				op.Faults = map[[2]string]*convert.Plan{}
 			}
-			op.Faults[[2]string{p.Element.Name.Space, p.Element.Name.Local}] = plan
+			op.Faults[name] = plan
 		}
 	}
-	return nil
 }
 
 // paramKinds reads the JSON kind of each top-level member of a request

@@ -59,7 +59,8 @@ type Operation struct {
 	// (the "$headers" member); nil when the message has none.
 	RequestHeaders  *HeaderParts
 	ResponseHeaders *HeaderParts
-	// Faults convert declared fault details by fault element, {ns}local.
+	// Faults convert declared fault details (xsd.Fault.DetailMessage) by
+	// the name of the detail's first element, {ns, local}.
 	Faults map[[2]string]*convert.Plan
 
 	RequestSchema  *jsonschema.Schema

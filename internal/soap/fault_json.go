@@ -11,7 +11,9 @@ import (
 //
 // faultCode is the version-neutral class, or the local name of a custom
 // code; empty members are omitted. detail is the JSON of the detail
-// content, converted by the caller (by contract or naively); nil omits it.
+// content, converted by the caller (by contract or naively) into an object
+// keyed by the detail elements' local names ({"NoSuchCodeLit":{…}});
+// nil omits it.
 func (f *Fault) AppendJSON(dst, detail []byte) []byte {
 	code := f.Class()
 	if code == "" {

@@ -14,7 +14,8 @@ func HeadersJSONSchema(msg *Message, opts JSONSchemaOptions) *JSONSchemaDoc {
 
 // FaultJSONSchema is the schema of the JSON fault shape
 // (docs/conversion.md, soap.Fault.AppendJSON); detail is the schema of the
-// detail member (a fault message's schema, or nil for any JSON).
+// detail member (the schema of a Fault.DetailMessage, an anyOf of them,
+// or nil for any JSON).
 func FaultJSONSchema(detail map[string]any) map[string]any {
 	str := map[string]any{"type": "string"}
 	if detail == nil {

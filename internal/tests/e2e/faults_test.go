@@ -1,18 +1,30 @@
 package e2e
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // TestFaultExposure: a declared fault is reduced to its code in safe mode
-// and passed whole, detail converted by the fault contract, in full mode.
+// and passed whole in full mode, its detail keyed by the detail element's
+// name so the caller can tell the declared faults apart: converted by the
+// fault's contract (a structure or a simple value), naively with the same
+// keys when the contract does not fit, and pruned by a fault mapping's
+// pick paths.
 func TestFaultExposure(t *testing.T) {
 	corpusDir(t)
 	t.Parallel()
 	s := startServer(t, nil)
 	be := newSOAPBackend(t)
 	o := s.onboard(t, corpusFile(t, cxfDir+"hello_world.wsdl"), nil, "hw", "", be.srv.URL+"/h")
-	be.mu.Lock()
-	be.answers = append(be.answers, cannedAnswer{"testDocLitFault", 500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>no such code</faultstring><detail><x1:NoSuchCodeLit xmlns:x1="http://apache.org/hello_world_soap_http/types"><x1:code><x1:minor>1</x1:minor><x1:major>2</x1:major></x1:code></x1:NoSuchCodeLit></detail></soap:Fault>`)})
-	be.mu.Unlock()
+	fault := func(detail string) {
+		be.mu.Lock()
+		defer be.mu.Unlock()
+		be.answers = []cannedAnswer{{"testDocLitFault", 500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>no such code</faultstring><detail>` +
+			detail + `</detail></soap:Fault>`)}}
+	}
+	const noSuchCode = `<x1:NoSuchCodeLit xmlns:x1="http://apache.org/hello_world_soap_http/types"><x1:code><x1:minor>1</x1:minor><x1:major>2</x1:major></x1:code></x1:NoSuchCodeLit>`
+	fault(noSuchCode)
 	r := s.settledCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502)
 	if d, _ := r.json(t)["error"].(map[string]any)["details"].(map[string]any); len(d) != 1 || d["faultCode"] != "Receiver" {
 		t.Errorf("safe mode details: %s", r.body)
@@ -25,6 +37,42 @@ func TestFaultExposure(t *testing.T) {
 		}
 		return string(r.body)
 	})
-	wantJSON(t, resp{body: []byte(mustJSON(t, r.json(t)["error"].(map[string]any)["details"]))},
-		`{"detail":{"code":{"major":2,"minor":1}},"faultCode":"Receiver","faultString":"no such code"}`)
+	details := func(t *testing.T, want string) {
+		t.Helper()
+		r := s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502)
+		wantJSON(t, resp{body: []byte(mustJSON(t, r.json(t)["error"].(map[string]any)["details"]))}, want)
+	}
+	details(t, `{"detail":{"NoSuchCodeLit":{"code":{"major":2,"minor":1}}},"faultCode":"Receiver","faultString":"no such code"}`)
+	fault(`<x1:BadRecordLit xmlns:x1="http://apache.org/hello_world_soap_http/types">no such record</x1:BadRecordLit>`)
+	details(t, `{"detail":{"BadRecordLit":"no such record"},"faultCode":"Receiver","faultString":"no such code"}`)
+	// A child the contract lacks: converted naively, keyed the same way.
+	fault(noSuchCode + `<trace>at x</trace>`)
+	details(t, `{"detail":{"NoSuchCodeLit":{"code":{"major":"2","minor":"1"}},"trace":"at x"},"faultCode":"Receiver","faultString":"no such code"}`)
+
+	// A fault mapping (on a new draft, then activated) picks detail paths,
+	// which name the detail element.
+	var draft struct {
+		Version    struct{ VersionID string }
+		Operations []struct{ OperationID, OperationKey string }
+	}
+	if err := json.Unmarshal(s.admin(t, "POST", "/services/"+o.serviceID+"/versions", map[string]any{}).want(t, 201).body, &draft); err != nil {
+		t.Fatal(err)
+	}
+	var opID string
+	for _, op := range draft.Operations {
+		if op.OperationKey == "test-doc-lit-fault" {
+			opID = op.OperationID
+		}
+	}
+	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/code"}}}).want(t, 400)
+	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/NoSuchCodeLit/code/major"}}}).want(t, 200)
+	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+draft.Version.VersionID+":activate", nil).want(t, 200)
+	fault(noSuchCode)
+	eventually(t, "picked fault", func() string {
+		r = s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`)
+		if got := mustJSON(t, r.json(t)["error"].(map[string]any)["details"].(map[string]any)["detail"]); got != `{"NoSuchCodeLit":{"code":{"major":2}}}` {
+			return got
+		}
+		return ""
+	})
 }
