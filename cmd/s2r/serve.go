@@ -34,6 +34,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	tuneGC(getenv)
 	log := obs.NewLogger(stderr, cfg.LogLevel)
 	slog.SetDefault(log) // apierr logs internal errors through the default logger
 
