@@ -85,8 +85,11 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		if call.small != nil {
 			// A body read in full is handed to the transport as an
 			// in-memory reader (the proxy wraps it otherwise), so the
-			// headers and body leave in one write.
-			req.Body = io.NopCloser(bytes.NewReader(call.small))
+			// headers and body leave in one write, through upstream's
+			// direct HTTP/1.1 client (GetBody marks it replayable).
+			small := call.small
+			req.Body = io.NopCloser(bytes.NewReader(small))
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(small)), nil }
 		}
 	}
 	req.URL, req.Host = u, ""

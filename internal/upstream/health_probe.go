@@ -23,14 +23,7 @@ func hostPort(endpoint string) (string, error) {
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("endpoint URL has no host")
 	}
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if strings.EqualFold(u.Scheme, "https") {
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port), nil
+	return urlHostPort(u), nil
 }
 
 // checkTCP opens and closes a TCP connection to the endpoint's host and

@@ -12,13 +12,37 @@ import (
 // cachedTransport is the transport of one profile at one update time.
 type cachedTransport struct {
 	version string
-	rt      *http.Transport
+	rt      *backendTransport
+}
+
+// backendTransport is the RoundTripper of one backend profile: requests
+// with a small in-memory body (publish envelopes, consume's JSON, small
+// gateway bodies) take the direct HTTP/1.1 client, the rest (streamed
+// bodies, 100-continue, upgrades) net/http's Transport. Both keep their own
+// keep-alive connections with the profile's timing and TLS settings.
+type backendTransport struct {
+	h1  *h1Client
+	std *http.Transport
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *backendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.h1.accepts(req) {
+		return t.h1.RoundTrip(req)
+	}
+	return t.std.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of both clients.
+func (t *backendTransport) CloseIdleConnections() {
+	t.h1.closeIdle()
+	t.std.CloseIdleConnections()
 }
 
 // transport returns the cached transport of b's profile, building a new
 // one (and closing the idle connections of the old) when the profile was
 // updated since.
-func (c *Client) transport(b Backend) (*http.Transport, error) {
+func (c *Client) transport(b Backend) (*backendTransport, error) {
 	p := b.Profile
 	version := strconv.FormatInt(p.UpdatedAt.UnixNano(), 10)
 	c.mu.Lock()
@@ -40,10 +64,10 @@ func (c *Client) transport(b Backend) (*http.Transport, error) {
 	return rt, nil
 }
 
-// newTransport builds a keep-alive HTTP/1.1 transport with the profile's
+// newTransport builds the keep-alive HTTP/1.1 clients with the profile's
 // timing and TLS settings. Proxies from the environment are not used:
 // backends are called directly.
-func newTransport(b Backend) (*http.Transport, error) {
+func newTransport(b Backend) (*backendTransport, error) {
 	p := b.Profile
 	tlsConf, err := tlsConfig(b)
 	if err != nil {
@@ -54,7 +78,7 @@ func newTransport(b Backend) (*http.Transport, error) {
 	if perHost <= 0 {
 		perHost = 64
 	}
-	return &http.Transport{
+	std := &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       tlsConf,
@@ -66,7 +90,10 @@ func newTransport(b Backend) (*http.Transport, error) {
 		ForceAttemptHTTP2:     false,
 		// A non-nil empty map disables HTTP/2 on TLS connections.
 		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
-	}, nil
+	}
+	h1 := &h1Client{dialer: dialer, tls: tlsConf, tlsTimeout: std.TLSHandshakeTimeout,
+		idleTimeout: std.IdleConnTimeout, maxIdle: perHost, idle: map[string][]*h1Conn{}}
+	return &backendTransport{h1: h1, std: std}, nil
 }
 
 // tlsConfig returns the client TLS configuration: the client certificate
