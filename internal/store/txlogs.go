@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,6 +209,11 @@ func (f TxLogFilter) where() (string, []any) {
 			ph[i] = "$" + strconv.Itoa(len(args))
 		}
 		conds = append(conds, "result_code IN ("+strings.Join(ph, ",")+")")
+		if !slices.Contains(f.ResultCodes, "success") {
+			// Literal, so both planners see it implies the partial index
+			// runtime_tx_logs_not_success (migration 0008).
+			conds = append(conds, "result_code <> 'success'")
+		}
 	}
 	if f.StatusMax != 0 {
 		add("http_status >= ?", f.StatusMin)
