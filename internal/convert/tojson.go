@@ -196,22 +196,18 @@ func clip(b []byte) string {
 func (x *x2j) collectText() ([]byte, error) {
 	x.text = x.text[:0]
 	for {
-		tok, err := x.r.Next()
-		if err != nil {
+		text, tok, ended, err := x.r.AppendText(x.text)
+		x.text = text
+		switch {
+		case err != nil:
 			return nil, x.readErr(err)
-		}
-		switch tok.Kind {
-		case xmlstream.CharData:
-			x.text = append(x.text, tok.Data...)
-		case xmlstream.EndElement:
+		case ended:
 			return x.text, nil
-		case xmlstream.StartElement:
-			if !x.p.opts.Lax {
-				return nil, x.failChild(tok.Name.Local, "unexpected element in simple content")
-			}
-			if err := x.r.Skip(); err != nil {
-				return nil, x.readErr(err)
-			}
+		case !x.p.opts.Lax:
+			return nil, x.failChild(tok.Name.Local, "unexpected element in simple content")
+		}
+		if err := x.r.Skip(); err != nil {
+			return nil, x.readErr(err)
 		}
 	}
 }

@@ -368,3 +368,41 @@ func TestResetReuses(t *testing.T) {
 		r.Reset([]byte(`<a xmlns="u"/>`), Limits{})
 	}
 }
+
+// TestAppendText: text, CDATA and entities of an element are appended
+// through its end tag, comments and processing instructions skipped; a
+// child element stops the call as Next would report it.
+func TestAppendText(t *testing.T) {
+	r := NewReader([]byte(`<r><a>x<!--c-->&amp;<?p i?><![CDATA[<y>]]></a><b>1<c k="v"/>2</b></r>`), Limits{})
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := r.Next(); err != nil || tok.Name.Local != "a" {
+		t.Fatal(tok, err)
+	}
+	out, _, ok, err := r.AppendText([]byte("pre:"))
+	if err != nil || !ok || string(out) != "pre:x&<y>" {
+		t.Fatalf("%q %v %v", out, ok, err)
+	}
+	if tok, err := r.Next(); err != nil || tok.Name.Local != "b" {
+		t.Fatal(tok, err)
+	}
+	out, start, ok, err := r.AppendText(nil)
+	if err != nil || ok || string(out) != "1" || start.Kind != StartElement || start.Name.Local != "c" || len(start.Attrs) != 1 {
+		t.Fatalf("%q %+v %v %v", out, start, ok, err)
+	}
+	if err := r.Skip(); err != nil {
+		t.Fatal(err)
+	}
+	out, _, ok, err = r.AppendText(out)
+	if err != nil || !ok || string(out) != "12" {
+		t.Fatalf("%q %v %v", out, ok, err)
+	}
+	r = NewReader([]byte(`<a>x`), Limits{})
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := r.AppendText(nil); err == nil {
+		t.Error("unterminated element: no error")
+	}
+}
