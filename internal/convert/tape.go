@@ -46,6 +46,14 @@ func (t *tape) build(in []byte, allowDup bool) error {
 	if len(in) > 1<<31-1 {
 		return &Error{Reason: "JSON document too large"}
 	}
+	if allowDup && t.scan(in) {
+		return nil
+	}
+	return t.decode(in, allowDup)
+}
+
+// decode is build with the jsontext decoder, for what scan leaves.
+func (t *tape) decode(in []byte, allowDup bool) error {
 	t.in, t.toks, t.stack = in, t.toks[:0], t.stack[:0]
 	t.bb = *bytes.NewBuffer(in[:len(in):len(in)])
 	t.dec.Reset(&t.bb, jsontext.AllowDuplicateNames(allowDup))
