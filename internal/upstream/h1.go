@@ -233,12 +233,16 @@ type h1Body struct {
 
 	mu   sync.Mutex
 	done bool
+	eof  bool // done because the body was read to its end
 }
 
 func (b *h1Body) Read(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.done {
+		if b.eof {
+			return 0, io.EOF
+		}
 		return 0, errors.New("read on a closed response body")
 	}
 	n, err := b.src.Read(p)
@@ -264,7 +268,7 @@ func (b *h1Body) Close() error {
 }
 
 func (b *h1Body) finish(ok bool) {
-	b.done = true
+	b.done, b.eof = true, ok
 	stopped := b.stop()
 	reuse := ok && b.keep && stopped && b.br.Buffered() == 0
 	b.br.Reset(nil)

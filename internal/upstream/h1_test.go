@@ -238,3 +238,39 @@ func TestDirectClientLargeBodyStreams(t *testing.T) {
 		t.Fatalf("%v %q", err, resp.Body)
 	}
 }
+
+// TestDirectClientBodyEOF: a body read to its end keeps answering EOF, as
+// net/http's bodies do, and a body closed early is an error to read.
+func TestDirectClientBodyEOF(t *testing.T) {
+	rb := newRawBackend(t, func(_, _ int, _ *http.Request, w *bufio.Writer) bool {
+		w.WriteString(okAnswer)
+		return true
+	})
+	c := upstream.NewClient()
+	defer c.Close()
+	for _, early := range []bool{false, true} {
+		req, _ := http.NewRequest("POST", rb.url(), strings.NewReader("<x/>"))
+		rt, err := c.Prepare(context.Background(), backend(rb.url()), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := rt.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if early {
+			resp.Body.Close()
+			if _, err := resp.Body.Read(make([]byte, 1)); err == nil || err == io.EOF {
+				t.Errorf("read after an early close: %v", err)
+			}
+			continue
+		}
+		if b, err := io.ReadAll(resp.Body); err != nil || string(b) != "ok" {
+			t.Fatalf("%q %v", b, err)
+		}
+		if n, err := resp.Body.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+			t.Errorf("read after EOF: %d %v", n, err)
+		}
+		resp.Body.Close()
+	}
+}
