@@ -14,9 +14,15 @@
 # spilled to temp files, one worker per core) on 127.0.0.1, imports
 # internal/dataplane/testdata/calc.wsdl as a gateway service granting
 # 127.0.0.0/8, then runs wrk against the backend directly, nginx and the
-# gateway, alternating nginx and s2r for ROUNDS rounds, and prints req/s and
-# latency percentiles per run and the gateway/nginx throughput ratio of
-# each round.
+# gateway, alternating nginx and s2r for ROUNDS rounds, and prints req/s,
+# latency percentiles and the proxy's CPU time per request (utime+stime of
+# the s2r process or of the nginx workers over the run, divided by the
+# requests served: the figure least moved by other load on the machine)
+# per run, and the gateway/nginx throughput ratio of each round.
+#
+# BARE=1 adds two floors to each round: scripts/barerp, a bare
+# httputil.ReverseProxy with net/http's Transport (bare-std) and with s2r's
+# upstream client (bare-direct), to the same backend.
 set -euo pipefail
 
 DUR=${DUR:-10s}
@@ -26,6 +32,7 @@ ROUNDS=${ROUNDS:-3}
 S2R_PORT=${S2R_PORT:-18180}
 BACKEND_PORT=${BACKEND_PORT:-18181}
 NGINX_PORT=${NGINX_PORT:-18182}
+BARE=${BARE:-}
 ADMIN=bench@example.com
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +51,8 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { echo "nginx is missing: apt-get install -y nginx" >&2; exit 1; }
 
 echo "building s2r and benchsoap..." >&2
-(cd "$root" && go build -o "$work/s2r" ./cmd/s2r && go build -o "$work/benchsoap" ./scripts/benchsoap)
+(cd "$root" && go build -o "$work/s2r" ./cmd/s2r && go build -o "$work/benchsoap" ./scripts/benchsoap &&
+	go build -o "$work/barerp" ./scripts/barerp)
 
 "$work/benchsoap" -addr "127.0.0.1:$BACKEND_PORT" &
 pids+=($!)
@@ -78,6 +86,13 @@ http {
 }
 EOF
 "$NGINX" -c "$work/nginx.conf" -e "$work/nginx/error.log"
+if [ -n "$BARE" ]; then
+	"$work/barerp" -addr "127.0.0.1:$((NGINX_PORT + 1))" -backend "http://127.0.0.1:$BACKEND_PORT/calc" &
+	bare_std=$!
+	"$work/barerp" -addr "127.0.0.1:$((NGINX_PORT + 2))" -backend "http://127.0.0.1:$BACKEND_PORT/calc" -direct &
+	bare_direct=$!
+	pids+=($bare_std $bare_direct)
+fi
 
 S2R_LISTEN_ADDR="127.0.0.1:$S2R_PORT" S2R_DATA_DIR="$work/data" S2R_BOOTSTRAP_ADMINS=$ADMIN S2R_LOG_LEVEL=warn \
 	"$work/s2r" serve 2>"$work/s2r.log" &
@@ -130,16 +145,29 @@ lua() { # body-file
 	echo "wrk.headers[\"SOAPAction\"] = '\"http://example.com/calc/Echo\"'"
 }
 
-run() { # name url body-file
-	lua "$3" >"$work/$1.lua"
-	wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency -s "$work/$1.lua" "$2" >"$work/$1.out"
-	local rps p50 p99 errs
-	rps=$(awk '/^Requests\/sec/{print $2}' "$work/$1.out")
-	p50=$(awk '$1=="50%"{print $2}' "$work/$1.out")
-	p99=$(awk '$1=="99%"{print $2}' "$work/$1.out")
-	errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' "$work/$1.out")
-	printf '| %-16s | %10s | %8s | %8s | %s\n' "$1" "$rps" "$p50" "$p99" "${errs:-}" >>"$work/table"
-	echo "$rps" >"$work/$1.rps"
+cputicks() { # pids...: utime+stime clock ticks
+	local t=0 p
+	for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+	echo "$t"
+}
+
+run() { # name url body-file pids...
+	local name=$1 url=$2 body=$3
+	shift 3
+	lua "$body" >"$work/$name.lua"
+	local before after
+	before=$(cputicks "$@")
+	wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency -s "$work/$name.lua" "$url" >"$work/$name.out"
+	after=$(cputicks "$@")
+	local rps p50 p99 errs reqs cpu
+	rps=$(awk '/^Requests\/sec/{print $2}' "$work/$name.out")
+	p50=$(awk '$1=="50%"{print $2}' "$work/$name.out")
+	p99=$(awk '$1=="99%"{print $2}' "$work/$name.out")
+	reqs=$(awk '/requests in/{print $1}' "$work/$name.out")
+	cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN{printf "%.1f", t / hz * 1e6 / n}')
+	errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' "$work/$name.out")
+	printf '| %-16s | %10s | %8s | %8s | %8s | %s\n' "$name" "$rps" "$p50" "$p99" "$cpu" "${errs:-}" >>"$work/table"
+	echo "$rps" >"$work/$name.rps"
 }
 
 rss() { awk '/VmRSS/{print $2}' /proc/$s2r_pid/status; }
@@ -148,10 +176,14 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 : >"$work/ratios"
 for size in 1024 102400; do
 	k=$((size / 1024))
-	run "direct-${k}k" "http://127.0.0.1:$BACKEND_PORT/calc" "$work/req-$size.xml"
+	run "direct-${k}k" "http://127.0.0.1:$BACKEND_PORT/calc" "$work/req-$size.xml" "${pids[0]}"
 	for r in $(seq "$ROUNDS"); do
-		run "nginx-${k}k-r$r" "http://127.0.0.1:$NGINX_PORT/" "$work/req-$size.xml"
-		run "gateway-${k}k-r$r" "$gw" "$work/req-$size.xml"
+		run "nginx-${k}k-r$r" "http://127.0.0.1:$NGINX_PORT/" "$work/req-$size.xml" $(pgrep -P "$(cat "$work/nginx.pid")")
+		run "gateway-${k}k-r$r" "$gw" "$work/req-$size.xml" "$s2r_pid"
+		if [ -n "$BARE" ]; then
+			run "bare-std-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 1))/" "$work/req-$size.xml" "$bare_std"
+			run "bare-direct-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 2))/" "$work/req-$size.xml" "$bare_direct"
+		fi
 		awk -v g="$(cat "$work/gateway-${k}k-r$r.rps")" -v n="$(cat "$work/nginx-${k}k-r$r.rps")" -v k=$k -v r=$r \
 			'BEGIN{printf "%d KB round %d: gateway/nginx = %.2f\n", k, r, g/n}' >>"$work/ratios"
 	done
@@ -161,8 +193,8 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 echo
 echo "wrk -t$THREADS -c$CONNS -d$DUR, $(nproc) cores, $(go version | cut -d' ' -f3), $("$NGINX" -v 2>&1 | cut -d' ' -f3)"
 echo
-echo "| run              |  req/s     | p50      | p99      | errors"
-echo "|------------------|------------|----------|----------|-------"
+echo "| run              |  req/s     | p50      | p99      | CPU µs/req | errors"
+echo "|------------------|------------|----------|----------|------------|-------"
 cat "$work/table"
 echo
 cat "$work/ratios"
