@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -193,6 +194,12 @@ func faultDetailJSON(contract *xsd.Operation, detail []byte) []byte {
 // converted to JSON, or a failure with the code the runtime would answer.
 func convertAnswer(contract *xsd.Operation, resp *upstream.Response) callResult {
 	res := callResult{HTTPStatus: resp.StatusCode, Body: previewText(resp.Body)}
+	if contract.Output == nil && resp.StatusCode/100 == 2 && len(bytes.TrimSpace(resp.Body)) == 0 {
+		// One-way operation accepted with no envelope (202 Accepted), as
+		// the runtime answers it.
+		res.Status, res.JSON = model.PreviewStatusSucceeded, json.RawMessage(`{}`)
+		return res
+	}
 	m, r, err := soap.ParseHead(resp.Body, xmlstream.Limits{})
 	if err != nil {
 		res.Status = model.PreviewStatusFailed

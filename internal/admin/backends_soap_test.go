@@ -4,6 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
@@ -35,5 +38,39 @@ func TestFaultDetailJSON(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestConvertAnswerOneWay: a one-way operation the backend accepted with
+// no envelope (202, the usual answer) succeeds with {}, as in the runtime;
+// a non-2xx answer without a body still fails.
+func TestConvertAnswerOneWay(t *testing.T) {
+	const file = "apache+cxf/testutils/src/main/resources/wsdl/hello_world.wsdl"
+	defs, err := wsdl.ParseFiles(context.Background(), "hello_world.wsdl", map[string][]byte{"hello_world.wsdl": wsdlcorpus.Read(t, file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := defs.Operation("SOAPService", "SoapPort", "greetMeOneWay")
+	if !ok || c.Output != nil {
+		t.Fatal("no one-way greetMeOneWay")
+	}
+	for _, tt := range []struct {
+		status int
+		body   string
+		want   string
+		code   string
+	}{
+		{202, "", model.PreviewStatusSucceeded, ""},
+		{200, "\n", model.PreviewStatusSucceeded, ""},
+		{500, "", model.PreviewStatusFailed, apierr.RunBackendFault},
+	} {
+		res := convertAnswer(c, &upstream.Response{StatusCode: tt.status, Body: []byte(tt.body)})
+		code := ""
+		if res.Error != nil {
+			code = res.Error.Code
+		}
+		if res.Status != tt.want || code != tt.code || (tt.code == "" && string(res.JSON) != "{}") {
+			t.Errorf("HTTP %d %q: %s %s %s, want %s %s", tt.status, tt.body, res.Status, code, res.JSON, tt.want, tt.code)
+		}
 	}
 }

@@ -19,6 +19,11 @@ import (
 // and response validation (rule 9), declared header parts as "$headers".
 func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if c.op.Response == nil && ok2xx && len(bytes.TrimSpace(resp.Body)) == 0 {
+		// One-way operation accepted with no envelope (202 Accepted, the
+		// usual answer of SOAP over HTTP; WS-I BP R2714).
+		return []byte("{}"), nil
+	}
 	lim := c.limits()
 	m, rd, err := soap.ParseHead(resp.Body, lim)
 	if err != nil {
