@@ -24,18 +24,36 @@ import (
 // required content can cause).
 const maxDepth = 24
 
+// Options tune a sample.
+type Options struct {
+	// Optional fills optional elements and attributes too, down to this
+	// many levels of nesting (0: required content only), and gives
+	// repeated elements two items when they may have two.
+	Optional int
+}
+
 // Request returns the minimal sample request of op as JSON.
 func Request(op *xsd.Operation) (json.RawMessage, error) {
+	return RequestWith(op, Options{})
+}
+
+// RequestWith returns the sample request of op as JSON.
+func RequestWith(op *xsd.Operation, opts Options) (json.RawMessage, error) {
 	if op == nil || op.Input == nil {
 		return json.RawMessage(`{}`), nil
 	}
-	return json.Marshal(Message(op.Input))
+	return json.Marshal(MessageWith(op.Input, opts))
 }
 
-// Message returns the sample JSON value of a message: the wrapper's
-// content for wrapped messages, otherwise one member per part.
+// Message returns the minimal sample JSON value of a message: the
+// wrapper's content for wrapped messages, otherwise one member per part.
 func Message(msg *xsd.Message) map[string]any {
-	g := &gen{}
+	return MessageWith(msg, Options{})
+}
+
+// MessageWith returns the sample JSON value of a message.
+func MessageWith(msg *xsd.Message, opts Options) map[string]any {
+	g := &gen{optional: opts.Optional}
 	if msg.Wrapped && msg.Wrapper != nil && msg.Wrapper.Type != nil {
 		if v, ok := g.typeValue(msg.Wrapper.Type, 0).(map[string]any); ok {
 			return v
@@ -56,13 +74,22 @@ func Message(msg *xsd.Message) map[string]any {
 	return out
 }
 
-type gen struct{}
+type gen struct {
+	optional int // depth down to which optional content is filled
+}
+
+// concrete is el, or the first member of its substitution group when el
+// is abstract: the element an instance holds in its place.
+func concrete(el *xsd.Element) *xsd.Element {
+	if el.Abstract && len(el.Substitutes) > 0 {
+		return el.Substitutes[0]
+	}
+	return el
+}
 
 // elementValue is the value of one occurrence of el.
 func (g *gen) elementValue(el *xsd.Element, depth int) any {
-	if el.Abstract && len(el.Substitutes) > 0 {
-		el = el.Substitutes[0]
-	}
+	el = concrete(el)
 	if el.Type == nil {
 		return "string"
 	}
@@ -97,7 +124,7 @@ func (g *gen) typeValue(t *xsd.Type, depth int) any {
 		return obj
 	}
 	for _, a := range t.Attributes {
-		if !a.Required {
+		if !a.Required && depth >= g.optional {
 			continue
 		}
 		switch {
@@ -117,38 +144,87 @@ func (g *gen) typeValue(t *xsd.Type, depth int) any {
 		return []any{g.elementValue(t.ArrayItem, depth+1)}
 	}
 	if t.Content != nil {
-		g.particle(obj, t.Content, depth+1)
+		c := content{obj: obj, arrays: repeatedNames(t.Content)}
+		g.particle(&c, t.Content, depth+1, false)
 	}
 	return obj
 }
 
-// particle adds the required content of p to obj.
-func (g *gen) particle(obj map[string]any, p *xsd.Particle, depth int) {
-	if p.MinOccurs == 0 {
+// content is the JSON object of a content model being filled.
+type content struct {
+	obj map[string]any
+	// arrays are the members that are JSON arrays whatever their own
+	// maxOccurs: elements declared more than once in the content model
+	// (the converter merges them into one repeated member).
+	arrays map[string]bool
+}
+
+// particle adds the content of p to c: the required content, and the
+// optional content down to the optional depth. rep is set inside a
+// repeated group, whose elements are JSON arrays (docs/conversion.md
+// section 3).
+func (g *gen) particle(c *content, p *xsd.Particle, depth int, rep bool) {
+	if p.MinOccurs == 0 && depth > g.optional {
 		return
 	}
 	switch p.Kind {
 	case xsd.ParticleElement:
-		v := g.elementValue(p.Element, depth)
-		if p.Repeated() {
-			n := max(p.MinOccurs, 1)
-			items := make([]any, n)
-			for i := range items {
-				items[i] = v
-			}
-			obj[p.Element.Name.Local] = items
+		el := concrete(p.Element)
+		name := el.Name.Local
+		v := g.elementValue(el, depth)
+		if !rep && !p.Repeated() && !c.arrays[name] {
+			c.obj[name] = v
 			return
 		}
-		obj[p.Element.Name.Local] = v
+		n := max(p.MinOccurs, 1)
+		if depth <= g.optional && (p.MaxOccurs == xsd.Unbounded || p.MaxOccurs > 1 || rep) {
+			n = max(n, 2)
+		}
+		items, _ := c.obj[name].([]any)
+		for range n {
+			items = append(items, v)
+		}
+		c.obj[name] = items
 	case xsd.ParticleSequence, xsd.ParticleAll:
-		for _, c := range p.Children {
-			g.particle(obj, c, depth)
+		for _, ch := range p.Children {
+			g.particle(c, ch, depth, rep || p.Repeated())
 		}
 	case xsd.ParticleChoice:
 		if len(p.Children) > 0 {
-			g.particle(obj, p.Children[0], depth)
+			g.particle(c, p.Children[0], depth, rep || p.Repeated())
 		}
 	}
+}
+
+// repeatedNames lists the element names declared more than once in a
+// content model (substitution group members included).
+func repeatedNames(p *xsd.Particle) map[string]bool {
+	count := map[string]int{}
+	var walk func(p *xsd.Particle)
+	walk = func(p *xsd.Particle) {
+		switch p.Kind {
+		case xsd.ParticleElement:
+			count[p.Element.Name.Local]++
+			for _, s := range p.Element.Substitutes {
+				count[s.Name.Local]++
+			}
+		case xsd.ParticleSequence, xsd.ParticleAll, xsd.ParticleChoice:
+			for _, ch := range p.Children {
+				walk(ch)
+			}
+		}
+	}
+	walk(p)
+	var out map[string]bool
+	for name, n := range count {
+		if n > 1 {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // simpleValue is a valid value of st.

@@ -105,9 +105,9 @@ func checkSample(t *testing.T, op *xsd.Operation, sample []byte) {
 	}
 }
 
-// TestCorpusSamples generates a sample for every operation of every
-// importable corpus WSDL; each must convert and fit its JSON Schema
-// (patterns aside).
+// TestCorpusSamples generates a sample, minimal and with optional content,
+// for every operation of every importable corpus WSDL; each must convert
+// and fit its JSON Schema (patterns aside).
 func TestCorpusSamples(t *testing.T) {
 	corpus := wsdlcorpus.Dir(t)
 	var files []string
@@ -133,11 +133,13 @@ func TestCorpusSamples(t *testing.T) {
 				continue
 			}
 			t.Run(rel+"/"+op.Operation.Name, func(t *testing.T) {
-				s, err := samples.Request(op.Operation)
-				if err != nil {
-					t.Fatal(err)
+				for _, opts := range []samples.Options{{}, {Optional: 3}} {
+					s, err := samples.RequestWith(op.Operation, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkSample(t, op.Operation, s)
 				}
-				checkSample(t, op.Operation, s)
 			})
 			n++
 		}
