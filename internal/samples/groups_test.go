@@ -17,7 +17,7 @@ const groupsWSDL = `<?xml version="1.0"?>
 <xs:element name="Pairs"><xs:complexType><xs:sequence>
  <xs:sequence maxOccurs="unbounded"><xs:element name="k" type="xs:string"/><xs:element name="v" type="xs:int"/></xs:sequence>
  <xs:choice maxOccurs="3"><xs:element name="a" type="xs:string"/><xs:element name="b" type="xs:int"/></xs:choice>
- <xs:element name="note" type="xs:string" minOccurs="0"/>
+ <xs:element name="note" type="xs:string" minOccurs="0"/><xs:element name="memo" type="xs:string" nillable="true"/>
 </xs:sequence><xs:attribute name="lang" type="xs:language"/></xs:complexType></xs:element>
 <xs:complexType name="Shape"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
 <xs:element name="shape" abstract="true" type="tns:Shape"/>
@@ -46,19 +46,21 @@ const groupsWSDL = `<?xml version="1.0"?>
 // element declared twice, are JSON arrays (the converter refuses a single
 // value); an abstract element is sampled as the first member of its
 // substitution group, under that member's name. With Options.Optional the
-// optional content is filled and repeated elements get two items.
+// optional content is filled and repeated elements get two items; with
+// Options.Nil nillable elements are null.
 func TestGroups(t *testing.T) {
 	defs, err := wsdl.ParseFiles(context.Background(), "g.wsdl", map[string][]byte{"g.wsdl": []byte(groupsWSDL)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][2]string{
-		"Pairs": {`{"parameters":{"a":["string"],"k":["string"],"v":[1]}}`,
-			`{"parameters":{"@lang":"en","a":["string","string"],"k":["string","string"],"note":"string","v":[1,1]}}`},
-		"Draw": {`{"circle":{"id":1,"r":1},"n":[1]}`, `{"circle":{"id":1,"r":1},"n":[1,1]}`},
+	want := map[string][3]string{
+		"Pairs": {`{"parameters":{"a":["string"],"k":["string"],"memo":"string","v":[1]}}`,
+			`{"parameters":{"@lang":"en","a":["string","string"],"k":["string","string"],"memo":"string","note":"string","v":[1,1]}}`,
+			`{"parameters":{"a":["string"],"k":["string"],"memo":null,"v":[1]}}`},
+		"Draw": {`{"circle":{"id":1,"r":1},"n":[1]}`, `{"circle":{"id":1,"r":1},"n":[1,1]}`, `{"circle":{"id":1,"r":1},"n":[1]}`},
 	}
 	for _, op := range defs.Operations() {
-		for i, opts := range []samples.Options{{}, {Optional: 3}} {
+		for i, opts := range []samples.Options{{}, {Optional: 3}, {Nil: true}} {
 			got, err := samples.RequestWith(op.Operation, opts)
 			if err != nil {
 				t.Fatal(err)

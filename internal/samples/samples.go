@@ -30,6 +30,8 @@ type Options struct {
 	// many levels of nesting (0: required content only), and gives
 	// repeated elements two items when they may have two.
 	Optional int
+	// Nil makes nillable elements null (xsi:nil in XML) instead of a value.
+	Nil bool
 }
 
 // Request returns the minimal sample request of op as JSON.
@@ -53,7 +55,7 @@ func Message(msg *xsd.Message) map[string]any {
 
 // MessageWith returns the sample JSON value of a message.
 func MessageWith(msg *xsd.Message, opts Options) map[string]any {
-	g := &gen{optional: opts.Optional}
+	g := &gen{optional: opts.Optional, nil: opts.Nil}
 	if msg.Wrapped && msg.Wrapper != nil && msg.Wrapper.Type != nil {
 		if v, ok := g.typeValue(msg.Wrapper.Type, 0).(map[string]any); ok {
 			return v
@@ -63,6 +65,8 @@ func MessageWith(msg *xsd.Message, opts Options) map[string]any {
 	out := map[string]any{}
 	for _, p := range msg.Parts {
 		switch {
+		case p.Element != nil && g.nil && concrete(p.Element).Nillable:
+			out[p.Name] = nil
 		case p.Element != nil:
 			out[p.Name] = g.elementValue(p.Element, 0)
 		case p.Type != nil:
@@ -75,7 +79,8 @@ func MessageWith(msg *xsd.Message, opts Options) map[string]any {
 }
 
 type gen struct {
-	optional int // depth down to which optional content is filled
+	optional int  // depth down to which optional content is filled
+	nil      bool // nillable elements are null
 }
 
 // concrete is el, or the first member of its substitution group when el
@@ -171,7 +176,10 @@ func (g *gen) particle(c *content, p *xsd.Particle, depth int, rep bool) {
 	case xsd.ParticleElement:
 		el := concrete(p.Element)
 		name := el.Name.Local
-		v := g.elementValue(el, depth)
+		var v any
+		if !g.nil || !el.Nillable {
+			v = g.elementValue(el, depth)
+		}
 		if !rep && !p.Repeated() && !c.arrays[name] {
 			c.obj[name] = v
 			return

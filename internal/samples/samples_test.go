@@ -105,9 +105,9 @@ func checkSample(t *testing.T, op *xsd.Operation, sample []byte) {
 	}
 }
 
-// TestCorpusSamples generates a sample, minimal and with optional content,
-// for every operation of every importable corpus WSDL; each must convert
-// and fit its JSON Schema (patterns aside).
+// TestCorpusSamples generates samples (minimal, with optional content,
+// with nillable elements null) for every operation of every importable
+// corpus WSDL; each must convert and fit its JSON Schema (patterns aside).
 func TestCorpusSamples(t *testing.T) {
 	corpus := wsdlcorpus.Dir(t)
 	var files []string
@@ -133,7 +133,7 @@ func TestCorpusSamples(t *testing.T) {
 				continue
 			}
 			t.Run(rel+"/"+op.Operation.Name, func(t *testing.T) {
-				for _, opts := range []samples.Options{{}, {Optional: 3}} {
+				for _, opts := range []samples.Options{{}, {Optional: 3}, {Optional: 3, Nil: true}} {
 					s, err := samples.RequestWith(op.Operation, opts)
 					if err != nil {
 						t.Fatal(err)
