@@ -15,7 +15,7 @@ function fault(reason) {
   if (soap12) {
     return {
       Fault: {
-        Code: { Value: 'soap:Sender', Subcode: { value: 'tns:InvalidReason' } },
+        Code: { Value: 'soap:Sender', Subcode: { Value: 'tns:InvalidReason' } },
         Reason: { Text: reason },
         Detail: { problem: { reason } },
         statusCode: 500,

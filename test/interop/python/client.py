@@ -1,8 +1,9 @@
-"""client.py WSDL_URL OPERATION ARGS_JSON [1.1|1.2]: Debian's python3-zeep as a
-SOAP client in s2r's interop tests (internal/tests/interop).
+"""client.py WSDL_URL OPERATION ARGS_JSON [1.1|1.2 [SERVICE PORT]]: Debian's
+python3-zeep as a SOAP client in s2r's interop tests (internal/tests/interop).
 
 Loads the WSDL and its imports from WSDL_URL, calls OPERATION with the
-members of ARGS_JSON as keyword arguments (on the SOAP 1.2 port with 1.2) and
+members of ARGS_JSON as keyword arguments (on port PORT of SERVICE when
+given, else on the orders contract's SOAP 1.2 port with 1.2) and
 prints {"result": ...} or {"fault": {...}} as JSON. Decimals print as strings
 in plain notation so that their digits are compared exactly.
 """
@@ -26,7 +27,9 @@ def main():
     version = sys.argv[4] if len(sys.argv) > 4 else "1.1"
     client = zeep.Client(url)
     service = client.service
-    if version == "1.2":
+    if len(sys.argv) > 6:
+        service = client.bind(sys.argv[5], sys.argv[6])
+    elif version == "1.2":
         service = client.bind("OrdersService", "OrdersSoap12")
     try:
         result = getattr(service, operation)(**args)
