@@ -1,13 +1,11 @@
 package interop
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -178,20 +176,7 @@ func TestConsumeZeepClient(t *testing.T) {
 		"WSDL importing a WSDL importing an XSD": importOrders(t, base, rest, "orders-split", "orders-split.wsdl",
 			"parts/orders-abstract.wsdl", "xsd/orders-types.xsd"),
 	}
-	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
-	run := func(t *testing.T, args ...string) []byte {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, py, append([]string{script}, args...)...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("client.py %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		return out
-	}
+	run := func(t *testing.T, args ...string) []byte { return runZeep(t, py, args...) }
 	// zeep reports xs:long as a Python int (exact) and xs:decimal as a
 	// Decimal (printed as its text).
 	zeepOrder := map[string]any{}

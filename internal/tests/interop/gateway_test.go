@@ -1,13 +1,9 @@
 package interop
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,22 +20,12 @@ func TestGatewayNodeAndZeep(t *testing.T) {
 	dir := nodeDir(t)
 	py := zeepPython(t)
 	base := startS2R(t)
-	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
 	for _, tc := range []struct{ version, file, key string }{
 		{"1.1", "echo11.wsdl", "gw11"},
 		{"1.2", "echo12.wsdl", "gw12"},
 	} {
 		t.Run("SOAP "+tc.version, func(t *testing.T) {
-			wsdlPath := filepath.Join(repoRoot(t), "test", "interop", "wsdl", tc.file)
-			wsdlText, err := os.ReadFile(wsdlPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			endpoint := startNodeBackend(t, dir, wsdlPath, tc.version)
-			var auto autopilotResult
-			admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdlText),
-				"environment": "dev", "serviceKey": tc.key, "direction": "gateway", "backendUrl": endpoint},
-				http.StatusCreated, &auto)
+			auto := importEcho(t, base, dir, tc.file, tc.version, tc.key, "gateway")
 			admin(t, base, "PUT", "/services/"+auto.Service.ServiceID+"/consumer-grants",
 				map[string]any{"cidrs": []string{"127.0.0.0/8"}}, http.StatusOK, nil)
 			auto.activate(t, base)
@@ -71,20 +57,8 @@ func TestGatewayNodeAndZeep(t *testing.T) {
 				t.Errorf("node Fail through the gateway: want the backend's fault, got %+v", got)
 			}
 
-			zeep := func(args ...string) []byte {
-				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, py, append([]string{script}, args...)...)
-				var stderr strings.Builder
-				cmd.Stderr = &stderr
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("client.py %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-				}
-				return out
-			}
 			got.Result, got.Fault = nil, nil
-			decode(t, zeep(gw+"?wsdl", "Echo", `{"values":{"text":"Grüße <&> \"q\" 'a' ✓ 𝄞","amount":"12345678901234567890.000000001",`+
+			decode(t, runZeep(t, py, gw+"?wsdl", "Echo", `{"values":{"text":"Grüße <&> \"q\" 'a' ✓ 𝄞","amount":"12345678901234567890.000000001",`+
 				`"count":9223372036854775807,"flag":false,"items":["only one"],"note":null}}`, tc.version, "EchoService", "EchoPort"), &got)
 			zeepValues := map[string]any{}
 			for k, v := range values {
@@ -95,7 +69,7 @@ func TestGatewayNodeAndZeep(t *testing.T) {
 				t.Errorf("zeep Echo through the gateway (-want +got):\n%s", d)
 			}
 			got.Result = nil
-			decode(t, zeep(gw+"?wsdl", "Fail", `{"reason":"bad <input>"}`, tc.version, "EchoService", "EchoPort"), &got)
+			decode(t, runZeep(t, py, gw+"?wsdl", "Fail", `{"reason":"bad <input>"}`, tc.version, "EchoService", "EchoPort"), &got)
 			if got.Fault == nil || !strings.Contains(fmt.Sprint(got.Fault), "refused: bad <input>") {
 				t.Errorf("zeep Fail through the gateway: want the backend's fault, got %+v", got)
 			}

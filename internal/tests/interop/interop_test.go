@@ -298,3 +298,38 @@ func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
 	}
 	return ""
 }
+
+// runZeep runs test/interop/python/client.py with py (zeepPython) and
+// returns its stdout.
+func runZeep(t *testing.T, py string, args ...string) []byte {
+	t.Helper()
+	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, append([]string{script}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client.py %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// importEcho starts the npm soap backend of test/interop/wsdl/file in
+// SOAP version and imports the same WSDL by autopilot as service key in
+// direction, calling that backend; the version is not activated yet.
+func importEcho(t *testing.T, base, dir, file, version, key, direction string) autopilotResult {
+	t.Helper()
+	wsdlPath := filepath.Join(repoRoot(t), "test", "interop", "wsdl", file)
+	wsdlText, err := os.ReadFile(wsdlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := startNodeBackend(t, dir, wsdlPath, version)
+	var auto autopilotResult
+	admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdlText),
+		"environment": "dev", "serviceKey": key, "direction": direction, "backendUrl": endpoint},
+		http.StatusCreated, &auto)
+	return auto
+}

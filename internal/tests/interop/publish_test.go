@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,16 +51,7 @@ func TestPublishNodeSOAPBackend(t *testing.T) {
 		{"1.2", "echo12.wsdl", "echo12", "Sender"},
 	} {
 		t.Run("SOAP "+tc.version, func(t *testing.T) {
-			wsdlPath := filepath.Join(repoRoot(t), "test", "interop", "wsdl", tc.file)
-			wsdlText, err := os.ReadFile(wsdlPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			endpoint := startNodeBackend(t, dir, wsdlPath, tc.version)
-			var auto autopilotResult
-			admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdlText),
-				"environment": "dev", "serviceKey": tc.key, "direction": "publish", "backendUrl": endpoint},
-				http.StatusCreated, &auto)
+			auto := importEcho(t, base, dir, tc.file, tc.version, tc.key, "publish")
 			auto.activate(t, base)
 
 			echo := base + "/publish/dev/" + tc.key + "/echo"
