@@ -93,14 +93,14 @@ func (h *h1Client) RoundTrip(req *http.Request) (*http.Response, error) {
 		if tr := httptrace.ContextClientTrace(ctx); tr != nil && tr.GotConn != nil {
 			tr.GotConn(httptrace.GotConnInfo{Conn: pc.c, Reused: pc.reused, WasIdle: pc.reused})
 		}
-		resp, wrote, err := h.exchange(ctx, pc, req)
+		resp, err := h.exchange(ctx, pc, req)
 		if err == nil {
 			return resp, nil
 		}
 		// A reused connection the backend closed just as it was taken:
-		// send again on a new one when that cannot repeat an action (the
-		// net/http Transport's rule).
-		if retried || !pc.reused || !errors.Is(err, errNothingRead) || ctx.Err() != nil || !(!wrote || replayable(req)) {
+		// the request was written, so it is sent again on a new one only
+		// when that cannot repeat an action (the net/http Transport's rule).
+		if retried || !pc.reused || !errors.Is(err, errNothingRead) || ctx.Err() != nil || !replayable(req) {
 			return nil, ctxErr(ctx, err)
 		}
 		if req.Body != nil && req.Body != http.NoBody {
@@ -132,14 +132,13 @@ func ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-// exchange writes req on pc and reads the answer's head. wrote reports
-// whether the request may have reached the backend.
-func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) (*http.Response, bool, error) {
+// exchange writes req on pc and reads the answer's head.
+func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) (*http.Response, error) {
 	stop := context.AfterFunc(ctx, func() { pc.c.SetDeadline(time.Unix(1, 0)) })
-	fail := func(wrote bool, err error) (*http.Response, bool, error) {
+	fail := func(err error) (*http.Response, error) {
 		stop()
 		pc.c.Close()
-		return nil, wrote, err
+		return nil, err
 	}
 	bw := writerPool.Get().(*bufio.Writer)
 	bw.Reset(pc.c)
@@ -150,7 +149,7 @@ func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) 
 	bw.Reset(nil)
 	writerPool.Put(bw)
 	if err != nil {
-		return fail(true, fmt.Errorf("write request: %w", err))
+		return fail(fmt.Errorf("write request: %w", err))
 	}
 	lr := &headLimit{r: pc.c, n: h1MaxHeader}
 	br := readerPool.Get().(*bufio.Reader)
@@ -161,7 +160,7 @@ func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) 
 		if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || isConnReset(err) {
 			err = fmt.Errorf("%w: %w", errNothingRead, err)
 		}
-		return fail(true, fmt.Errorf("read response: %w", err))
+		return fail(fmt.Errorf("read response: %w", err))
 	}
 	resp, err := http.ReadResponse(br, req)
 	for err == nil && resp.StatusCode >= 100 && resp.StatusCode < 200 {
@@ -173,20 +172,20 @@ func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) 
 	}
 	if err != nil {
 		release()
-		if errors.Is(err, lr.err) {
+		if errors.Is(err, errHeadTooLarge) {
 			err = fmt.Errorf("response head over %d bytes", h1MaxHeader)
 		}
-		return fail(true, fmt.Errorf("read response: %w", err))
+		return fail(fmt.Errorf("read response: %w", err))
 	}
 	lr.n = -1 // the body is bounded by the caller
 	b := &h1Body{h: h, pc: pc, br: br, src: resp.Body, ctx: ctx, stop: stop,
 		keep: !resp.Close && !req.Close}
 	if resp.Body == http.NoBody {
 		b.finish(true)
-		return resp, true, nil
+		return resp, nil
 	}
 	resp.Body = b
-	return resp, true, nil
+	return resp, nil
 }
 
 var (
@@ -197,9 +196,8 @@ var (
 // headLimit reads from the connection, failing once n bytes were read
 // while n >= 0 (the head of the answer is being parsed).
 type headLimit struct {
-	r   io.Reader
-	n   int64
-	err error
+	r io.Reader
+	n int64
 }
 
 var errHeadTooLarge = errors.New("response head too large")
@@ -209,8 +207,7 @@ func (l *headLimit) Read(p []byte) (int, error) {
 		return l.r.Read(p)
 	}
 	if l.n == 0 {
-		l.err = errHeadTooLarge
-		return 0, l.err
+		return 0, errHeadTooLarge
 	}
 	if int64(len(p)) > l.n {
 		p = p[:l.n]
