@@ -75,6 +75,8 @@ func FuzzWSDLRewrite(f *testing.F) {
 	f.Add(string(files["xsd/orders-types.xsd"]))
 	f.Add(`<a:address xmlns:a="http://schemas.xmlsoap.org/wsdl/soap/" location = 'x&amp;y' b="1"/>`)
 	f.Add(`<?xml version="1.0" encoding="ISO-8859-1"?><s:schema xmlns:s="http://www.w3.org/2001/XMLSchema"><s:include schemaLocation="t\xe9.xsd"/></s:schema>`)
+	f.Add("<?xml version='1.0' encoding='latin1'?><d xmlns:s=\"http://www.w3.org/2001/XMLSchema\" xmlns:p=\"http://schemas.xmlsoap.org/wsdl/soap/\">" +
+		"caf\xe9 \xe0 la cr\xe8me<s:import schemaLocation=\"xsd/orders-types.xsd\"/>\xff<p:address location=\"http://b/\"/></d>")
 	f.Fuzz(func(t *testing.T, doc string) {
 		set := indexWSDLFiles("root.wsdl", map[string][]byte{"root.wsdl": []byte(doc), "xsd/orders-types.xsd": files["xsd/orders-types.xsd"],
 			"t\xe9.xsd": []byte("<x/>")})

@@ -119,19 +119,27 @@ func (s *wsdlFiles) resolve(base, ref string) string {
 
 // scanReferences finds the references of one document and tells a WSDL
 // (application/wsdl+xml) from a schema or other XML (application/xml).
+//
+// The reader reads an ISO-8859-1 document holding bytes above 0x7F as its
+// UTF-8 form, and its offsets count bytes of that form: the tags are
+// located in the stored bytes once the whole document is read, through
+// latin1Offsets, and the document keeps its charset.
 func scanReferences(data []byte, resolve func(string) string) ([]wsdlRef, string) {
-	ct := "application/xml; charset=utf-8"
+	ct := "application/xml"
 	r := xmlstream.NewReader(data, xmlstream.Limits{MaxSize: int64(len(data)) + 1})
-	var refs []wsdlRef
-	first := true
+	var found []foundRef
+	first, declEnd := true, -1
 	for {
 		prev := r.Offset()
 		tok, err := r.Next()
 		if err == io.EOF {
-			return refs, ct
+			break
 		}
 		if err != nil {
-			return nil, ct // not XML we can rewrite: served as stored
+			return nil, ct + "; charset=utf-8" // not XML we can rewrite: served as stored
+		}
+		if declEnd < 0 {
+			declEnd = r.Offset() // only the XML declaration, the first token, makes the reader transcode
 		}
 		if tok.Kind != xmlstream.StartElement {
 			continue
@@ -139,7 +147,7 @@ func scanReferences(data []byte, resolve func(string) string) ([]wsdlRef, string
 		if first {
 			first = false
 			if tok.Name.Space == nsWSDL11 && tok.Name.Local == "definitions" {
-				ct = "application/wsdl+xml; charset=utf-8"
+				ct = "application/wsdl+xml"
 			}
 		}
 		attr, address := referenceAttr(tok.Name)
@@ -150,17 +158,58 @@ func scanReferences(data []byte, resolve func(string) string) ([]wsdlRef, string
 		if !ok {
 			continue
 		}
-		start, end, quote, ok := findAttr(data, prev, r.Offset(), attr)
-		if !ok {
-			continue
-		}
-		ref := wsdlRef{start: start, end: end, quote: quote, address: address}
+		ref := wsdlRef{address: address}
 		if !address {
 			if ref.target = resolve(value); ref.target == "" {
 				continue // not part of the import (e.g. a well-known schema): left as written
 			}
 		}
-		refs = append(refs, ref)
+		found = append(found, foundRef{from: prev, to: r.Offset(), attr: attr, ref: ref})
+	}
+	offset := func(o int) int { return o }
+	if r.Offset() != len(data) {
+		offset = latin1Offsets(data, declEnd)
+		ct += "; charset=iso-8859-1"
+	} else {
+		ct += "; charset=utf-8"
+	}
+	refs := make([]wsdlRef, 0, len(found))
+	for _, f := range found {
+		ref := f.ref
+		var ok bool
+		if ref.start, ref.end, ref.quote, ok = findAttr(data, offset(f.from), offset(f.to), f.attr); ok {
+			refs = append(refs, ref)
+		}
+	}
+	return refs, ct
+}
+
+// foundRef is a reference the reader found: the start tag spans reader
+// offsets [from, to) and holds the attribute attr.
+type foundRef struct {
+	from, to int
+	attr     string
+	ref      wsdlRef
+}
+
+// latin1Offsets maps offsets of the UTF-8 form of an ISO-8859-1 document
+// (transcoded from offset from on, where each byte above 0x7F takes two)
+// to offsets of data. Offsets must come in increasing order.
+func latin1Offsets(data []byte, from int) func(int) int {
+	i, j := from, from // data offset, UTF-8 form offset
+	return func(o int) int {
+		if o <= from || from < 0 {
+			return o
+		}
+		for j < o && i < len(data) {
+			if data[i] >= 0x80 {
+				j += 2
+			} else {
+				j++
+			}
+			i++
+		}
+		return i
 	}
 }
 

@@ -145,6 +145,46 @@ func TestWSDLFilesFromURLImport(t *testing.T) {
 	}
 }
 
+// TestWSDLFilesLatin1: an ISO-8859-1 document with bytes above 0x7F
+// before its references (the reader reads its UTF-8 form, whose offsets
+// run ahead of the stored bytes) gets every reference rewritten in its
+// stored bytes and is served with its own charset; a UTF-8 document with
+// the same text is unaffected.
+func TestWSDLFilesLatin1(t *testing.T) {
+	doc := func(decl, text string) string {
+		return decl + `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:xs="http://www.w3.org/2001/XMLSchema" ` +
+			`xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"><documentation>` + text + `</documentation>` +
+			`<types><xs:schema><xs:import namespace="urn:a" schemaLocation="a.xsd"/><xs:import namespace="urn:b" schemaLocation="b.xsd"/>` +
+			`</xs:schema></types><service name="S"><port name="P" binding="x"><soap:address location="http://backend.invalid/x"/>` +
+			`</port></service></definitions>`
+	}
+	rewritten := func(s string) string {
+		s = strings.Replace(s, `"a.xsd"`, `"https://s2r/consume/e/s/wsdl/a.xsd"`, 1)
+		s = strings.Replace(s, `"b.xsd"`, `"https://s2r/consume/e/s/wsdl/b.xsd"`, 1)
+		return strings.Replace(s, `"http://backend.invalid/x"`, `"https://s2r/consume/e/s"`, 1)
+	}
+	tests := []struct{ name, root, wantCT string }{
+		{"ISO-8859-1 with accented text", doc(`<?xml version="1.0" encoding="ISO-8859-1"?>`+"\n", "Gr\xfc\xdfe, cr\xe8me br\xfbl\xe9e"),
+			"application/wsdl+xml; charset=iso-8859-1"},
+		{"latin1 declared, ASCII only", doc(`<?xml version='1.0' encoding='latin1'?>`, "plain"), "application/wsdl+xml; charset=utf-8"},
+		{"UTF-8 with accented text", doc(`<?xml version="1.0" encoding="UTF-8"?>`, "Grüße, crème brûlée"), "application/wsdl+xml; charset=utf-8"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string][]byte{"root.wsdl": []byte(tc.root), "a.xsd": []byte(`<x/>`), "b.xsd": []byte(`<y/>`)}
+			set := indexWSDLFiles("root.wsdl", files)
+			f := set.byKey["root.wsdl"]
+			got := string(f.render("https://s2r/consume/e/s", func(key string) string { return "https://s2r/consume/e/s/wsdl/" + set.byKey[key].name }))
+			if want := rewritten(tc.root); got != want {
+				t.Errorf("rendered:\n got %q\nwant %q", got, want)
+			}
+			if f.contentType != tc.wantCT {
+				t.Errorf("Content-Type = %q, want %q", f.contentType, tc.wantCT)
+			}
+		})
+	}
+}
+
 // TestConsumeConcurrent runs calls and WSDL fetches for many Host headers
 // at once (more bases than the cache keeps), for the race detector and
 // the cache bound.
