@@ -8,7 +8,10 @@ package wsdlcorpus
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -55,4 +58,49 @@ func Read(t testing.TB, rel string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// WSDLs lists every .wsdl of the corpus by its slash-separated path under
+// the corpus directory, sorted; it skips t when the corpus is absent.
+func WSDLs(t testing.TB) []string {
+	t.Helper()
+	dir := Dir(t)
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wsdl") {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Siblings returns the other files of the folder of the corpus WSDL rel,
+// by the relative name the corpus WSDLs use for them: the files an import
+// sends beside the root. A sibling named root.wsdl is left out unless rel
+// is one (it collides with the name the autopilot gives the root).
+func Siblings(t testing.TB, rel string) map[string]string {
+	t.Helper()
+	folder := filepath.Dir(Path(t, rel))
+	ents, err := os.ReadDir(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, e := range ents {
+		if e.IsDir() || e.Name() == path.Base(rel) || (e.Name() == "root.wsdl" && path.Base(rel) != "root.wsdl") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(folder, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return files
 }

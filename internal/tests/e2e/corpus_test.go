@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
 // corpusWSDLs lists every .wsdl of the corpus by its path under it.
@@ -58,28 +59,9 @@ func siblingFiles(t *testing.T, dir, rel string) map[string]string {
 }
 
 // corpusExpectations pins the outcome of every corpus WSDL: "" imports;
-// otherwise a substring of the 400's reason. Each failure is a genuine
-// problem of the file (the corpus keeps broken WSDLs on purpose) or a
-// documented limit; the table is the onboarding report of this test.
-var corpusExpectations = map[string]string{
-	"mvantellingen+python-zeep/tests/integration/recursive_schema_main.wsdl":    "binds no operation",
-	"mvantellingen+python-zeep/tests/wsdl_files/http.wsdl":                      "has no SOAP port",
-	"mvantellingen+python-zeep/tests/wsdl_files/soap_import_2.wsdl":             "has no SOAP port",
-	"postmanlabs+wsdl-to-postman/test/data/validWSDLs20/W3Example_wsdl_20.wsdl": "WSDL 2.0 is not supported",
-	"vpulim+node-soap/test/wsdl/attachments.wsdl":                               "not well-formed XML",
-	"vpulim+node-soap/test/wsdl/complex/registration-common.wsdl":               "unresolved message reference {http://test-soap.com/api/registration}errorDetailMessage",
-	"vpulim+node-soap/test/wsdl/complex/registration.wsdl":                      "unresolved message reference {http://test-soap.com/api/registration}errorDetailMessage",
-	"vpulim+node-soap/test/wsdl/default_namespace_soap12.wsdl":                  "not well-formed XML",
-	"vpulim+node-soap/test/wsdl/extended_element.wsdl":                          `cannot resolve QName "e:ExtendedDummyRequest"`,
-	"vpulim+node-soap/test/wsdl/recursive2.wsdl":                                "unresolved message reference {http://bugrepro.com/account}AddAttributeSecureHeader",
-	"vpulim+node-soap/test/wsdl/tnsImportConflict/bar.wsdl":                     "has no SOAP port",
-	"vpulim+node-soap/test/wsdl/tnsImportConflict/foo.wsdl":                     "no usable http(s) soap:address",
-	"vpulim+node-soap/test/wsdl/ws-policy.wsdl":                                 "not well-formed XML",
-	"vpulim+node-soap/test/wsdl/wsdlImport/overridden.wsdl":                     "has no SOAP port",
-	"vpulim+node-soap/test/wsdl/wsdlImport/sub.wsdl":                            "has no SOAP port",
-	"vpulim+node-soap/test/wsdl/wsdl_with_attributes.wsdl":                      "not well-formed XML",
-	"vpulim+node-soap/test/wsdl/xsdinclude/xsd_include.wsdl":                    "unresolved type reference {http://www.dummy.com/Types}DummyList",
-}
+// otherwise a substring of the 400's reason (wsdlcorpus.ImportFailures,
+// shared with the interop tests).
+var corpusExpectations = wsdlcorpus.ImportFailures
 
 // TestCorpusOnboarding onboards every corpus WSDL through the DESIGN 8
 // autopilot (multi-file ones with files) and, for each success, checks
