@@ -177,6 +177,21 @@ func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
 // and decodes the answer into out (when not nil).
 func admin(t *testing.T, base, method, path string, body any, wantStatus int, out any) {
 	t.Helper()
+	status, b := adminDo(t, base, method, path, body)
+	if status != wantStatus {
+		t.Fatalf("%s %s = %d, want %d: %s", method, path, status, wantStatus, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+}
+
+// adminDo sends an admin request as the bootstrap admin and returns the
+// status and body of the answer.
+func adminDo(t *testing.T, base, method, path string, body any) (int, []byte) {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -196,14 +211,7 @@ func admin(t *testing.T, base, method, path string, body any, wantStatus int, ou
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, path, resp.StatusCode, wantStatus, b)
-	}
-	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, path, err, b)
-		}
-	}
+	return resp.StatusCode, b
 }
 
 // autopilotResult is the part of an autopilot answer the tests use.
@@ -222,6 +230,10 @@ type autopilotResult struct {
 	BackendProfile struct {
 		ProfileID string `json:"profileId"`
 	} `json:"backendProfile"`
+	DraftSuggestion struct {
+		WSDLService string `json:"wsdlService"`
+		WSDLPort    string `json:"wsdlPort"`
+	} `json:"draftSuggestion"`
 }
 
 func (a autopilotResult) operationID(t *testing.T, soapName string) string {
