@@ -175,6 +175,14 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 func (d *Dispatcher) fail(w http.ResponseWriter, r *http.Request, t Target, err error) {
 	d.recordFailure(r, t, err)
 	if t.Direction == Consume {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			// A WSDL fetch, not a SOAP call: the SOAP 1.1 rule of 500
+			// for every Fault does not apply, the code's status does.
+			e := apierr.Resolve(err, apierr.RunInternal)
+			apierr.Log(r.Context(), e)
+			writeFetchFault(w, r, e)
+			return
+		}
 		apierr.RenderFault(w, r, soapVersionOf(r), err)
 		return
 	}

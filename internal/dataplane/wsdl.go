@@ -152,15 +152,22 @@ func (d *Dispatcher) serveConsumeWSDL(w http.ResponseWriter, r *http.Request, t 
 	b, ct, err := d.wsdlBody(r, t, svc, doc)
 	if err != nil {
 		e := apierr.Resolve(err, apierr.RunInternal)
-		fault := apierr.MarshalFault(apierr.SOAP11, e, correlation.ID(r.Context()))
-		w.Header().Set("Content-Type", apierr.SOAP11.ContentType())
-		w.Header().Set("Content-Length", strconv.Itoa(len(fault)))
-		w.WriteHeader(e.Status())
-		w.Write(fault)
-		return e.Status(), len(fault)
+		return e.Status(), writeFetchFault(w, r, e)
 	}
 	writeWSDL(w, r, ct, b)
 	return http.StatusOK, len(b)
+}
+
+// writeFetchFault answers a failed WSDL fetch on a consume path: a SOAP
+// 1.1 Fault (consume errors are Faults, SPEC 7.1) with the code's own
+// status, since a GET is not a SOAP call. It returns the body length.
+func writeFetchFault(w http.ResponseWriter, r *http.Request, e *apierr.Error) int {
+	fault := apierr.MarshalFault(apierr.SOAP11, e, correlation.ID(r.Context()))
+	w.Header().Set("Content-Type", apierr.SOAP11.ContentType())
+	w.Header().Set("Content-Length", strconv.Itoa(len(fault)))
+	w.WriteHeader(e.Status())
+	w.Write(fault)
+	return len(fault)
 }
 
 // GatewayWSDL serves the WSDL of a gateway service once the gateway's

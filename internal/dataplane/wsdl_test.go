@@ -52,6 +52,10 @@ func TestWSDLServing(t *testing.T) {
 			path: "/consume/dev/orders?wsdl", header: []string{"X-Forwarded-Host", `a"><x`}, wantStatus: 200, want: rewritten},
 		{name: "unknown document", path: "/consume/dev/orders/wsdl/nope.xsd", wantStatus: 404, wantCode: "S2R-RUN-0404"},
 		{name: "path escaping the import", path: "/consume/dev/orders/wsdl/../orders.wsdl", wantStatus: 404, wantCode: "S2R-RUN-0404"},
+		// A GET is not a SOAP call: the Fault keeps the code's status, not
+		// SOAP 1.1's 500.
+		{name: "unknown service", path: "/consume/dev/nope?wsdl", wantStatus: 404, wantCode: "S2R-RUN-0404"},
+		{name: "unknown environment", path: "/consume/qa/orders?wsdl", wantStatus: 404, wantCode: "S2R-RUN-0404"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
