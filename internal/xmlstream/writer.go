@@ -57,10 +57,17 @@ func (w *Writer) Declaration() {
 
 // Start opens <prefix:local; attributes may follow until the next content
 // call, which closes the start tag.
+//
+// Each method appends to a local slice and stores w.buf once: storing the
+// slice pointer into the heap-allocated Writer costs a GC write barrier
+// while a collection runs, and an append of a string always stores it.
 func (w *Writer) Start(prefix, local string) {
-	w.closeStart()
-	w.buf = append(w.buf, '<')
-	w.name(prefix, local)
+	b := w.buf
+	if w.open {
+		b = append(b, '>')
+	}
+	b = append(b, '<')
+	w.buf = appendName(b, prefix, local)
 	w.open = true
 }
 
@@ -70,11 +77,11 @@ func (w *Writer) Attr(prefix, local, value string) {
 		w.misuse()
 		return
 	}
-	w.buf = append(w.buf, ' ')
-	w.name(prefix, local)
-	w.buf = append(w.buf, '=', '"')
-	w.buf = appendEscaped(w.buf, value, &attrEscapes)
-	w.buf = append(w.buf, '"')
+	b := append(w.buf, ' ')
+	b = appendName(b, prefix, local)
+	b = append(b, '=', '"')
+	b = appendEscaped(b, value, &attrEscapes)
+	w.buf = append(b, '"')
 }
 
 // NSDecl writes xmlns:prefix="uri" (or xmlns="uri" for an empty prefix).
@@ -117,17 +124,17 @@ func (w *Writer) End(prefix, local string) {
 		w.open = false
 		return
 	}
-	w.buf = append(w.buf, '<', '/')
-	w.name(prefix, local)
-	w.buf = append(w.buf, '>')
+	b := append(w.buf, '<', '/')
+	b = appendName(b, prefix, local)
+	w.buf = append(b, '>')
 }
 
-func (w *Writer) name(prefix, local string) {
+func appendName(b []byte, prefix, local string) []byte {
 	if prefix != "" {
-		w.buf = append(w.buf, prefix...)
-		w.buf = append(w.buf, ':')
+		b = append(b, prefix...)
+		b = append(b, ':')
 	}
-	w.buf = append(w.buf, local...)
+	return append(b, local...)
 }
 
 func (w *Writer) closeStart() {
