@@ -15,8 +15,32 @@ import (
 // end the tape index just after their last token, so a reader can skip them.
 type tapeTok struct {
 	kind  jsontext.Kind
+	str   strFlags // what validating a string learnt of it
 	start int32
 	end   int32
+}
+
+// strFlags records what the validation of a string (scan or the decoder)
+// found, so that readers need not look at its bytes again.
+type strFlags uint8
+
+const (
+	strPlain strFlags = 1 << iota // no escapes: the body is the value
+	strASCII                      // the raw string is ASCII only
+)
+
+// stringFlags returns the flags of the raw string s, as scan sets them.
+func stringFlags(s []byte) strFlags {
+	flags := strPlain | strASCII
+	for _, c := range s {
+		switch {
+		case c == '\\':
+			flags &^= strPlain
+		case c >= 0x80:
+			flags &^= strASCII
+		}
+	}
+	return flags
 }
 
 // tape is a flat, validated index of a JSON document. It lets the JSON→XML
@@ -98,7 +122,11 @@ func (t *tape) next() error {
 			return err
 		}
 		end := int32(t.dec.InputOffset())
-		t.toks = append(t.toks, tapeTok{kind: v.Kind(), start: end - int32(len(v)), end: end})
+		tk := tapeTok{kind: v.Kind(), start: end - int32(len(v)), end: end}
+		if tk.kind == '"' {
+			tk.str = stringFlags(v)
+		}
+		t.toks = append(t.toks, tk)
 	}
 	return nil
 }
@@ -132,9 +160,10 @@ func (t *tape) skip(i int) int {
 // view returns the unquoted string at i: a slice of the input when it has
 // no escapes (never to be appended to), else a fresh copy.
 func (t *tape) view(i int) []byte {
-	r := t.raw(i)
+	tk := t.toks[i]
+	r := t.in[tk.start:tk.end]
 	body := r[1 : len(r)-1 : len(r)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
+	if tk.str&strPlain != 0 {
 		return body
 	}
 	out, err := jsontext.AppendUnquote(nil, r)
@@ -146,9 +175,10 @@ func (t *tape) view(i int) []byte {
 
 // appendStr appends the unquoted string at i to dst.
 func (t *tape) appendStr(dst []byte, i int) []byte {
-	r := t.raw(i)
+	tk := t.toks[i]
+	r := t.in[tk.start:tk.end]
 	body := r[1 : len(r)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
+	if tk.str&strPlain != 0 {
 		return append(dst, body...)
 	}
 	out, err := jsontext.AppendUnquote(dst, r)

@@ -42,11 +42,11 @@ func (t *tape) scan(in []byte) bool {
 			}
 			continue
 		case '"':
-			var end int
-			if end, ok = scanString(in, p); !ok {
+			end, str, ok := scanString(in, p)
+			if !ok {
 				return false
 			}
-			t.toks = append(t.toks, tapeTok{kind: '"', start: int32(p), end: int32(end)})
+			t.toks = append(t.toks, tapeTok{kind: '"', str: str, start: int32(p), end: int32(end)})
 			p = end
 		case 't', 'f', 'n':
 			lit := literal(c)
@@ -105,11 +105,11 @@ func (t *tape) name(in []byte, p int) (int, bool) {
 	if p >= len(in) || in[p] != '"' {
 		return p, false
 	}
-	end, ok := scanString(in, p)
+	end, str, ok := scanString(in, p)
 	if !ok {
 		return p, false
 	}
-	t.toks = append(t.toks, tapeTok{kind: '"', start: int32(p), end: int32(end)})
+	t.toks = append(t.toks, tapeTok{kind: '"', str: str, start: int32(p), end: int32(end)})
 	p = skipWS(in, end)
 	if p >= len(in) || in[p] != ':' {
 		return p, false
@@ -140,35 +140,49 @@ func skipWS(in []byte, p int) int {
 }
 
 // scanString returns the end of the string starting at in[p] (its opening
-// quote); false for control characters, invalid UTF-8, bad escapes and
-// \u escapes (left to the decoder).
-func scanString(in []byte, p int) (int, bool) {
-	ascii := true
+// quote) and what it holds; false for control characters, invalid UTF-8,
+// bad escapes and \u escapes (left to the decoder).
+func scanString(in []byte, p int) (int, strFlags, bool) {
+	flags := strPlain | strASCII
 	for i := p + 1; i < len(in); i++ {
-		switch c := in[i]; {
+		c := in[i]
+		if !strStop[c] {
+			continue
+		}
+		switch {
 		case c == '"':
-			if !ascii && !utf8.Valid(in[p+1:i]) {
-				return 0, false
+			if flags&strASCII == 0 && !utf8.Valid(in[p+1:i]) {
+				return 0, 0, false
 			}
-			return i + 1, true
+			return i + 1, flags, true
 		case c < 0x20:
-			return 0, false
+			return 0, 0, false
 		case c == '\\':
+			flags &^= strPlain
 			i++
 			if i >= len(in) {
-				return 0, false
+				return 0, 0, false
 			}
 			switch in[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			default:
-				return 0, false
+				return 0, 0, false
 			}
-		case c >= 0x80:
-			ascii = false
+		default: // c >= 0x80
+			flags &^= strASCII
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
+
+// strStop marks the bytes scanString must look at: the closing quote,
+// escapes, control characters and non-ASCII.
+var strStop = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return t
+}()
 
 // scanNumber returns the end of the JSON number at in[p].
 func scanNumber(in []byte, p int) (int, bool) {

@@ -115,8 +115,12 @@ func (j *j2x) appendSimple(dst []byte, st *xsd.SimpleType, i int) ([]byte, strin
 	}
 	start := len(dst)
 	dst = j.t.appendStr(dst, i)
-	if reason := checkXMLChars(dst[start:]); reason != "" {
-		return dst[:start], reason
+	// A plain ASCII string holds no control character (JSON has no raw
+	// ones) and no U+FFFE or U+FFFF.
+	if tk.str != strPlain|strASCII {
+		if reason := checkXMLChars(dst[start:]); reason != "" {
+			return dst[:start], reason
+		}
 	}
 	if st != nil {
 		if reason := checkDateTime(st.Builtin, dst[start:]); reason != "" {
