@@ -182,13 +182,21 @@ func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	xmlSlot, typeSlot := valueSlot+1, valueSlot+2
 	end := j.t.skip(i)
 	var anyAttrs []int
+	next := 0 // the member expected next when members come in schema order
 	for k := i + 1; k < end; k = j.t.skip(k + 1) {
 		name := j.t.view(k)
 		slot := -1
-		if idx, ok := tp.byJSON[string(name)]; ok {
+		// Member names never start with '@', so a match is the member
+		// byJSON maps the name to; checking it first saves the lookup.
+		if next < len(tp.members) && string(name) == tp.members[next].json && (len(name) == 0 || name[0] != '@') {
+			slot = base + next
+			next++
+		} else if idx, ok := tp.byJSON[string(name)]; ok {
 			slot = base + idx
 			if idx < 0 {
 				slot = base + len(tp.members) + ^idx
+			} else {
+				next = idx + 1
 			}
 		} else {
 			switch {
