@@ -122,7 +122,7 @@ func (x *x2j) container() error {
 	}
 	x.path = append(x.path, pathSeg{name: tok.Name.Local})
 	wm := &memberPlan{json: p.wrapper.local, name: *p.wrapper, typ: p.root, group: -1}
-	if err := x.element(wm, tok); err != nil {
+	if err := x.element(wm, &tok); err != nil {
 		return err
 	}
 	x.path = x.path[:0]
