@@ -27,9 +27,9 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 		x.counts = append(x.counts, 0)
 	}
 	defer func() { x.counts, x.spans = x.counts[:f.cbase], x.spans[:f.sbase] }()
+	var tok xmlstream.Token
 	for {
-		tok, err := x.r.Next()
-		if err != nil {
+		if err := x.r.ReadToken(&tok); err != nil {
 			return x.readErr(err)
 		}
 		switch tok.Kind {

@@ -158,6 +158,27 @@ func (r *Reader) Next() (Token, error) {
 	return Token{Kind: r.kind, Data: r.text, CDATA: r.cdata}, nil
 }
 
+// ReadToken is Next storing the token in *t instead of returning it: a
+// loop reusing one Token does not copy the whole struct for every token.
+// On an error *t is the zero Token.
+func (r *Reader) ReadToken(t *Token) error {
+	if err := r.next(); err != nil {
+		*t = Token{}
+		return err
+	}
+	switch r.kind {
+	case StartElement:
+		e := &r.stack[len(r.stack)-1]
+		*t = Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}
+	case EndElement:
+		e := &r.stack[:len(r.stack)+1][len(r.stack)]
+		*t = Token{Kind: EndElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix}
+	default:
+		*t = Token{Kind: r.kind, Data: r.text, CDATA: r.cdata}
+	}
+	return nil
+}
+
 // setData records a token made of data.
 func (r *Reader) setData(k Kind, data []byte, cdata bool) {
 	r.kind, r.text, r.cdata = k, data, cdata

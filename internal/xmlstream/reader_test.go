@@ -406,3 +406,25 @@ func TestAppendText(t *testing.T) {
 		t.Error("unterminated element: no error")
 	}
 }
+
+// TestReadToken: ReadToken stores the tokens Next returns, through the
+// end of the document and after an error.
+func TestReadToken(t *testing.T) {
+	for _, doc := range []string{
+		`<?xml version="1.0"?><!--c--><r xmlns:p="u" a="1"><p:a b="&amp;">x&lt;<![CDATA[y]]></p:a><e/><?pi d?></r>`,
+		`<r><a></b></r>`,
+	} {
+		want, got := NewReader([]byte(doc), Limits{}), NewReader([]byte(doc), Limits{})
+		tok := Token{Kind: Comment, Data: []byte("stale")}
+		for {
+			wt, werr := want.Next()
+			gerr := got.ReadToken(&tok)
+			if d := cmp.Diff(wt, tok); d != "" || (werr == nil) != (gerr == nil) {
+				t.Fatalf("%s: ReadToken vs Next (-want +got):\n%s\nerrors %v, %v", doc, d, gerr, werr)
+			}
+			if werr != nil {
+				break
+			}
+		}
+	}
+}
