@@ -101,7 +101,7 @@ func (x *x2j) convertRef(mp *memberPlan, id string, frag []byte, base string) er
 		return x.readErr(err)
 	}
 	sub := &x2j{p: x.p, r: r, out: x.out, base: base, refs: x.refs, refDepth: x.refDepth + 1, refCount: x.refCount}
-	if err := sub.element(mp, tok); err != nil {
+	if err := sub.element(mp, &tok); err != nil {
 		return err
 	}
 	if len(sub.out) > maxRefOutSize {

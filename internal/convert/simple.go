@@ -45,32 +45,49 @@ type intRange struct {
 	negative bool
 }
 
-var intRanges = map[string]intRange{
-	"byte":               {signed: true, min: -128, max: 127},
-	"short":              {signed: true, min: -32768, max: 32767},
-	"int":                {signed: true, min: -2147483648, max: 2147483647},
-	"long":               {signed: true, min: -9223372036854775808, max: 9223372036854775807},
-	"unsignedByte":       {umax: 255},
-	"unsignedShort":      {umax: 65535},
-	"unsignedInt":        {umax: 4294967295},
-	"unsignedLong":       {umax: 18446744073709551615},
-	"nonNegativeInteger": {umax: 0},
-	"positiveInteger":    {umax: 0, minOne: true},
-	"nonPositiveInteger": {nonPos: true},
-	"negativeInteger":    {nonPos: true, negative: true},
+// intRangeOf returns the bounds of a bounded built-in integer type. A
+// switch rather than a map: it runs for every integer value converted.
+func intRangeOf(builtin string) (intRange, bool) {
+	switch builtin {
+	case "byte":
+		return intRange{signed: true, min: -128, max: 127}, true
+	case "short":
+		return intRange{signed: true, min: -32768, max: 32767}, true
+	case "int":
+		return intRange{signed: true, min: -2147483648, max: 2147483647}, true
+	case "long":
+		return intRange{signed: true, min: -9223372036854775808, max: 9223372036854775807}, true
+	case "unsignedByte":
+		return intRange{umax: 255}, true
+	case "unsignedShort":
+		return intRange{umax: 65535}, true
+	case "unsignedInt":
+		return intRange{umax: 4294967295}, true
+	case "unsignedLong":
+		return intRange{umax: 18446744073709551615}, true
+	case "nonNegativeInteger":
+		return intRange{umax: 0}, true
+	case "positiveInteger":
+		return intRange{umax: 0, minOne: true}, true
+	case "nonPositiveInteger":
+		return intRange{nonPos: true}, true
+	case "negativeInteger":
+		return intRange{nonPos: true, negative: true}, true
+	}
+	return intRange{}, false
 }
 
 // checkIntRange reports why the normalized integer n (no '+', no leading
 // zeros) is out of the range of builtin, or "".
 func checkIntRange(builtin, n string) string {
-	r, ok := intRanges[builtin]
+	r, ok := intRangeOf(builtin)
 	if !ok {
 		return ""
 	}
 	neg := len(n) > 0 && n[0] == '-'
 	switch {
 	case r.signed:
-		if _, err := strconv.ParseInt(n, 10, 64); err != nil || !inSigned(n, r) {
+		if v, err := strconv.ParseInt(n, 10, 64); err != nil || v < r.min || v > r.max {
 			return "value " + n + " is out of range for xs:" + builtin
 		}
 	case r.nonPos:
@@ -88,11 +105,6 @@ func checkIntRange(builtin, n string) string {
 		}
 	}
 	return ""
-}
-
-func inSigned(n string, r intRange) bool {
-	v, _ := strconv.ParseInt(n, 10, 64)
-	return v >= r.min && v <= r.max
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

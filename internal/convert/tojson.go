@@ -28,6 +28,7 @@ var x2jPool = sync.Pool{New: func() any { return &x2j{} }}
 func (x *x2j) release() {
 	x.p, x.r, x.out, x.refs, x.pending, x.refCount = nil, nil, nil, nil, x.pending[:0], nil
 	x.path, x.counts, x.spans, x.text = x.path[:0], x.counts[:0], x.spans[:0], x.text[:0]
+	x.textChild = xmlstream.Token{}
 	x2jPool.Put(x)
 }
 
@@ -72,6 +73,8 @@ type x2j struct {
 	text   []byte
 	// attrText is scratch for attribute values.
 	attrText []byte
+	// textChild receives a child element found in simple content.
+	textChild xmlstream.Token
 	// refs holds SOAP-encoded multi-reference values by id; pending are
 	// the href references waiting for them (rpc/encoded only).
 	refs     map[string][]byte
@@ -122,7 +125,7 @@ func (x *x2j) container() error {
 	}
 	x.path = append(x.path, pathSeg{name: tok.Name.Local})
 	wm := &memberPlan{json: p.wrapper.local, name: *p.wrapper, typ: p.root, group: -1}
-	if err := x.element(wm, tok); err != nil {
+	if err := x.element(wm, &tok); err != nil {
 		return err
 	}
 	x.path = x.path[:0]
@@ -196,7 +199,7 @@ func clip(b []byte) string {
 func (x *x2j) collectText() ([]byte, error) {
 	x.text = x.text[:0]
 	for {
-		text, tok, ended, err := x.r.AppendText(x.text)
+		text, ended, err := x.r.AppendText(x.text, &x.textChild)
 		x.text = text
 		switch {
 		case err != nil:
@@ -204,7 +207,7 @@ func (x *x2j) collectText() ([]byte, error) {
 		case ended:
 			return x.text, nil
 		case !x.p.opts.Lax:
-			return nil, x.failChild(tok.Name.Local, "unexpected element in simple content")
+			return nil, x.failChild(x.textChild.Name.Local, "unexpected element in simple content")
 		}
 		if err := x.r.Skip(); err != nil {
 			return nil, x.readErr(err)

@@ -27,9 +27,9 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 		x.counts = append(x.counts, 0)
 	}
 	defer func() { x.counts, x.spans = x.counts[:f.cbase], x.spans[:f.sbase] }()
+	var tok xmlstream.Token
 	for {
-		tok, err := x.r.Next()
-		if err != nil {
+		if err := x.r.ReadToken(&tok); err != nil {
 			return x.readErr(err)
 		}
 		switch tok.Kind {
@@ -44,7 +44,7 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 				return x.fail("unexpected text " + quote(clip(tok.Data)))
 			}
 		case xmlstream.StartElement:
-			if err := x.child(&f, tok); err != nil {
+			if err := x.child(&f, &tok); err != nil {
 				return err
 			}
 		}
@@ -52,7 +52,7 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 }
 
 // child writes one child element of the content in f.
-func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
+func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 	tp := f.tp
 	// Elements mostly come in schema order: try the open member (an array
 	// item again) and the next one before hashing the name.
@@ -76,7 +76,7 @@ func (x *x2j) child(f *contentFrame, tok xmlstream.Token) error {
 		switch {
 		case tp.wildcard:
 			var err error
-			f.frag, err = x.capture(f.frag, tok)
+			f.frag, err = x.capture(f.frag, *tok)
 			return err
 		case x.p.opts.Lax || x.p.headers && tp == x.p.root:
 			if err := x.r.Skip(); err != nil {

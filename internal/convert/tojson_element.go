@@ -9,7 +9,7 @@ import (
 
 // element writes the JSON value of the element tok just started, of member
 // mp, and reads through its end tag.
-func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
+func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 	tp := mp.typ
 	nilled, xsiType := false, ""
 	for _, a := range tok.Attrs {
@@ -23,7 +23,7 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 		}
 	}
 	if x.p.opts.Encoded {
-		if href := attrValue(tok, "", "href"); len(href) > 1 && href[0] == '#' {
+		if href := attrValue(*tok, "", "href"); len(href) > 1 && href[0] == '#' {
 			return x.reference(mp, href[1:])
 		}
 	}
@@ -47,7 +47,7 @@ func (x *x2j) element(mp *memberPlan, tok xmlstream.Token) error {
 	}
 	switch {
 	case tp.anyType:
-		return x.naiveElement(tok)
+		return x.naiveElement(*tok)
 	case tp.arrayItem != nil:
 		return x.encodedArray(tp)
 	case tp.scalar && isQName(tp.simple):
@@ -97,7 +97,7 @@ func (x *x2j) resolveType(tp *typePlan, value string) (*typePlan, string, error)
 }
 
 // object writes the JSON object of an element of complex type tp.
-func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
+func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 	x.out = append(x.out, '{')
 	prev := false
 	if derived != "" {
@@ -165,7 +165,7 @@ func (x *x2j) object(tp *typePlan, tok xmlstream.Token, derived string) error {
 }
 
 // requiredAttrs checks that every required attribute of tp is on tok.
-func (x *x2j) requiredAttrs(tp *typePlan, tok xmlstream.Token) error {
+func (x *x2j) requiredAttrs(tp *typePlan, tok *xmlstream.Token) error {
 	if x.p.opts.Lax {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (x *x2j) encodedArray(tp *typePlan) error {
 		}
 		n++
 		x.path = append(x.path, pathSeg{name: tok.Name.Local, index: n})
-		if err := x.element(tp.arrayItem, tok); err != nil {
+		if err := x.element(tp.arrayItem, &tok); err != nil {
 			return err
 		}
 		x.path = x.path[:len(x.path)-1]

@@ -218,11 +218,8 @@ func appendQuoted(dst, s []byte) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
-			continue
-		}
-		if c >= 0x80 || c == 0x7f {
-			continue // UTF-8 was validated by the XML reader
+		if !jsonEscaped[c] {
+			continue // DEL and UTF-8 (validated by the XML reader) stay as they are
 		}
 		dst = append(dst, s[start:i]...)
 		switch c {
@@ -244,6 +241,16 @@ func appendQuoted(dst, s []byte) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// jsonEscaped marks the bytes a JSON string cannot hold as they are: the
+// control characters, '"' and '\\'.
+var jsonEscaped = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 func appendQuotedString(dst []byte, s string) []byte {
 	return appendQuoted(dst, []byte(s))

@@ -158,6 +158,27 @@ func (r *Reader) Next() (Token, error) {
 	return Token{Kind: r.kind, Data: r.text, CDATA: r.cdata}, nil
 }
 
+// ReadToken is Next storing the token in *t instead of returning it: a
+// loop reusing one Token does not copy the whole struct for every token.
+// On an error *t is the zero Token.
+func (r *Reader) ReadToken(t *Token) error {
+	if err := r.next(); err != nil {
+		*t = Token{}
+		return err
+	}
+	switch r.kind {
+	case StartElement:
+		e := &r.stack[len(r.stack)-1]
+		*t = Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}
+	case EndElement:
+		e := &r.stack[:len(r.stack)+1][len(r.stack)]
+		*t = Token{Kind: EndElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix}
+	default:
+		*t = Token{Kind: r.kind, Data: r.text, CDATA: r.cdata}
+	}
+	return nil
+}
+
 // setData records a token made of data.
 func (r *Reader) setData(k Kind, data []byte, cdata bool) {
 	r.kind, r.text, r.cdata = k, data, cdata
@@ -294,23 +315,24 @@ func (r *Reader) UndeclaredPrefixes() []string { return r.undeclared }
 
 // AppendText appends the character data of the current element up to its
 // end tag to dst, skipping comments and processing instructions, and
-// consumes the end tag: what a loop over Next collecting CharData does,
-// without building a Token per step. When a child element starts first it
-// stops there and returns that start element as Next would have (ok
-// false); the caller goes on with Next or Skip.
-func (r *Reader) AppendText(dst []byte) (out []byte, start Token, ok bool, err error) {
+// consumes the end tag (ok true): what a loop over Next collecting CharData
+// does, without building a Token per step. When a child element starts
+// first it stops there (ok false) and stores that start element in *start
+// as Next would have returned it; the caller goes on with Next or Skip.
+func (r *Reader) AppendText(dst []byte, start *Token) (out []byte, ok bool, err error) {
 	for {
 		if err := r.next(); err != nil {
-			return dst, Token{}, false, err
+			return dst, false, err
 		}
 		switch r.kind {
 		case CharData:
 			dst = append(dst, r.text...)
 		case EndElement:
-			return dst, Token{}, true, nil
+			return dst, true, nil
 		case StartElement:
 			e := &r.stack[len(r.stack)-1]
-			return dst, Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}, false, nil
+			*start = Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}
+			return dst, false, nil
 		}
 	}
 }

@@ -380,21 +380,22 @@ func TestAppendText(t *testing.T) {
 	if tok, err := r.Next(); err != nil || tok.Name.Local != "a" {
 		t.Fatal(tok, err)
 	}
-	out, _, ok, err := r.AppendText([]byte("pre:"))
+	var start Token
+	out, ok, err := r.AppendText([]byte("pre:"), &start)
 	if err != nil || !ok || string(out) != "pre:x&<y>" {
 		t.Fatalf("%q %v %v", out, ok, err)
 	}
 	if tok, err := r.Next(); err != nil || tok.Name.Local != "b" {
 		t.Fatal(tok, err)
 	}
-	out, start, ok, err := r.AppendText(nil)
+	out, ok, err = r.AppendText(nil, &start)
 	if err != nil || ok || string(out) != "1" || start.Kind != StartElement || start.Name.Local != "c" || len(start.Attrs) != 1 {
 		t.Fatalf("%q %+v %v %v", out, start, ok, err)
 	}
 	if err := r.Skip(); err != nil {
 		t.Fatal(err)
 	}
-	out, _, ok, err = r.AppendText(out)
+	out, ok, err = r.AppendText(out, &start)
 	if err != nil || !ok || string(out) != "12" {
 		t.Fatalf("%q %v %v", out, ok, err)
 	}
@@ -402,7 +403,29 @@ func TestAppendText(t *testing.T) {
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := r.AppendText(nil); err == nil {
+	if _, _, err := r.AppendText(nil, &start); err == nil {
 		t.Error("unterminated element: no error")
+	}
+}
+
+// TestReadToken: ReadToken stores the tokens Next returns, through the
+// end of the document and after an error.
+func TestReadToken(t *testing.T) {
+	for _, doc := range []string{
+		`<?xml version="1.0"?><!--c--><r xmlns:p="u" a="1"><p:a b="&amp;">x&lt;<![CDATA[y]]></p:a><e/><?pi d?></r>`,
+		`<r><a></b></r>`,
+	} {
+		want, got := NewReader([]byte(doc), Limits{}), NewReader([]byte(doc), Limits{})
+		tok := Token{Kind: Comment, Data: []byte("stale")}
+		for {
+			wt, werr := want.Next()
+			gerr := got.ReadToken(&tok)
+			if d := cmp.Diff(wt, tok); d != "" || (werr == nil) != (gerr == nil) {
+				t.Fatalf("%s: ReadToken vs Next (-want +got):\n%s\nerrors %v, %v", doc, d, gerr, werr)
+			}
+			if werr != nil {
+				break
+			}
+		}
 	}
 }
