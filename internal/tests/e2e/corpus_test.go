@@ -11,52 +11,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
-
-// corpusWSDLs lists every .wsdl of the corpus by its path under it.
-func corpusWSDLs(t *testing.T, dir string) []string {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wsdl") {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// siblingFiles returns the other files of the WSDL's folder, by the
-// relative path the corpus WSDLs use for them.
-func siblingFiles(t *testing.T, dir, rel string) map[string]string {
-	files := map[string]string{}
-	folder := filepath.Dir(filepath.Join(dir, rel))
-	ents, err := os.ReadDir(folder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if e.IsDir() || e.Name() == filepath.Base(rel) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(folder, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = string(b)
-	}
-	return files
-}
 
 // corpusExpectations pins the outcome of every corpus WSDL: "" imports;
 // otherwise a substring of the 400's reason (wsdlcorpus.ImportFailures,
@@ -71,7 +31,7 @@ var corpusExpectations = wsdlcorpus.ImportFailures
 // with a reason, never a 500.
 func TestCorpusOnboarding(t *testing.T) {
 	dir := corpusDir(t)
-	wsdls := corpusWSDLs(t, dir)
+	wsdls := wsdlcorpus.WSDLs(t)
 	forEachBackend(t, func(t *testing.T, s *server) {
 		var table []string
 		for i, rel := range wsdls {
@@ -88,12 +48,7 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := siblingFiles(t, dir, rel)
-	// A sibling named root.wsdl collides with the autopilot's name for the
-	// root document; send only the files of other roots.
-	if filepath.Base(rel) != "root.wsdl" {
-		delete(files, "root.wsdl")
-	}
+	files := wsdlcorpus.Siblings(t, rel)
 	r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{
 		"xml": string(xml), "files": files, "environment": "dev", "serviceKey": key,
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -52,7 +53,7 @@ func TestCorpusPublishSweep(t *testing.T) {
 	var rows []sweepRow
 	start := time.Now()
 	t.Run("wsdl", func(t *testing.T) {
-		for i, rel := range corpusWSDLs(t, dir) {
+		for i, rel := range wsdlcorpus.WSDLs(t) {
 			if _, fails := corpusExpectations[rel]; fails {
 				continue
 			}
@@ -103,10 +104,7 @@ func sweepWSDL(t *testing.T, s *server, be *sweepBackend, dir, rel, key string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := siblingFiles(t, dir, rel)
-	if filepath.Base(rel) != "root.wsdl" {
-		delete(files, "root.wsdl")
-	}
+	files := wsdlcorpus.Siblings(t, rel)
 	// The contract as the runtime compiles it: the same files.
 	raw := map[string][]byte{"root.wsdl": xmlText}
 	for name, text := range files {

@@ -200,10 +200,24 @@ func adminDo(t *testing.T, base, method, path string, body any) (int, []byte) {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, _ := http.NewRequest(method, base+"/admin/v1"+path, rd)
-	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
+	ct := ""
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		ct = "application/json"
+	}
+	return adminSend(t, base, method, path, rd, ct)
+}
+
+// adminSend sends body (of Content-Type ct, none when empty) to the admin
+// API as the bootstrap admin and returns the status and body of the answer.
+func adminSend(t *testing.T, base, method, path string, body io.Reader, ct string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+"/admin/v1"+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -254,16 +253,7 @@ func adminUpload(t *testing.T, base, path string, fields map[string]string, file
 	}
 	fw.Write(data)
 	mw.Close()
-	req, _ := http.NewRequest("POST", base+"/admin/v1"+path, &buf)
-	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return adminSend(t, base, "POST", path, &buf, mw.FormDataContentType())
 }
 
 // zeepLoad is what load_wsdls.py reports for one URL.
