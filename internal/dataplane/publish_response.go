@@ -141,6 +141,9 @@ func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 			if c.op.FaultPicker != nil {
 				c.op.FaultPicker.Pick(details)
 			}
+			if d, ok := details["detail"]; ok && c.op.FaultRenamer != nil {
+				details["detail"] = c.op.FaultRenamer.FromContract(d)
+			}
 			return e.With(details)
 		}
 	}

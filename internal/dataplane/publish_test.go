@@ -221,6 +221,21 @@ func TestPublish(t *testing.T) {
 					t.Errorf("picked details = %s", res.body)
 				}
 			}},
+		{name: "fault full with rename and omit", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
+			edit: func(s *routing.Source) {
+				s.Service.FaultDetailExposureMode = model.FaultDetailFull
+				s.Mappings = map[string]model.Mapping{"op-add": {FaultMapping: []byte(`{"mode":"identity","rename":{"e/code":"errorCode"},"omit":["e/stack"]}`)}}
+			},
+			backend: func(t *testing.T) http.HandlerFunc {
+				return answer(500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>db down</faultstring>`+
+					`<detail><e><code>42</code><stack>secret</stack></e></detail></soap:Fault>`))
+			},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+				if strings.Contains(string(res.body), "secret") || !strings.Contains(string(res.body), `"detail":{"e":{"errorCode":"42"}}`) {
+					t.Errorf("renamed details = %s", res.body)
+				}
+			}},
 		{name: "body breaks the contract", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><total>1</total></AddResponse>`))

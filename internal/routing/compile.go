@@ -191,6 +191,9 @@ func compileOperation(src Source, o model.Operation) (*Operation, error) {
 		if op.FaultPicker, err = ParsePicker(mp.FaultMapping); err != nil {
 			return nil, err
 		}
+		if op.FaultRenamer, err = ParseRenamer(mp.FaultMapping); err != nil {
+			return nil, fmt.Errorf("fault mapping: %w", err)
+		}
 	}
 	for _, r := range o.ValidationRules {
 		fr, err := CompileRule(r)

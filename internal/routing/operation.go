@@ -89,6 +89,11 @@ type Operation struct {
 	// FaultPicker keeps only the picked detail paths of a fault exposed in
 	// full mode; nil keeps the whole fault.
 	FaultPicker *Picker
+	// FaultRenamer applies the fault mapping's rename and omit parts to
+	// the detail of a fault exposed in full mode (paths from the detail
+	// element, as the catalog checks them: "NoSuchCodeLit/code"), after
+	// the pick; nil for the identity shape.
+	FaultRenamer *Renamer
 
 	// The active mapping's parts as stored (docs/decisions-catalog.md).
 	RequestMapping  json.RawMessage
