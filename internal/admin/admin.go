@@ -8,14 +8,12 @@
 package admin
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/secret"
@@ -23,7 +21,7 @@ import (
 )
 
 // Prefix is the path prefix of every admin route.
-const Prefix = "/admin/v1"
+const Prefix = adminapi.Prefix
 
 // Config holds what the admin API needs.
 type Config struct {
@@ -36,6 +34,11 @@ type Config struct {
 
 	// BackendHealth is the runtime's live backend health (backend_health.go); nil: every backend healthy.
 	BackendHealth BackendHealthReader
+
+	// Routes are the routes of areas whose handlers live in their own
+	// packages (async executions, observability, discovery, alert mail);
+	// they are registered, authorized and documented with admin's own.
+	Routes []adminapi.Route
 }
 
 // server is the admin API.
@@ -54,6 +57,8 @@ type server struct {
 	contracts *contracts.Cache
 	// backendHealth reads the runtime's backend health (backend_health.go).
 	backendHealth BackendHealthReader
+	// extra holds Config.Routes.
+	extra []adminapi.Route
 
 	// afterSettingWrite, when set (by tests), runs inside the settings PATCH
 	// transaction after each setting is written; an error aborts the
@@ -78,9 +83,10 @@ func newServer(cfg Config) *server {
 		access:  access.NewResolver(cfg.Store, cfg.BootstrapAdmins, access.DefaultCacheTTL),
 		version: cfg.Version,
 		public:  cfg.PublicBaseURL,
-		now:     storedNow,
+		now:     adminapi.Now,
 	}
 	s.backendHealth = cfg.BackendHealth
+	s.extra = cfg.Routes
 	s.contracts = contracts.New(cfg.Store)
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
@@ -97,26 +103,3 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mux.ServeHTTP(w, r)
 }
-
-// writeJSON writes v as a JSON response with status.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	// Once the status is sent nothing more can be rendered, so a write
-	// error (a gone client) is not returned.
-	_, _ = w.Write(buf.Bytes())
-	return nil
-}
-
-// storedNow is the current time as the store keeps it (UTC, microseconds),
-// so a timestamp answered at creation equals the one read back later.
-func storedNow() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -45,25 +46,25 @@ func optionsFromForm(f map[string]string) autopilotOptions {
 func (o *autopilotOptions) validate() error {
 	switch {
 	case o.Environment == "":
-		return fieldError("environment", "is required")
+		return adminapi.FieldError("environment", "is required")
 	case !serviceKeyPattern.MatchString(o.Environment):
-		return fieldError("environment", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
+		return adminapi.FieldError("environment", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
 	case o.ServiceKey != "" && !serviceKeyPattern.MatchString(o.ServiceKey):
-		return fieldError("serviceKey", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
+		return adminapi.FieldError("serviceKey", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
 	case utf8.RuneCountInString(o.ServiceName) > 200:
-		return fieldError("serviceName", "must be at most 200 characters")
+		return adminapi.FieldError("serviceName", "must be at most 200 characters")
 	}
 	switch o.Direction {
 	case "":
 		o.Direction = model.DirectionPublish
 	case model.DirectionPublish, model.DirectionConsume, model.DirectionGateway:
 	default:
-		return fieldError("direction", "must be publish, consume or gateway")
+		return adminapi.FieldError("direction", "must be publish, consume or gateway")
 	}
 	switch o.SOAPVersion {
 	case "", wsdl.SOAP11, wsdl.SOAP12:
 	default:
-		return fieldError("soapVersion", "must be 1.1 or 1.2")
+		return adminapi.FieldError("soapVersion", "must be 1.1 or 1.2")
 	}
 	if o.BackendURL != "" {
 		if err := checkBackendURL(o.BackendURL); err != nil {
@@ -77,10 +78,10 @@ func (o *autopilotOptions) validate() error {
 func checkBackendURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fieldError("backendUrl", "must be an absolute http or https URL")
+		return adminapi.FieldError("backendUrl", "must be an absolute http or https URL")
 	}
 	if u.User != nil {
-		return fieldError("backendUrl", "must not carry credentials; set them on the backend profile")
+		return adminapi.FieldError("backendUrl", "must not carry credentials; set them on the backend profile")
 	}
 	return nil
 }
@@ -108,7 +109,7 @@ func choosePort(defs *wsdl.Definitions, o autopilotOptions) (string, *wsdl.Port,
 			}
 		}
 	}
-	return "", nil, fieldError("soapVersion", "no SOAP "+o.SOAPVersion+" port matches the choice")
+	return "", nil, adminapi.FieldError("soapVersion", "no SOAP "+o.SOAPVersion+" port matches the choice")
 }
 
 // portError names the option a failed port choice concerns.
@@ -119,7 +120,7 @@ func portError(o autopilotOptions, err error) error {
 	} else if o.WSDLService == "" {
 		field = ""
 	}
-	return fieldError(field, err.Error())
+	return adminapi.FieldError(field, err.Error())
 }
 
 // deriveServiceKey is the documented rule: the lower-kebab-case of the WSDL
@@ -133,7 +134,7 @@ func deriveServiceKey(wsdlService string) string { return catalog.OperationKey(w
 func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl.Port, field string) (draftPlan, error) {
 	ops, err := catalog.DraftOperations(defs, service, port.Name)
 	if err != nil {
-		return draftPlan{}, fieldError(field, err.Error())
+		return draftPlan{}, adminapi.FieldError(field, err.Error())
 	}
 	plan := draftPlan{artifactID: &artifactID, wsdlService: service, wsdlPort: port.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
 	for i := range ops {
@@ -180,7 +181,7 @@ func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autop
 	backendURL := o.BackendURL
 	if backendURL == "" {
 		if err := checkBackendURL(port.Address); err != nil {
-			return nil, fieldError("backendUrl", "the WSDL port "+port.Name+" has no usable http(s) soap:address; give backendUrl")
+			return nil, adminapi.FieldError("backendUrl", "the WSDL port "+port.Name+" has no usable http(s) soap:address; give backendUrl")
 		}
 		backendURL = port.Address
 	}
@@ -298,7 +299,7 @@ func createServiceTx(r *http.Request, tx *store.Tx, svc model.Service) error {
 	if err := tx.CreateService(ctx, svc); err != nil {
 		return serviceConflict(err)
 	}
-	return tx.InsertAudit(ctx, auditEvent(r, "service.create", "service", svc.ServiceID,
+	return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
 		"created service "+svc.ServiceKey+" ("+svc.Direction+", "+svc.Environment+") by autopilot", nil, svc))
 }
 
@@ -354,7 +355,7 @@ func (s *server) autopilotFromArtifact(r *http.Request, artifactID string, o aut
 // answerAutopilot writes the 201.
 func answerAutopilot(w http.ResponseWriter, res *autopilotResult) error {
 	w.Header().Set("Location", Prefix+"/services/"+res.Service.ServiceID+"/versions/"+res.Version.VersionID)
-	return writeJSON(w, http.StatusCreated, res)
+	return adminapi.WriteJSON(w, http.StatusCreated, res)
 }
 
 // trimOptions trims surrounding blanks of every option.

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -28,6 +29,6 @@ func (s *server) createImportBackendProfile(r *http.Request, tx *store.Tx, svc m
 		return model.BackendProfile{}, err
 	}
 	p.IsDefault = true
-	return p, tx.InsertAudit(ctx, auditEvent(r, "backend_profile.create", "backend_profile", p.ProfileID,
+	return p, tx.InsertAudit(ctx, adminapi.AuditEvent(r, "backend_profile.create", "backend_profile", p.ProfileID,
 		"created default backend profile of service "+svc.ServiceKey+" by autopilot", nil, p))
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
 )
@@ -87,10 +88,10 @@ func newBatch() *batchResult { return &batchResult{Items: []batchItem{}} }
 // checkBatchSize refuses empty and oversized batches.
 func checkBatchSize(n int, field string) error {
 	if n == 0 {
-		return fieldError(field, "at least one item is required")
+		return adminapi.FieldError(field, "at least one item is required")
 	}
 	if n > maxBatchItems {
-		return fieldError(field, "at most "+strconv.Itoa(maxBatchItems)+" items per request")
+		return adminapi.FieldError(field, "at most "+strconv.Itoa(maxBatchItems)+" items per request")
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func checkBatchSize(n int, field string) error {
 // postAutopilotURLs runs autopilot for each URL item.
 func (s *server) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotURLBatch
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	if err := checkBatchSize(len(body.Items), "items"); err != nil {
@@ -109,7 +110,7 @@ func (s *server) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error
 		res, err := s.autopilotURLItem(r, it)
 		s.addBatchItem(out, r, redactLocation(it.URL), res, err)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *server) autopilotURLItem(r *http.Request, it autopilotURLBody) (*autopilotResult, error) {
@@ -142,7 +143,7 @@ func (s *server) postAutopilotFiles(w http.ResponseWriter, r *http.Request) erro
 		res, err := s.autopilotXMLItem(r, it)
 		s.addBatchItem(out, r, "items["+strconv.Itoa(i)+"]", res, err)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *server) autopilotXMLItem(r *http.Request, it autopilotXMLBody) (*autopilotResult, error) {
@@ -168,7 +169,7 @@ func (s *server) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) er
 	if len(form.files) > 1 {
 		for _, f := range []string{"serviceKey", "rootPath"} {
 			if form.fields[f] != "" {
-				return fieldError(f, "cannot be shared by several files; derive keys from the WSDL service names")
+				return adminapi.FieldError(f, "cannot be shared by several files; derive keys from the WSDL service names")
 			}
 		}
 	}
@@ -185,5 +186,5 @@ func (s *server) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) er
 		}
 		s.addBatchItem(out, r, cleanUploadName(f.name), res, err)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }

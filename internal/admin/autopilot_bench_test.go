@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/s2r-project/s2r/internal/access"
 	"net/http"
 	"runtime/metrics"
 	"strings"
@@ -17,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/access"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/wsdl"

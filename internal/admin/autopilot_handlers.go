@@ -2,6 +2,8 @@ package admin
 
 import (
 	"net/http"
+
+	"github.com/s2r-project/s2r/internal/adminapi"
 )
 
 // autopilotXMLBody is the DESIGN 8 body of POST /wsdl/import-xml:autopilot,
@@ -121,7 +123,7 @@ func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) (er
 func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
 	var body autopilotURLBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	o := body.options()
@@ -158,7 +160,7 @@ func (s *server) postGenerateService(w http.ResponseWriter, r *http.Request) (er
 
 func (s *server) draftFromArtifact(w http.ResponseWriter, r *http.Request, id string) error {
 	var body autopilotArtifactBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	res, err := s.autopilotFromArtifact(r, id, body.options())

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -21,12 +22,12 @@ type backendHealthAnswer struct {
 	Backends  []upstream.BackendHealth `json:"backends"`
 }
 
-var docGetBackendHealth = opDoc{
-	summary: "Health of the service's backends as this instance sees them, in routing order: healthy (unhealthy " +
+var docGetBackendHealth = adminapi.Doc{
+	Summary: "Health of the service's backends as this instance sees them, in routing order: healthy (unhealthy " +
 		"backends are left out of selection), whether a check ran, the last check time and error, consecutive " +
 		"failures and successes (2 failures make a backend unhealthy, 1 success healthy again), the check mode " +
 		"and the circuit breaker state (closed, half_open, open). Backends never checked are healthy.",
-	response: backendHealthAnswer{},
+	Response: backendHealthAnswer{},
 }
 
 func (s *server) getBackendHealth(w http.ResponseWriter, r *http.Request) error {
@@ -47,5 +48,5 @@ func (s *server) getBackendHealth(w http.ResponseWriter, r *http.Request) error 
 		st.ProfileName = p.Name
 		out.Backends = append(out.Backends, st)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }

@@ -7,43 +7,44 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-var docListBackendProfiles = opDoc{
-	summary: "Backend profiles of a service in routing order (routingPriority, then creation). Credentials appear only " +
+var docListBackendProfiles = adminapi.Doc{
+	Summary: "Backend profiles of a service in routing order (routingPriority, then creation). Credentials appear only " +
 		"as the metadata envelope {set, lastUpdatedAt, lastUpdatedBy}.",
-	response: []model.BackendProfile{},
+	Response: []model.BackendProfile{},
 }
 
-var docCreateBackendProfile = opDoc{
-	summary: "Create a backend profile. endpointUrl (http or https, no user information) is required; authType defaults " +
+var docCreateBackendProfile = adminapi.Doc{
+	Summary: "Create a backend profile. endpointUrl (http or https, no user information) is required; authType defaults " +
 		"to none; basic needs username, oauth2_client_credentials tokenUrl and clientId, api_key_header a header name " +
 		"(default X-API-Key); mtlsEnabled needs clientCertPem. credentials members are stored encrypted and never " +
 		"returned. The first profile of a service, or one with isDefault true, becomes the service's default.",
-	request:  backendProfileBody{},
-	response: model.BackendProfile{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+	Request:  backendProfileBody{},
+	Response: model.BackendProfile{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
-var docPatchBackendProfile = opDoc{
-	summary: "Partial update of a backend profile: endpoint, auth, certificates, transport timing, timeout, retry and " +
+var docPatchBackendProfile = adminapi.Doc{
+	Summary: "Partial update of a backend profile: endpoint, auth, certificates, transport timing, timeout, retry and " +
 		"routing. In credentials a string sets a secret, null clears it, an absent member keeps it. isDefault true " +
 		"makes the profile the service default; false hands the default to the next profile by routingPriority.",
-	request:  backendProfileBody{},
-	response: model.BackendProfile{},
-	errors:   []int{http.StatusConflict},
+	Request:  backendProfileBody{},
+	Response: model.BackendProfile{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docDeleteBackendProfile = opDoc{
-	summary: "Delete a backend profile and its test previews. When it was the service default, the next profile by " +
+var docDeleteBackendProfile = adminapi.Doc{
+	Summary: "Delete a backend profile and its test previews. When it was the service default, the next profile by " +
 		"routingPriority becomes the default. The last profile of an active service with an active version is 409 " +
 		"S2R-ADM-0410 (the runtime would have no backend).",
-	status: http.StatusNoContent,
-	errors: []int{http.StatusConflict},
+	Status: http.StatusNoContent,
+	Errors: []int{http.StatusConflict},
 }
 
 // listBackendProfiles answers the profiles of a service.
@@ -56,7 +57,7 @@ func (s *server) listBackendProfiles(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // createBackendProfile creates a profile of a service.
@@ -64,7 +65,7 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) (e
 	serviceID := r.PathValue("serviceId")
 	defer s.onFailure(r, "backend_profile.create", "backend_profile", "", &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	edit, err := decodeProfileEdit(members)
@@ -111,14 +112,14 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) (e
 		if err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "backend_profile.create", "backend_profile", p.ProfileID,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "backend_profile.create", "backend_profile", p.ProfileID,
 			"created backend profile "+p.Name+" of service "+serviceID, nil, p))
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Location", Prefix+"/backend-profiles/"+p.ProfileID)
-	return writeJSON(w, http.StatusCreated, p)
+	return adminapi.WriteJSON(w, http.StatusCreated, p)
 }
 
 // patchBackendProfile applies a partial update.
@@ -126,7 +127,7 @@ func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) (er
 	id := r.PathValue("profileId")
 	defer s.onFailure(r, "backend_profile.update", "backend_profile", id, &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	edit, err := decodeProfileEdit(members)
@@ -171,13 +172,13 @@ func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) (er
 		if after, err = tx.BackendProfile(ctx, id); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "backend_profile.update", "backend_profile", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "backend_profile.update", "backend_profile", id,
 			"updated backend profile "+after.Name+" ("+changedNames(sortedProfileChanges(members))+")", before, after))
 	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // clientKeyForCheck returns the mTLS key to check against the certificate:
@@ -253,7 +254,7 @@ func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (e
 		if err := tx.DeleteBackendProfile(ctx, id); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "backend_profile.delete", "backend_profile", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "backend_profile.delete", "backend_profile", id,
 			"deleted backend profile "+before.Name+" of service "+before.ServiceID, before, nil))
 	})
 	if err != nil {

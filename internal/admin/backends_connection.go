@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -44,13 +45,13 @@ type connectionReport struct {
 	Steps     []connectionStep `json:"steps"`
 }
 
-var docTestConnection = opDoc{
-	summary: "Connection diagnostics of a backend profile: DNS (resolved addresses), TCP connect to the first address " +
+var docTestConnection = adminapi.Doc{
+	Summary: "Connection diagnostics of a backend profile: DNS (resolved addresses), TCP connect to the first address " +
 		"allowed by the outbound policy (latency), for https a TLS handshake with the profile's CA and client " +
 		"certificate, and a WSDL pull of healthCheckUrl or endpointUrl?wsdl through the " +
 		"guarded fetcher (settings outbound_allowed_cidrs / outbound_denied_cidrs). Each step has a status (ok, failed, " +
 		"skipped) and its duration; a down backend answers 200 with failed steps.",
-	response: connectionReport{},
+	Response: connectionReport{},
 }
 
 // dnsTimeout bounds the DNS step.
@@ -83,7 +84,7 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 			rep.Status = stepFailed
 		}
 	}
-	return writeJSON(w, http.StatusOK, rep)
+	return adminapi.WriteJSON(w, http.StatusOK, rep)
 }
 
 // dnsStep resolves host (an IP literal resolves to itself).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -88,14 +89,14 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 			return err
 		}
 		if !slices.Contains(model.AuthTypes, t) {
-			return fieldError("authType", "must be one of "+joinComma(model.AuthTypes))
+			return adminapi.FieldError("authType", "must be one of "+joinComma(model.AuthTypes))
 		}
 		p.AuthType = t
 		return nil
 	},
 	"mtlsEnabled": func(p *model.BackendProfile, v jsontext.Value) error {
 		if v.Kind() != 't' && v.Kind() != 'f' {
-			return fieldError("mtlsEnabled", "must be a boolean")
+			return adminapi.FieldError("mtlsEnabled", "must be a boolean")
 		}
 		p.MTLSEnabled = v.Kind() == 't'
 		return nil
@@ -126,7 +127,7 @@ func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *stri
 			t = strings.TrimSpace(t)
 		}
 		if n := len(t); n < lo || n > hi {
-			return fieldError(field, "must be "+itoa(lo)+" to "+itoa(hi)+" bytes")
+			return adminapi.FieldError(field, "must be "+itoa(lo)+" to "+itoa(hi)+" bytes")
 		}
 		*dst(p) = t
 		return nil
@@ -165,20 +166,20 @@ func profileURL(field string, optional bool, dst func(*model.BackendProfile) *st
 // checkProfileURL validates an outbound URL of a profile.
 func checkProfileURL(field, s string) error {
 	if len(s) > 2048 {
-		return fieldError(field, "must be at most 2048 characters")
+		return adminapi.FieldError(field, "must be at most 2048 characters")
 	}
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return fieldError(field, "is not a valid URL")
+		return adminapi.FieldError(field, "is not a valid URL")
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fieldError(field, "must be an http or https URL")
+		return adminapi.FieldError(field, "must be an http or https URL")
 	case u.Host == "" || u.Hostname() == "":
-		return fieldError(field, "must name a host")
+		return adminapi.FieldError(field, "must name a host")
 	case u.User != nil:
-		return fieldError(field, "must not carry user information; use the profile's auth settings")
+		return adminapi.FieldError(field, "must not carry user information; use the profile's auth settings")
 	case u.Fragment != "" || strings.Contains(s, "#"):
-		return fieldError(field, "must not have a fragment")
+		return adminapi.FieldError(field, "must not have a fragment")
 	}
 	return nil
 }
@@ -195,13 +196,13 @@ func decodeProfileEdit(members map[string]jsontext.Value) (profileEdit, error) {
 			}
 		case "isDefault":
 			if v.Kind() != 't' && v.Kind() != 'f' {
-				return e, fieldError("isDefault", "must be a boolean")
+				return e, adminapi.FieldError("isDefault", "must be a boolean")
 			}
 			b := v.Kind() == 't'
 			e.isDefault = &b
 		default:
 			if _, ok := profileFields[name]; !ok {
-				return e, fieldError(name, "unknown field")
+				return e, adminapi.FieldError(name, "unknown field")
 			}
 			e.members[name] = v
 		}
@@ -212,12 +213,12 @@ func decodeProfileEdit(members map[string]jsontext.Value) (profileEdit, error) {
 func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error {
 	var m map[string]jsontext.Value
 	if v.Kind() != '{' || json.Unmarshal(v, &m) != nil {
-		return fieldError("credentials", "must be an object of credential fields")
+		return adminapi.FieldError("credentials", "must be an object of credential fields")
 	}
 	for name, cv := range m {
 		field := "credentials." + name
 		if !slices.Contains(model.CredentialFields, name) {
-			return fieldError(field, "unknown credential; use one of "+joinComma(model.CredentialFields))
+			return adminapi.FieldError(field, "unknown credential; use one of "+joinComma(model.CredentialFields))
 		}
 		if cv.Kind() == 'n' {
 			out[name] = credentialChange{Clear: true}
@@ -225,10 +226,10 @@ func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error 
 		}
 		var s string
 		if cv.Kind() != '"' || json.Unmarshal(cv, &s) != nil {
-			return fieldError(field, "must be a string (set) or null (clear)")
+			return adminapi.FieldError(field, "must be a string (set) or null (clear)")
 		}
 		if s == "" || len(s) > maxPEMBytes {
-			return fieldError(field, "must be 1 to "+itoa(maxPEMBytes)+" bytes; null clears it")
+			return adminapi.FieldError(field, "must be 1 to "+itoa(maxPEMBytes)+" bytes; null clears it")
 		}
 		out[name] = credentialChange{Value: s}
 	}
@@ -250,39 +251,39 @@ func applyProfileMembers(p *model.BackendProfile, members map[string]jsontext.Va
 // mTLS key pair when the key is at hand (clientKey, "" when not).
 func checkProfile(p model.BackendProfile, clientKey string) error {
 	if p.EndpointURL == "" {
-		return fieldError("endpointUrl", "is required")
+		return adminapi.FieldError("endpointUrl", "is required")
 	}
 	switch p.AuthType {
 	case model.AuthBasic:
 		if p.Username == "" {
-			return fieldError("username", "is required for authType basic")
+			return adminapi.FieldError("username", "is required for authType basic")
 		}
 	case model.AuthAPIKeyHeader:
 		if !headerToken(p.APIKeyHeaderName) {
-			return fieldError("apiKeyHeaderName", "must be an HTTP header name")
+			return adminapi.FieldError("apiKeyHeaderName", "must be an HTTP header name")
 		}
 	case model.AuthOAuth2ClientCredentials:
 		if p.TokenURL == "" {
-			return fieldError("tokenUrl", "is required for authType oauth2_client_credentials")
+			return adminapi.FieldError("tokenUrl", "is required for authType oauth2_client_credentials")
 		}
 		if p.ClientID == "" {
-			return fieldError("clientId", "is required for authType oauth2_client_credentials")
+			return adminapi.FieldError("clientId", "is required for authType oauth2_client_credentials")
 		}
 	}
 	if p.CACertPEM != "" && !x509.NewCertPool().AppendCertsFromPEM([]byte(p.CACertPEM)) {
-		return fieldError("caCertPem", "must hold at least one PEM certificate")
+		return adminapi.FieldError("caCertPem", "must hold at least one PEM certificate")
 	}
 	if p.ClientCertPEM != "" {
 		if err := checkCertPEM(p.ClientCertPEM); err != nil {
-			return fieldError("clientCertPem", err.Error())
+			return adminapi.FieldError("clientCertPem", err.Error())
 		}
 	}
 	if p.MTLSEnabled && p.ClientCertPEM == "" {
-		return fieldError("clientCertPem", "is required when mtlsEnabled is true")
+		return adminapi.FieldError("clientCertPem", "is required when mtlsEnabled is true")
 	}
 	if clientKey != "" && p.ClientCertPEM != "" {
 		if _, err := tls.X509KeyPair([]byte(p.ClientCertPEM), []byte(clientKey)); err != nil {
-			return fieldError("credentials.clientKeyPem", "does not match clientCertPem or is not a PEM private key")
+			return adminapi.FieldError("credentials.clientKeyPem", "does not match clientCertPem or is not a PEM private key")
 		}
 	}
 	return nil

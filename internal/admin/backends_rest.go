@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
@@ -28,13 +29,13 @@ type restTestDoc struct {
 	Body   json.RawMessage `json:"body,omitempty"`
 }
 
-var docTestREST = opDoc{
-	summary: "REST test of a consume service's backend: method (GET, POST, PUT, PATCH, DELETE) and path (relative " +
+var docTestREST = adminapi.Doc{
+	Summary: "REST test of a consume service's backend: method (GET, POST, PUT, PATCH, DELETE) and path (relative " +
 		"to the profile's endpointUrl, may carry a query) with an optional JSON body, sent with the profile's auth " +
 		"(basic, bearer, api_key_header, oauth2_client_credentials), timeout and retry. The preview is saved and " +
 		"answered; backend failures are a 200 with status failed. Other directions are 400.",
-	request:  restTestDoc{},
-	response: model.TestPreview{},
+	Request:  restTestDoc{},
+	Response: model.TestPreview{},
 }
 
 // restMethods are the methods :test-rest sends.
@@ -48,7 +49,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body restTestBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	svc, err := s.store.Service(ctx, p.ServiceID)
@@ -56,11 +57,11 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if svc.Direction != model.DirectionConsume {
-		return fieldError("", "test-rest calls the REST backend of a consume service; this service is "+svc.Direction)
+		return adminapi.FieldError("", "test-rest calls the REST backend of a consume service; this service is "+svc.Direction)
 	}
 	body.Method = strings.ToUpper(body.Method)
 	if !slices.Contains(restMethods, body.Method) {
-		return fieldError("method", "must be one of "+joinComma(restMethods))
+		return adminapi.FieldError("method", "must be one of "+joinComma(restMethods))
 	}
 	target, err := restTarget(p.EndpointURL, body.Path)
 	if err != nil {
@@ -95,7 +96,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, preview)
+	return adminapi.WriteJSON(w, http.StatusOK, preview)
 }
 
 // restTarget joins a relative path (with an optional query) to the
@@ -105,15 +106,15 @@ func restTarget(base, path string) (string, error) {
 		return base, nil
 	}
 	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") {
-		return "", fieldError("path", "must start with a single /")
+		return "", adminapi.FieldError("path", "must start with a single /")
 	}
 	rel, err := url.Parse(path)
 	if err != nil || rel.Host != "" || rel.Scheme != "" || rel.Fragment != "" {
-		return "", fieldError("path", "must be a path with an optional query")
+		return "", adminapi.FieldError("path", "must be a path with an optional query")
 	}
 	for _, seg := range strings.Split(rel.Path, "/") {
 		if seg == ".." || seg == "." {
-			return "", fieldError("path", "must not contain . or .. segments")
+			return "", adminapi.FieldError("path", "must not contain . or .. segments")
 		}
 	}
 	u, _ := url.Parse(base) // validated when written

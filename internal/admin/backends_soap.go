@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/convert"
 	"github.com/s2r-project/s2r/internal/fetch"
@@ -93,7 +94,7 @@ func (c soapCall) envelope() ([]byte, soap.Version, error) {
 				reason += " at " + ce.Pointer
 			}
 		}
-		return nil, v, fieldError("payload", reason)
+		return nil, v, adminapi.FieldError("payload", reason)
 	}
 	return w.Bytes(), v, nil
 }

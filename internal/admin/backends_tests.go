@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/samples"
@@ -29,20 +30,20 @@ type applicationTestDoc struct {
 	DatasetID   string          `json:"datasetId,omitempty"`
 }
 
-var docTestApplication = opDoc{
-	summary: "A real SOAP call of one operation through the profile: the JSON payload (or the payload of a test " +
+var docTestApplication = adminapi.Doc{
+	Summary: "A real SOAP call of one operation through the profile: the JSON payload (or the payload of a test " +
 		"dataset) is converted with the operation's contract, sent with the profile's auth, timeout and retry, and " +
 		"the answer converted back. The preview (request, response, status, latency; never headers or credentials) " +
 		"is saved and answered. Backend failures are a 200 with status failed and the S2R code the runtime would " +
 		"answer; a payload that does not fit the contract is 400 naming payload.",
-	request:  applicationTestDoc{},
-	response: model.TestPreview{},
+	Request:  applicationTestDoc{},
+	Response: model.TestPreview{},
 }
 
-var docTestPreviews = opDoc{
-	summary:  "Saved test previews of a profile, newest first, paged.",
-	query:    pageParams,
-	response: model.ObservabilityPageRecord[model.TestPreview]{},
+var docTestPreviews = adminapi.Doc{
+	Summary:  "Saved test previews of a profile, newest first, paged.",
+	Query:    adminapi.PageParams,
+	Response: model.ObservabilityPageRecord[model.TestPreview]{},
 }
 
 // testApplication calls one operation for real and saves the preview.
@@ -53,7 +54,7 @@ func (s *server) testApplication(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body applicationTestBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	op, contract, err := s.profileOperation(ctx, p, body.OperationID)
@@ -73,7 +74,7 @@ func (s *server) testApplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, preview)
+	return adminapi.WriteJSON(w, http.StatusOK, preview)
 }
 
 // testPayload returns the body's payload (a JSON object) or the named
@@ -82,31 +83,31 @@ func (s *server) testPayload(ctx context.Context, serviceID string, body applica
 	hasPayload := len(body.Payload) > 0 && body.Payload.Kind() != 'n'
 	switch {
 	case hasPayload && body.DatasetID != "":
-		return nil, fieldError("datasetId", "give payload or datasetId, not both")
+		return nil, adminapi.FieldError("datasetId", "give payload or datasetId, not both")
 	case hasPayload:
 		if body.Payload.Kind() != '{' {
-			return nil, fieldError("payload", "must be a JSON object")
+			return nil, adminapi.FieldError("payload", "must be a JSON object")
 		}
 		return []byte(body.Payload.Clone()), nil
 	case body.DatasetID != "":
 		d, err := s.store.TestDataset(ctx, body.DatasetID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && d.ServiceID != serviceID) {
-			return nil, fieldError("datasetId", "is not a test dataset of this profile's service")
+			return nil, adminapi.FieldError("datasetId", "is not a test dataset of this profile's service")
 		}
 		return d.Payload, err
 	}
-	return nil, fieldError("payload", "is required (or datasetId)")
+	return nil, adminapi.FieldError("payload", "is required (or datasetId)")
 }
 
 // profileOperation returns the operation with id when it belongs to a
 // version of the profile's service, with its contract.
 func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, id string) (model.Operation, *xsd.Operation, error) {
 	if id == "" {
-		return model.Operation{}, nil, fieldError("operationId", "is required")
+		return model.Operation{}, nil, adminapi.FieldError("operationId", "is required")
 	}
 	op, err := s.store.Operation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return op, nil, fieldError("operationId", "is not an operation of this profile's service")
+		return op, nil, adminapi.FieldError("operationId", "is not an operation of this profile's service")
 	}
 	if err != nil {
 		return op, nil, err
@@ -116,14 +117,14 @@ func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, i
 		return op, nil, err
 	}
 	if v.ServiceID != p.ServiceID {
-		return op, nil, fieldError("operationId", "is not an operation of this profile's service")
+		return op, nil, adminapi.FieldError("operationId", "is not an operation of this profile's service")
 	}
 	contract, err := s.contractOf(ctx, v, op)
 	if err != nil {
 		return op, nil, err
 	}
 	if contract == nil {
-		return op, nil, fieldError("operationId", "has no contract (the version's WSDL import is missing or lacks it)")
+		return op, nil, adminapi.FieldError("operationId", "has no contract (the version's WSDL import is missing or lacks it)")
 	}
 	return op, contract, nil
 }
@@ -158,7 +159,7 @@ func (s *server) savePreview(ctx context.Context, p model.TestPreview, req, res 
 
 // listTestPreviews answers the saved previews of a profile.
 func (s *server) listTestPreviews(w http.ResponseWriter, r *http.Request) error {
-	page, err := parsePage(r.URL.Query())
+	page, err := adminapi.ParsePage(r.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (s *server) listTestPreviews(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // samplesBody is the body of :test-generated-samples.
@@ -197,14 +198,14 @@ type samplesReport struct {
 	Results   []sampleResult `json:"results"`
 }
 
-var docTestSamples = opDoc{
-	summary: "Generated-sample test: a minimal valid request is generated from each operation's contract " +
+var docTestSamples = adminapi.Doc{
+	Summary: "Generated-sample test: a minimal valid request is generated from each operation's contract " +
 		"(internal/samples) and sent for real, as :test-application does. With operationId one operation; otherwise " +
 		"a smoke test of every operation of versionId (default: the active version, else the draft), at most 4 calls " +
 		"at a time, results in operation order. Each call's " +
 		"preview is saved; the answer has per-operation results and a summary (total, succeeded, failed, soap_fault).",
-	request:  samplesBody{},
-	response: samplesReport{},
+	Request:  samplesBody{},
+	Response: samplesReport{},
 }
 
 // testGeneratedSamples runs generated requests against the backend.
@@ -240,7 +241,7 @@ func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) er
 		rep.Summary[res.Status]++
 		rep.Results = append(rep.Results, res)
 	}
-	return writeJSON(w, http.StatusOK, rep)
+	return adminapi.WriteJSON(w, http.StatusOK, rep)
 }
 
 // sampleParallelism bounds the concurrent calls of a smoke test, so a
@@ -313,7 +314,7 @@ func (s *server) sampleVersion(ctx context.Context, serviceID, versionID string)
 	if versionID != "" {
 		v, err := versionOf(ctx, s.store, serviceID, versionID)
 		if err != nil {
-			return v, fieldError("versionId", "is not a version of this profile's service")
+			return v, adminapi.FieldError("versionId", "is not a version of this profile's service")
 		}
 		return v, nil
 	}
@@ -326,5 +327,5 @@ func (s *server) sampleVersion(ctx context.Context, serviceID, versionID string)
 			return v, err
 		}
 	}
-	return model.Version{}, fieldError("versionId", "the service has no active or draft version")
+	return model.Version{}, adminapi.FieldError("versionId", "the service has no active or draft version")
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/adminapi"
 )
 
 // Bad-URL summary bounds (SPEC 8): windowHours defaults to 24 and is
@@ -14,11 +16,11 @@ const (
 	maxBadURLPaths           = 1000
 )
 
-var docGetBadURLSummary = opDoc{
-	summary: "Attempts at unmapped runtime URLs (rejected with S2R-RUN-0405) in the last windowHours, grouped by attempted path: " +
+var docGetBadURLSummary = adminapi.Doc{
+	Summary: "Attempts at unmapped runtime URLs (rejected with S2R-RUN-0405) in the last windowHours, grouped by attempted path: " +
 		"a JSON object from path to {count, lastSeenAt, methods}. At most the 1000 most frequent paths.",
-	query:    []param{{"windowHours", "integer", "hours back from now; default 24, clamped to 1..720"}},
-	response: map[string]badURLEntry{},
+	Query:    []adminapi.Param{{Name: "windowHours", Type: "integer", Description: "hours back from now; default 24, clamped to 1..720"}},
+	Response: map[string]badURLEntry{},
 }
 
 // badURLEntry is the summary of the attempts at one path.
@@ -34,7 +36,7 @@ func (s *server) getBadURLSummary(w http.ResponseWriter, r *http.Request) error 
 	if v := r.URL.Query().Get("windowHours"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return fieldError("windowHours", "must be an integer (clamped to 1..720)")
+			return adminapi.FieldError("windowHours", "must be an integer (clamped to 1..720)")
 		}
 		hours = min(max(n, 1), maxBadURLWindowHours)
 	}
@@ -46,5 +48,5 @@ func (s *server) getBadURLSummary(w http.ResponseWriter, r *http.Request) error 
 	for _, g := range groups {
 		out[g.Path] = badURLEntry{Count: g.Count, LastSeenAt: g.LastSeenAt, Methods: g.Methods}
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }

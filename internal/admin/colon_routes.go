@@ -23,7 +23,7 @@ import (
 // "/services:bulk-action" are plain literal patterns).
 //
 // HOW TO USE: write such a route in the route table exactly as the spec
-// spells it, with its own role, handler and opDoc, and read the id with
+// spells it, with its own role, handler and adminapi.Doc, and read the id with
 // r.PathValue("artifactId") as for any other wildcard:
 //
 //	{"POST", "/backend-profiles/{profileId}:test-connection", model.RoleOperator, s.testConnection, docTestConnection},
@@ -72,42 +72,42 @@ func (s *server) muxRoutes(routes []route) []route {
 	type key struct{ method, plain string }
 	groups := map[key]*colonGroup{}
 	for _, rt := range routes {
-		if plain, name, verb, ok := colonPath(rt.path); ok {
-			k := key{rt.method, plain}
+		if plain, name, verb, ok := colonPath(rt.Path); ok {
+			k := key{rt.Method, plain}
 			g := groups[k]
 			if g == nil {
-				g = &colonGroup{at: -1, name: name, byVerb: map[string]route{}, minRole: rt.role}
+				g = &colonGroup{at: -1, name: name, byVerb: map[string]route{}, minRole: rt.Role}
 				groups[k] = g
 			}
 			g.byVerb[verb] = rt
-			if rt.role.Rank() < g.minRole.Rank() {
-				g.minRole = rt.role
+			if rt.Role.Rank() < g.minRole.Rank() {
+				g.minRole = rt.Role
 			}
 		}
 	}
 	var out []route
 	for _, rt := range routes {
-		if plain, _, _, ok := colonPath(rt.path); ok {
-			g := groups[key{rt.method, plain}]
+		if plain, _, _, ok := colonPath(rt.Path); ok {
+			g := groups[key{rt.Method, plain}]
 			if g.at < 0 {
 				g.at = len(out)
-				out = append(out, route{method: rt.method, path: plain, doc: rt.doc})
+				out = append(out, route{Method: rt.Method, Path: plain, Doc: rt.Doc})
 			}
 			continue
 		}
-		if g := groups[key{rt.method, rt.path}]; g != nil {
+		if g := groups[key{rt.Method, rt.Path}]; g != nil {
 			plainRoute := rt
 			g.plain = &plainRoute
-			if rt.role.Rank() < g.minRole.Rank() {
-				g.minRole = rt.role
+			if rt.Role.Rank() < g.minRole.Rank() {
+				g.minRole = rt.Role
 			}
 			continue
 		}
 		out = append(out, rt)
 	}
 	for _, g := range groups {
-		out[g.at].role = g.minRole
-		out[g.at].handle = s.colonDispatcher(g)
+		out[g.at].Role = g.minRole
+		out[g.at].Handle = s.colonDispatcher(g)
 	}
 	return out
 }
@@ -116,10 +116,10 @@ func (s *server) muxRoutes(routes []route) []route {
 func (s *server) colonDispatcher(g *colonGroup) apierr.AdminHandlerFunc {
 	handlers := map[string]apierr.AdminHandlerFunc{}
 	for verb, rt := range g.byVerb {
-		handlers[verb] = s.access.Require(rt.role, rt.handle)
+		handlers[verb] = s.access.Require(rt.Role, rt.Handle)
 	}
 	if g.plain != nil {
-		handlers[""] = s.access.Require(g.plain.role, g.plain.handle)
+		handlers[""] = s.access.Require(g.plain.Role, g.plain.Handle)
 	}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, verb, _ := strings.Cut(r.PathValue(g.name), ":")

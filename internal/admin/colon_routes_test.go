@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -37,14 +38,14 @@ func TestColonRouteDispatch(t *testing.T) {
 	echo := func(tag string) func(http.ResponseWriter, *http.Request) error {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			c, _ := access.CallerFrom(r.Context())
-			return writeJSON(w, http.StatusOK, map[string]string{"handler": tag, "id": r.PathValue("thingId"), "role": string(c.Role)})
+			return adminapi.WriteJSON(w, http.StatusOK, map[string]string{"handler": tag, "id": r.PathValue("thingId"), "role": string(c.Role)})
 		}
 	}
 	routes := []route{
-		{"DELETE", "/things/{thingId}", model.RoleOperator, echo("soft"), opDoc{}},
-		{"DELETE", "/things/{thingId}:hard-delete", model.RoleAdmin, echo("hard"), opDoc{}},
-		{"POST", "/things/{thingId}:poke", model.RoleReader, echo("poke"), opDoc{}},
-		{"POST", "/things:bulk", model.RoleOperator, echo("bulk"), opDoc{}},
+		{"DELETE", "/things/{thingId}", model.RoleOperator, echo("soft"), adminapi.Doc{}},
+		{"DELETE", "/things/{thingId}:hard-delete", model.RoleAdmin, echo("hard"), adminapi.Doc{}},
+		{"POST", "/things/{thingId}:poke", model.RoleReader, echo("poke"), adminapi.Doc{}},
+		{"POST", "/things:bulk", model.RoleOperator, echo("bulk"), adminapi.Doc{}},
 	}
 	api.srv.mux = api.srv.register(routes)
 

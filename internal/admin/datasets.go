@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -26,24 +27,24 @@ type datasetDoc struct {
 	Payload      json.RawMessage `json:"payload"`
 }
 
-var docListDatasets = opDoc{
-	summary:  "Named test datasets of a service, ordered by name.",
-	response: []model.TestDataset{},
+var docListDatasets = adminapi.Doc{
+	Summary:  "Named test datasets of a service, ordered by name.",
+	Response: []model.TestDataset{},
 }
 
-var docCreateDataset = opDoc{
-	summary: "Create a named test dataset: name (1..100 characters, unique per service), optional operationKey and a " +
+var docCreateDataset = adminapi.Doc{
+	Summary: "Create a named test dataset: name (1..100 characters, unique per service), optional operationKey and a " +
 		"JSON object payload (at most 256 KB). A taken name is 409 S2R-ADM-0409.",
-	request:  datasetDoc{},
-	response: model.TestDataset{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+	Request:  datasetDoc{},
+	Response: model.TestDataset{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
-var docDeleteDataset = opDoc{
-	summary: "Delete a test dataset. A dataset the service's synthetic monitor uses is 409 S2R-ADM-0410.",
-	status:  http.StatusNoContent,
-	errors:  []int{http.StatusConflict},
+var docDeleteDataset = adminapi.Doc{
+	Summary: "Delete a test dataset. A dataset the service's synthetic monitor uses is 409 S2R-ADM-0410.",
+	Status:  http.StatusNoContent,
+	Errors:  []int{http.StatusConflict},
 }
 
 // maxDatasetBytes bounds a dataset payload.
@@ -59,7 +60,7 @@ func (s *server) listDatasets(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // createDataset stores a dataset.
@@ -67,21 +68,21 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 	serviceID := r.PathValue("serviceId")
 	defer s.onFailure(r, "test_dataset.create", "test_dataset", "", &err)
 	var body datasetBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	body.Name = strings.TrimSpace(body.Name)
 	if n := len([]rune(body.Name)); n < 1 || n > 100 {
-		return fieldError("name", "must be 1 to 100 characters")
+		return adminapi.FieldError("name", "must be 1 to 100 characters")
 	}
 	if body.OperationKey != "" && !operationKeyPattern(body.OperationKey) {
-		return fieldError("operationKey", "is not a valid operation key")
+		return adminapi.FieldError("operationKey", "is not a valid operation key")
 	}
 	if body.Payload.Kind() != '{' {
-		return fieldError("payload", "must be a JSON object")
+		return adminapi.FieldError("payload", "must be a JSON object")
 	}
 	if len(body.Payload) > maxDatasetBytes {
-		return fieldError("payload", "must be at most 256 KB")
+		return adminapi.FieldError("payload", "must be at most 256 KB")
 	}
 	d := model.TestDataset{DatasetID: catalogID(), ServiceID: serviceID, Name: body.Name, OperationKey: body.OperationKey,
 		Payload: []byte(body.Payload.Clone()), CreatedAt: s.now().UTC(), CreatedBy: callerEmail(r)}
@@ -100,14 +101,14 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 			}
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "test_dataset.create", "test_dataset", d.DatasetID,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "test_dataset.create", "test_dataset", d.DatasetID,
 			"created test dataset "+d.Name+" of service "+serviceID, nil, d))
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Location", Prefix+"/services/"+serviceID+"/test-datasets")
-	return writeJSON(w, http.StatusCreated, d)
+	return adminapi.WriteJSON(w, http.StatusCreated, d)
 }
 
 // deleteDataset removes a dataset.
@@ -135,7 +136,7 @@ func (s *server) deleteDataset(w http.ResponseWriter, r *http.Request) (err erro
 		if err := tx.DeleteTestDataset(ctx, id); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "test_dataset.delete", "test_dataset", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "test_dataset.delete", "test_dataset", id,
 			"deleted test dataset "+before.Name, before, nil))
 	})
 	if err != nil {

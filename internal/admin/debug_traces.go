@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -14,15 +15,15 @@ import (
 // maxCorrelationIDLen bounds the path parameter of a debug-trace lookup.
 const maxCorrelationIDLen = 256
 
-var docGetDebugTrace = opDoc{
-	summary: "Every runtime transaction record of one correlation id, oldest first, with the request, response, " +
+var docGetDebugTrace = adminapi.Doc{
+	Summary: "Every runtime transaction record of one correlation id, oldest first, with the request, response, " +
 		"backend request and backend response payloads of debug transactions (debug on for the route, " +
 		"X-Debug-Enabled: true on publish, or debug_payload_logging_enabled), cut at debug_max_payload_kb. " +
 		"Payloads are business data, so they are shown to operator and admin only: a reader gets the records " +
 		"with payloadsWithheld true and no payloads. Payloads are bodies only; headers (Authorization and " +
 		"other credentials) are never recorded. 404 S2R-ADM-0404 when no record has the id.",
-	response: debugTrace{},
-	errors:   []int{http.StatusNotFound},
+	Response: debugTrace{},
+	Errors:   []int{http.StatusNotFound},
 }
 
 // debugTrace is the answer of GET /debug-traces/{correlationId}.
@@ -51,7 +52,7 @@ type tracePayloads struct {
 func (s *server) getDebugTrace(w http.ResponseWriter, r *http.Request) error {
 	cid := r.PathValue("correlationId")
 	if cid == "" || len(cid) > maxCorrelationIDLen || !utf8.ValidString(cid) || strings.IndexByte(cid, 0) >= 0 {
-		return fieldError("correlationId", "must be 1 to 256 bytes of UTF-8 text without NUL")
+		return adminapi.FieldError("correlationId", "must be 1 to 256 bytes of UTF-8 text without NUL")
 	}
 	logs, err := s.store.TxLogsByCorrelation(r.Context(), cid)
 	if err != nil {
@@ -74,7 +75,7 @@ func (s *server) getDebugTrace(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 func payloadText(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 )
 
@@ -22,7 +23,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, dst := range []any{new(map[string]jsontext.Value), new([]roleBindingInput), new(permissionBindingInput)} {
 			r := httptest.NewRequest("POST", "/", strings.NewReader(string(body)))
-			err := decodeJSON(httptest.NewRecorder(), r, dst)
+			err := adminapi.DecodeJSON(httptest.NewRecorder(), r, dst)
 			if err == nil {
 				continue
 			}
@@ -47,13 +48,13 @@ func FuzzQueryParams(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p, err := parsePage(q); err == nil && (p.Page < 1 || p.PageSize < 1 || p.PageSize > 200) {
+		if p, err := adminapi.ParsePage(q); err == nil && (p.Page < 1 || p.PageSize < 1 || p.PageSize > 200) {
 			t.Fatalf("accepted page %+v", p)
 		} else if err != nil && apierr.CodeOf(err) != apierr.ValBadRequest {
 			t.Fatalf("page error %v", err)
 		}
-		tr, err := parseTimeRange(q, now)
-		if err == nil && !tr.since.IsZero() && !tr.until.IsZero() && tr.since.After(tr.until) {
+		tr, err := adminapi.ParseTimeRange(q, now)
+		if err == nil && !tr.Since.IsZero() && !tr.Until.IsZero() && tr.Since.After(tr.Until) {
 			t.Fatalf("accepted inverted range %+v", tr)
 		}
 		if err != nil && apierr.CodeOf(err) != apierr.ValBadRequest {

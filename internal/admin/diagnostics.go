@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -26,16 +27,16 @@ type serviceDiagnostics struct {
 	Items     []operationDiagnostics `json:"items"`
 }
 
-var docOperationDiagnostics = opDoc{
-	summary:  "Mapping diagnostics of one operation: AUTO_READY, AUTO_READY_WITH_WARNINGS or MANUAL_REQUIRED, with reasons.",
-	response: operationDiagnostics{},
+var docOperationDiagnostics = adminapi.Doc{
+	Summary:  "Mapping diagnostics of one operation: AUTO_READY, AUTO_READY_WITH_WARNINGS or MANUAL_REQUIRED, with reasons.",
+	Response: operationDiagnostics{},
 }
 
-var docServiceDiagnostics = opDoc{
-	summary: "Mapping diagnostics of every operation of a version (query versionId; default the draft, else the active " +
+var docServiceDiagnostics = adminapi.Doc{
+	Summary: "Mapping diagnostics of every operation of a version (query versionId; default the draft, else the active " +
 		"version) with summary counters.",
-	query:    []param{{"versionId", "string", "version to diagnose; default the draft, else the active version"}},
-	response: serviceDiagnostics{},
+	Query:    []adminapi.Param{{Name: "versionId", Type: "string", Description: "version to diagnose; default the draft, else the active version"}},
+	Response: serviceDiagnostics{},
 }
 
 // getOperationDiagnostics answers the diagnostics of one operation.
@@ -57,7 +58,7 @@ func (s *server) getOperationDiagnostics(w http.ResponseWriter, r *http.Request)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, diagnose(op, catalog.Diagnose(c, m), m, err == nil))
+	return adminapi.WriteJSON(w, http.StatusOK, diagnose(op, catalog.Diagnose(c, m), m, err == nil))
 }
 
 // diagnose builds the answer for one operation; an operation without an
@@ -105,7 +106,7 @@ func (s *server) getServiceDiagnostics(w http.ResponseWriter, r *http.Request) e
 		out.Summary[d.Status]++
 		out.Items = append(out.Items, d)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // diagnosedVersion picks the version of the service diagnostics: query

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -17,17 +18,17 @@ type grantsBody struct {
 	CIDRs []string `json:"cidrs"`
 }
 
-var docGetConsumerGrants = opDoc{
-	summary: "Consumer IP grants of a service (DESIGN 6.9): the CIDRs whose attributed client addresses may call it " +
+var docGetConsumerGrants = adminapi.Doc{
+	Summary: "Consumer IP grants of a service (DESIGN 6.9): the CIDRs whose attributed client addresses may call it " +
 		"through the gateway. A service without a stored list answers an empty list (nobody granted).",
-	response: model.ConsumerGrants{},
+	Response: model.ConsumerGrants{},
 }
 
-var docPutConsumerGrants = opDoc{
-	summary: "Replace the consumer IP grants. Each entry is an IPv4 or IPv6 CIDR (a bare address means /32 or /128) " +
+var docPutConsumerGrants = adminapi.Doc{
+	Summary: "Replace the consumer IP grants. Each entry is an IPv4 or IPv6 CIDR (a bare address means /32 or /128) " +
 		"without host bits set; at most 1000; duplicates are dropped, order is kept.",
-	request:  grantsBody{},
-	response: model.ConsumerGrants{},
+	Request:  grantsBody{},
+	Response: model.ConsumerGrants{},
 }
 
 // getConsumerGrants answers the grant list of a service.
@@ -40,7 +41,7 @@ func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, g)
+	return adminapi.WriteJSON(w, http.StatusOK, g)
 }
 
 // putConsumerGrants replaces the grant list of a service.
@@ -50,11 +51,11 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err 
 	var body struct {
 		CIDRs *[]string `json:"cidrs"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	if body.CIDRs == nil {
-		return fieldError("cidrs", "is required")
+		return adminapi.FieldError("cidrs", "is required")
 	}
 	cidrs, err := normalizeCIDRs(*body.CIDRs)
 	if err != nil {
@@ -77,20 +78,20 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err 
 		if err := tx.PutConsumerGrants(ctx, after); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "consumer_grants.update", "service", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "consumer_grants.update", "service", id,
 			"replaced consumer grants of service "+id+" ("+itoa(len(cidrs))+" CIDRs)", before, after))
 	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // normalizeCIDRs validates the entries and returns them in canonical
 // form, duplicates dropped.
 func normalizeCIDRs(in []string) ([]string, error) {
 	if len(in) > maxGrantCIDRs {
-		return nil, fieldError("cidrs", "must hold at most "+itoa(maxGrantCIDRs)+" entries")
+		return nil, adminapi.FieldError("cidrs", "must hold at most "+itoa(maxGrantCIDRs)+" entries")
 	}
 	out := make([]string, 0, len(in))
 	seen := map[netip.Prefix]bool{}
@@ -98,7 +99,7 @@ func normalizeCIDRs(in []string) ([]string, error) {
 		field := "cidrs[" + itoa(i) + "]"
 		p, err := parseGrant(strings.TrimSpace(raw))
 		if err != nil {
-			return nil, fieldError(field, err.Error())
+			return nil, adminapi.FieldError(field, err.Error())
 		}
 		if !seen[p] {
 			seen[p] = true

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -29,29 +30,29 @@ type regenerateResult struct {
 	Mappings  []model.Mapping `json:"mappings"`
 }
 
-var docGetMapping = opDoc{summary: "The active mapping of an operation.", response: model.Mapping{}}
+var docGetMapping = adminapi.Doc{Summary: "The active mapping of an operation.", Response: model.Mapping{}}
 
-var docPutMapping = opDoc{
-	summary: "Replace the mapping of a draft operation: a new mappingVersion becomes active and the previous one inactive. " +
+var docPutMapping = adminapi.Doc{
+	Summary: "Replace the mapping of a draft operation: a new mappingVersion becomes active and the previous one inactive. " +
 		"Each part uses the mapping language of docs/decisions-catalog.md; a mapping naming fields the contract lacks is " +
 		"400 S2R-VAL-0400 with details.problems and details.unknownFields.",
-	request:  mappingBody{},
-	response: model.Mapping{},
-	errors:   []int{http.StatusConflict},
+	Request:  mappingBody{},
+	Response: model.Mapping{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docRegenerateMapping = opDoc{
-	summary:  "Regenerate the auto mapping of a draft operation (new mappingVersion); the fault mapping is preserved.",
-	response: model.Mapping{},
-	errors:   []int{http.StatusConflict},
+var docRegenerateMapping = adminapi.Doc{
+	Summary:  "Regenerate the auto mapping of a draft operation (new mappingVersion); the fault mapping is preserved.",
+	Response: model.Mapping{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docRegenerateServiceMappings = opDoc{
-	summary: "Regenerate the auto mapping of every operation of the service's draft (or of query versionId, which must " +
+var docRegenerateServiceMappings = adminapi.Doc{
+	Summary: "Regenerate the auto mapping of every operation of the service's draft (or of query versionId, which must " +
 		"be a draft); fault mappings are preserved. No draft is 409 S2R-ADM-0410.",
-	query:    []param{{"versionId", "string", "the draft version; default the service's draft"}},
-	response: regenerateResult{},
-	errors:   []int{http.StatusConflict},
+	Query:    []adminapi.Param{{Name: "versionId", Type: "string", Description: "the draft version; default the service's draft"}},
+	Response: regenerateResult{},
+	Errors:   []int{http.StatusConflict},
 }
 
 // getMapping answers the active mapping of an operation.
@@ -68,7 +69,7 @@ func (s *server) getMapping(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, m)
+	return adminapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // putMapping stores a manual mapping as the new active mapping.
@@ -76,7 +77,7 @@ func (s *server) putMapping(w http.ResponseWriter, r *http.Request) (err error) 
 	id := r.PathValue("operationId")
 	defer s.onFailure(r, "mapping.update", "operation", id, &err)
 	var body mappingBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -103,7 +104,7 @@ func (s *server) putMapping(w http.ResponseWriter, r *http.Request) (err error) 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, m)
+	return adminapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // mappingProblems is the 400 of a mapping that does not fit its contract.
@@ -119,7 +120,7 @@ func mappingProblems(probs []catalog.Problem) error {
 	if p.Field != "" {
 		field += "." + p.Field
 	}
-	e := fieldError(field, p.Reason).WithDetail("problems", probs)
+	e := adminapi.FieldError(field, p.Reason).WithDetail("problems", probs)
 	if len(unknown) > 0 {
 		e = e.WithDetail("unknownFields", unknown)
 	}
@@ -137,7 +138,7 @@ func (s *server) regenerateMapping(w http.ResponseWriter, r *http.Request) (err 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, m)
+	return adminapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // regenerated returns the change that replaces a mapping by the auto
@@ -196,7 +197,7 @@ func (s *server) replaceMappingTx(r *http.Request, tx *store.Tx, op model.Operat
 	if err != nil {
 		return model.Mapping{}, err
 	}
-	err = tx.InsertAudit(ctx, auditEvent(r, action, "operation", op.OperationID,
+	err = tx.InsertAudit(ctx, adminapi.AuditEvent(r, action, "operation", op.OperationID,
 		"mapping version "+itoa(m.MappingVersion)+" of operation "+op.OperationKey, before, m))
 	return m, err
 }
@@ -233,7 +234,7 @@ func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // draftOfService returns the service's draft, or version versionID when

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -31,18 +32,18 @@ type monitorDoc struct {
 	ExpectStatus int             `json:"expectStatus,omitempty"`
 }
 
-var docGetMonitor = opDoc{
-	summary: "Synthetic-monitor configuration of a service; 404 S2R-ADM-0404 when none is configured. Only the " +
+var docGetMonitor = adminapi.Doc{
+	Summary: "Synthetic-monitor configuration of a service; 404 S2R-ADM-0404 when none is configured. Only the " +
 		"configuration is kept so far: no runner executes it yet.",
-	response: model.SyntheticMonitor{},
+	Response: model.SyntheticMonitor{},
 }
 
-var docPostMonitor = opDoc{
-	summary: "Set the synthetic-monitor configuration: operationKey (an operation of the active or draft version) is " +
+var docPostMonitor = adminapi.Doc{
+	Summary: "Set the synthetic-monitor configuration: operationKey (an operation of the active or draft version) is " +
 		"required; enabled defaults to false, intervalSec to 60 (10..86400), expectStatus to 200 (100..599); the " +
 		"request is datasetId (a dataset of the service) or payload (a JSON object), not both.",
-	request:  monitorDoc{},
-	response: model.SyntheticMonitor{},
+	Request:  monitorDoc{},
+	Response: model.SyntheticMonitor{},
 }
 
 // getMonitor answers the monitor configuration.
@@ -58,7 +59,7 @@ func (s *server) getMonitor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, m)
+	return adminapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // postMonitor replaces the monitor configuration.
@@ -66,7 +67,7 @@ func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) (err error)
 	id := r.PathValue("serviceId")
 	defer s.onFailure(r, "synthetic_monitor.update", "service", id, &err)
 	var body monitorBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	m, err := monitorFromBody(body)
@@ -94,13 +95,13 @@ func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) (err error)
 		if err := tx.PutSyntheticMonitor(ctx, m); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "synthetic_monitor.update", "service", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "synthetic_monitor.update", "service", id,
 			"set synthetic monitor of service "+id, before, m))
 	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, m)
+	return adminapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // monitorFromBody validates the body and applies the defaults.
@@ -111,31 +112,31 @@ func monitorFromBody(b monitorBody) (model.SyntheticMonitor, error) {
 	}
 	if b.IntervalSec != nil {
 		if *b.IntervalSec < 10 || *b.IntervalSec > 86400 {
-			return m, fieldError("intervalSec", "must be an integer between 10 and 86400")
+			return m, adminapi.FieldError("intervalSec", "must be an integer between 10 and 86400")
 		}
 		m.IntervalSec = *b.IntervalSec
 	}
 	if b.ExpectStatus != nil {
 		if *b.ExpectStatus < 100 || *b.ExpectStatus > 599 {
-			return m, fieldError("expectStatus", "must be an HTTP status between 100 and 599")
+			return m, adminapi.FieldError("expectStatus", "must be an HTTP status between 100 and 599")
 		}
 		m.ExpectStatus = *b.ExpectStatus
 	}
 	if b.OperationKey == "" {
-		return m, fieldError("operationKey", "is required")
+		return m, adminapi.FieldError("operationKey", "is required")
 	}
 	if len(b.Payload) > 0 && b.Payload.Kind() != 'n' {
 		if b.Payload.Kind() != '{' {
-			return m, fieldError("payload", "must be a JSON object")
+			return m, adminapi.FieldError("payload", "must be a JSON object")
 		}
 		if len(b.Payload) > maxDatasetBytes {
-			return m, fieldError("payload", "must be at most 256 KB")
+			return m, adminapi.FieldError("payload", "must be at most 256 KB")
 		}
 		m.Payload = []byte(b.Payload.Clone())
 	}
 	if b.DatasetID != nil {
 		if m.Payload != nil {
-			return m, fieldError("datasetId", "give datasetId or payload, not both")
+			return m, adminapi.FieldError("datasetId", "give datasetId or payload, not both")
 		}
 		m.DatasetID = b.DatasetID
 	}
@@ -164,12 +165,12 @@ func checkMonitorRefs(r *http.Request, tx *store.Tx, m model.SyntheticMonitor) e
 		}
 	}
 	if !found {
-		return fieldError("operationKey", "is not an operation of the service's active or draft version")
+		return adminapi.FieldError("operationKey", "is not an operation of the service's active or draft version")
 	}
 	if m.DatasetID != nil {
 		d, err := tx.TestDataset(ctx, *m.DatasetID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && d.ServiceID != m.ServiceID) {
-			return fieldError("datasetId", "is not a test dataset of this service")
+			return adminapi.FieldError("datasetId", "is not a test dataset of this service")
 		}
 		if err != nil {
 			return err

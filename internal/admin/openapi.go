@@ -11,51 +11,8 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/s2r-project/s2r/internal/adminapi"
 )
-
-// opDoc documents one route for the OpenAPI document. Bodies are given as
-// zero values of their Go types; their schemas are derived from the types.
-type opDoc struct {
-	summary  string
-	query    []param
-	request  any   // request body value, nil when the route takes none
-	response any   // success body value, nil when the answer has no body
-	status   int   // success status; 0 means 200
-	errors   []int // error statuses beyond those every route can answer
-	// form, when set, documents a multipart/form-data request body: its
-	// struct fields are the form fields, a field named "file" a binary
-	// upload. A route may take both form and a JSON request.
-	form any
-	// responseMedia is the success body's media type when it is not JSON
-	// (e.g. application/zip); the body is then documented as binary.
-	responseMedia string
-}
-
-// Media types of non-JSON admin bodies.
-const (
-	mediaMultipart = "multipart/form-data"
-	mediaZIP       = "application/zip"
-)
-
-// param is one documented query parameter.
-type param struct {
-	name, typ, description string
-}
-
-// pageParams are the pagination parameters of paginated endpoints.
-var pageParams = []param{
-	{"page", "integer", "1-based page number; default 1"},
-	{"pageSize", "integer", "items per page; default 50, 1..200 (out of range is 400)"},
-}
-
-// timeParams are the time-window parameters of SPEC 4.10.
-var timeParams = []param{
-	{"window", "string", "15m, 1h, 24h, 7d, 30d or 60d, ending now; overridden by start/end"},
-	{"start", "string", "ISO 8601 start, inclusive"},
-	{"end", "string", "ISO 8601 end, inclusive"},
-	{"since", "string", "alias of start"},
-	{"until", "string", "alias of end"},
-}
 
 // errorDescriptions describe the error statuses of the admin API.
 var errorDescriptions = map[int]string{
@@ -87,12 +44,12 @@ func openAPIDocument(routes []route, version string) *openapi3.T {
 		Paths:   openapi3.NewPaths(),
 	}
 	for _, rt := range routes {
-		item := doc.Paths.Value(rt.path)
+		item := doc.Paths.Value(rt.Path)
 		if item == nil {
 			item = &openapi3.PathItem{}
-			doc.Paths.Set(rt.path, item)
+			doc.Paths.Set(rt.Path, item)
 		}
-		item.SetOperation(rt.method, operation(g, rt))
+		item.SetOperation(rt.Method, operation(g, rt))
 	}
 	doc.Components = &openapi3.Components{
 		Schemas: g.components,
@@ -113,35 +70,35 @@ var pathParamRe = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
 func operation(g *schemaGen, rt route) *openapi3.Operation {
 	op := openapi3.NewOperation()
 	op.OperationID = operationID(rt)
-	op.Summary = rt.doc.summary
-	op.Description = rt.doc.summary + " Minimum role: " + string(rt.role) + "."
-	op.Tags = []string{strings.Split(strings.TrimPrefix(rt.path, "/"), "/")[0]}
-	for _, m := range pathParamRe.FindAllStringSubmatch(rt.path, -1) {
+	op.Summary = rt.Doc.Summary
+	op.Description = rt.Doc.Summary + " Minimum role: " + string(rt.Role) + "."
+	op.Tags = []string{strings.Split(strings.TrimPrefix(rt.Path, "/"), "/")[0]}
+	for _, m := range pathParamRe.FindAllStringSubmatch(rt.Path, -1) {
 		op.AddParameter(openapi3.NewPathParameter(m[1]).WithSchema(openapi3.NewStringSchema()))
 	}
-	for _, p := range rt.doc.query {
+	for _, p := range rt.Doc.Query {
 		schema := openapi3.NewStringSchema()
-		if p.typ == "integer" {
+		if p.Type == "integer" {
 			schema = openapi3.NewInt64Schema()
 		}
-		op.AddParameter(openapi3.NewQueryParameter(p.name).WithSchema(schema).WithDescription(p.description))
+		op.AddParameter(openapi3.NewQueryParameter(p.Name).WithSchema(schema).WithDescription(p.Description))
 	}
-	if rt.doc.request != nil || rt.doc.form != nil {
-		body := openapi3.NewRequestBody().WithRequired(true).WithContent(requestContent(g, rt.doc))
+	if rt.Doc.Request != nil || rt.Doc.Form != nil || len(rt.Doc.RequestMedia) > 0 {
+		body := openapi3.NewRequestBody().WithRequired(true).WithContent(requestContent(g, rt.Doc))
 		op.RequestBody = &openapi3.RequestBodyRef{Value: body}
 	}
 	op.Responses = openapi3.NewResponses()
 	op.Responses.Delete("default")
-	status := rt.doc.status
+	status := rt.Doc.Status
 	if status == 0 {
 		status = http.StatusOK
 	}
 	ok := openapi3.NewResponse().WithDescription(http.StatusText(status))
 	switch {
-	case rt.doc.responseMedia != "":
-		ok.Content = openapi3.Content{rt.doc.responseMedia: openapi3.NewMediaType().WithSchema(binarySchema())}
-	case rt.doc.response != nil:
-		ok.Content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(rt.doc.response)))
+	case rt.Doc.ResponseMedia != "":
+		ok.Content = openapi3.Content{rt.Doc.ResponseMedia: openapi3.NewMediaType().WithSchema(binarySchema())}
+	case rt.Doc.Response != nil:
+		ok.Content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(rt.Doc.Response)))
 	}
 	op.AddResponse(status, ok)
 	for _, code := range errorStatuses(rt) {
@@ -153,16 +110,19 @@ func operation(g *schemaGen, rt route) *openapi3.Operation {
 
 // requestContent documents a request body: JSON by reference to the
 // request's schema, multipart/form-data from the form's fields.
-func requestContent(g *schemaGen, d opDoc) openapi3.Content {
+func requestContent(g *schemaGen, d adminapi.Doc) openapi3.Content {
 	content := openapi3.Content{}
-	if d.request != nil {
-		content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(d.request)))
+	if d.Request != nil {
+		content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(d.Request)))
 	}
-	if d.form == nil {
+	for _, media := range d.RequestMedia {
+		content[media] = openapi3.NewMediaType().WithSchema(openapi3.NewStringSchema())
+	}
+	if d.Form == nil {
 		return content
 	}
 	form := openapi3.NewObjectSchema()
-	t := reflect.TypeOf(d.form)
+	t := reflect.TypeOf(d.Form)
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name == "" || name == "-" {
@@ -175,7 +135,7 @@ func requestContent(g *schemaGen, d opDoc) openapi3.Content {
 		}
 		form.WithProperty(name, field)
 	}
-	content[mediaMultipart] = openapi3.NewMediaType().WithSchema(form)
+	content[adminapi.MediaMultipart] = openapi3.NewMediaType().WithSchema(form)
 	return content
 }
 
@@ -189,14 +149,14 @@ func binarySchema() *openapi3.Schema {
 // errorStatuses lists the error statuses a route can answer.
 func errorStatuses(rt route) []int {
 	codes := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusInternalServerError, http.StatusServiceUnavailable}
-	hasBody := rt.doc.request != nil || rt.doc.form != nil
-	if hasBody || len(rt.doc.query) > 0 {
+	hasBody := rt.Doc.Request != nil || rt.Doc.Form != nil || len(rt.Doc.RequestMedia) > 0
+	if hasBody || len(rt.Doc.Query) > 0 {
 		codes = append(codes, http.StatusBadRequest)
 	}
 	if hasBody {
 		codes = append(codes, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
-	codes = append(codes, rt.doc.errors...)
+	codes = append(codes, rt.Doc.Errors...)
 	slices.Sort(codes)
 	return slices.Compact(codes)
 }
@@ -205,8 +165,8 @@ func errorStatuses(rt route) []int {
 // DELETE /permission-bindings/{bindingId} → deletePermissionBindingsByBindingId.
 func operationID(rt route) string {
 	var b strings.Builder
-	b.WriteString(strings.ToLower(rt.method))
-	for _, seg := range strings.Split(rt.path, "/") {
+	b.WriteString(strings.ToLower(rt.Method))
+	for _, seg := range strings.Split(rt.Path, "/") {
 		by := strings.HasPrefix(seg, "{")
 		if by {
 			b.WriteString("By")
@@ -227,9 +187,9 @@ func openAPIJSON(routes []route, version string) ([]byte, error) {
 	return json.MarshalIndent(openAPIDocument(routes, version), "", "  ")
 }
 
-var docGetOpenAPI = opDoc{
-	summary:  "This OpenAPI 3.1 document, describing every admin endpoint.",
-	response: map[string]any{},
+var docGetOpenAPI = adminapi.Doc{
+	Summary:  "This OpenAPI 3.1 document, describing every admin endpoint.",
+	Response: map[string]any{},
 }
 
 // openAPICache holds the rendered document; routes do not change after

@@ -56,23 +56,23 @@ func TestOpenAPIValidAndComplete(t *testing.T) {
 	}
 	registered := map[string]bool{}
 	for _, rt := range api.srv.routes {
-		registered[rt.method+" "+rt.path] = true
-		item := doc.Paths.Value(rt.path)
-		if item == nil || item.GetOperation(rt.method) == nil {
-			t.Errorf("route %s %s is missing from the document", rt.method, rt.path)
+		registered[rt.Method+" "+rt.Path] = true
+		item := doc.Paths.Value(rt.Path)
+		if item == nil || item.GetOperation(rt.Method) == nil {
+			t.Errorf("route %s %s is missing from the document", rt.Method, rt.Path)
 			continue
 		}
-		op := item.GetOperation(rt.method)
+		op := item.GetOperation(rt.Method)
 		if strings.TrimSpace(op.Summary) == "" {
-			t.Errorf("route %s %s has no summary", rt.method, rt.path)
+			t.Errorf("route %s %s has no summary", rt.Method, rt.Path)
 		}
 		for _, status := range []int{401, 403} {
 			if op.Responses.Status(status) == nil {
-				t.Errorf("route %s %s does not document %d", rt.method, rt.path, status)
+				t.Errorf("route %s %s does not document %d", rt.Method, rt.Path, status)
 			}
 		}
-		if rt.doc.request != nil && op.RequestBody == nil {
-			t.Errorf("route %s %s has no request body", rt.method, rt.path)
+		if rt.Doc.Request != nil && op.RequestBody == nil {
+			t.Errorf("route %s %s has no request body", rt.Method, rt.Path)
 		}
 	}
 	for path, item := range doc.Paths.Map() {

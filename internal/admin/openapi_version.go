@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -16,26 +17,26 @@ import (
 // openAPIHeader carries the hex SHA-256 of the exact document bytes.
 const openAPIHeader = "X-OpenAPI-SHA256"
 
-var docGenerateOpenAPI = opDoc{
-	summary: "Generate the OpenAPI 3.1 document of the version's publish REST API and store it with its SHA-256 " +
+var docGenerateOpenAPI = adminapi.Doc{
+	Summary: "Generate the OpenAPI 3.1 document of the version's publish REST API and store it with its SHA-256 " +
 		"(replacing an earlier one). Answers the stored document's metadata; header X-OpenAPI-SHA256. Operations " +
 		"sharing a REST route are 409 S2R-ADM-0410.",
-	response: model.OpenAPIDocument{},
-	errors:   []int{http.StatusConflict},
+	Response: model.OpenAPIDocument{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docGetVersionOpenAPI = opDoc{
-	summary: "The version's OpenAPI 3.1 document: the stored one when it was generated, otherwise generated afresh " +
+var docGetVersionOpenAPI = adminapi.Doc{
+	Summary: "The version's OpenAPI 3.1 document: the stored one when it was generated, otherwise generated afresh " +
 		"(not stored). Header X-OpenAPI-SHA256 is the hex SHA-256 of the exact bytes returned; X-S2R-OpenAPI-Source " +
 		"is stored or generated.",
-	response: map[string]any{},
+	Response: map[string]any{},
 }
 
-var docGetOpenAPIPackage = opDoc{
-	summary: "ZIP (application/zip) with openapi.json (the document GET …/openapi answers), mapping-metadata.json " +
+var docGetOpenAPIPackage = adminapi.Doc{
+	Summary: "ZIP (application/zip) with openapi.json (the document GET …/openapi answers), mapping-metadata.json " +
 		"(per operation: keys, SOAP names, REST route, mapping version, diagnostics) and checksums.json (SHA-256 of " +
 		"the two other files). Header X-OpenAPI-SHA256 is the document's.",
-	responseMedia: mediaZIP,
+	ResponseMedia: adminapi.MediaZIP,
 }
 
 // generateOpenAPI generates and stores the document of a version.
@@ -63,7 +64,7 @@ func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err er
 		if err := tx.PutOpenAPIDocument(ctx, d); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "openapi.generate", "version", versionID,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "openapi.generate", "version", versionID,
 			"generated OpenAPI document of version "+strconv.Itoa(in.Version.VersionNumber)+" of service "+serviceID,
 			nil, map[string]any{"versionId": versionID, "sha256": d.SHA256, "sizeBytes": len(doc)}))
 	})
@@ -71,7 +72,7 @@ func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err er
 		return err
 	}
 	w.Header().Set(openAPIHeader, d.SHA256)
-	return writeJSON(w, http.StatusOK, d)
+	return adminapi.WriteJSON(w, http.StatusOK, d)
 }
 
 // getVersionOpenAPI answers the stored or a fresh document.

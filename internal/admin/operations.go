@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -30,16 +31,16 @@ type operationPatchBody struct {
 	ExecutionMode *string `json:"executionMode,omitempty"`
 }
 
-var docListOperations = opDoc{summary: "The operations of a version, in contract order.", response: operationList{}}
+var docListOperations = adminapi.Doc{Summary: "The operations of a version, in contract order.", Response: operationList{}}
 
-var docPatchOperation = opDoc{
-	summary: "Edit an operation of a draft: operationKey, restMethod (GET, POST, PUT, PATCH, DELETE), restPath (starts " +
+var docPatchOperation = adminapi.Doc{
+	Summary: "Edit an operation of a draft: operationKey, restMethod (GET, POST, PUT, PATCH, DELETE), restPath (starts " +
 		"with /; {name} segments name top-level request fields), timeoutMs (1..600000 or null), retryCount (0..10 or null), " +
 		"executionMode (sync, async_callback). A route or key used by another operation of the version is 409 S2R-ADM-0409; " +
 		"an operation of an active or inactive version is 409 S2R-ADM-0410.",
-	request:  operationPatchBody{},
-	response: model.Operation{},
-	errors:   []int{http.StatusConflict},
+	Request:  operationPatchBody{},
+	Response: model.Operation{},
+	Errors:   []int{http.StatusConflict},
 }
 
 // listOperations answers the operations of a version.
@@ -53,7 +54,7 @@ func (s *server) listOperations(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, operationList{Items: ops})
+	return adminapi.WriteJSON(w, http.StatusOK, operationList{Items: ops})
 }
 
 // operationOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.
@@ -103,7 +104,7 @@ func (s *server) editOperation(r *http.Request, id, action string, change func(o
 			return err
 		}
 		after = op
-		return tx.InsertAudit(ctx, auditEvent(r, action, "operation", id, "updated operation "+op.OperationKey, before, op))
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, action, "operation", id, "updated operation "+op.OperationKey, before, op))
 	})
 	return after, err
 }
@@ -113,7 +114,7 @@ func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err err
 	id := r.PathValue("operationId")
 	defer s.onFailure(r, "operation.update", "operation", id, &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -126,7 +127,7 @@ func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // checkOperationRoute checks op's REST path against its contract and its
@@ -141,7 +142,7 @@ func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op mo
 		shape = catalog.MessageShape(c.Input)
 	}
 	if probs := catalog.CheckRestPath(op.RestPath, shape); len(probs) > 0 {
-		return fieldError("restPath", probs[0])
+		return adminapi.FieldError("restPath", probs[0])
 	}
 	others, err := s.store.Operations(ctx, v.VersionID)
 	if err != nil {
@@ -173,13 +174,13 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 		case "operationKey":
 			var k string
 			if k, err = stringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
-				err = fieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
+				err = adminapi.FieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 			}
 			op.OperationKey = k
 		case "restMethod":
 			var m string
 			if m, err = stringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
-				err = fieldError(name, "must be one of GET, POST, PUT, PATCH, DELETE")
+				err = adminapi.FieldError(name, "must be one of GET, POST, PUT, PATCH, DELETE")
 			}
 			op.RestMethod = m
 		case "restPath":
@@ -191,11 +192,11 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 		case "executionMode":
 			var m string
 			if m, err = stringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
-				err = fieldError(name, "must be sync or async_callback")
+				err = adminapi.FieldError(name, "must be sync or async_callback")
 			}
 			op.ExecutionMode = m
 		default:
-			err = fieldError(name, "unknown field")
+			err = adminapi.FieldError(name, "unknown field")
 		}
 		if err != nil {
 			return err

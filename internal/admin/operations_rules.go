@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -24,26 +25,26 @@ type transformRulesBody struct {
 	Rules []transform.Rule `json:"rules"`
 }
 
-var docGetValidationRules = opDoc{summary: "The per-field regex validation rules of an operation.", response: validationRulesBody{}}
+var docGetValidationRules = adminapi.Doc{Summary: "The per-field regex validation rules of an operation.", Response: validationRulesBody{}}
 
-var docPatchValidationRules = opDoc{
-	summary: "Replace the validation rules of a draft operation. Each rule: field (JSON Pointer into the request or " +
+var docPatchValidationRules = adminapi.Doc{
+	Summary: "Replace the validation rules of a draft operation. Each rule: field (JSON Pointer into the request or " +
 		"response JSON, * for every array item), pattern (RE2, compiled on write), target (request or response), optional " +
 		"message. A bad rule is 400 S2R-VAL-0400 with details.index, details.field and details.reason.",
-	request:  validationRulesBody{},
-	response: validationRulesBody{},
-	errors:   []int{http.StatusConflict},
+	Request:  validationRulesBody{},
+	Response: validationRulesBody{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docGetTransformRules = opDoc{summary: "The request transform rules of an operation.", response: transformRulesBody{}}
+var docGetTransformRules = adminapi.Doc{Summary: "The request transform rules of an operation.", Response: transformRulesBody{}}
 
-var docPutTransformRules = opDoc{
-	summary: "Replace the request transform rules of a draft operation (kinds trim, uppercase, lowercase, default_value, " +
+var docPutTransformRules = adminapi.Doc{
+	Summary: "Replace the request transform rules of a draft operation (kinds trim, uppercase, lowercase, default_value, " +
 		"rename, split, join, date_format), validated by compiling them. A bad rule is 400 S2R-VAL-0400 with details.index, " +
 		"details.kind, details.field and details.reason.",
-	request:  transformRulesBody{},
-	response: transformRulesBody{},
-	errors:   []int{http.StatusConflict},
+	Request:  transformRulesBody{},
+	Response: transformRulesBody{},
+	Errors:   []int{http.StatusConflict},
 }
 
 // getValidationRules answers an operation's validation rules.
@@ -52,7 +53,7 @@ func (s *server) getValidationRules(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, validationRulesBody{Rules: nonNil(op.ValidationRules)})
+	return adminapi.WriteJSON(w, http.StatusOK, validationRulesBody{Rules: nonNil(op.ValidationRules)})
 }
 
 // patchValidationRules replaces an operation's validation rules.
@@ -60,14 +61,14 @@ func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (e
 	id := r.PathValue("operationId")
 	defer s.onFailure(r, "operation.validation_rules.update", "operation", id, &err)
 	var body validationRulesBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	if body.Rules == nil {
-		return fieldError("rules", "is required (an empty list removes every rule)")
+		return adminapi.FieldError("rules", "is required (an empty list removes every rule)")
 	}
 	if len(body.Rules) > maxRules {
-		return fieldError("rules", "at most 200 rules")
+		return adminapi.FieldError("rules", "at most 200 rules")
 	}
 	ctx := r.Context()
 	after, err := s.editOperation(r, id, "operation.validation_rules.update", func(op *model.Operation, v model.Version) error {
@@ -77,7 +78,7 @@ func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (e
 		}
 		if probs := catalog.CheckValidationRules(c, body.Rules); len(probs) > 0 {
 			p := probs[0]
-			return fieldError("rules["+itoa(p.Index)+"]."+p.Field, p.Reason).WithDetail("index", p.Index)
+			return adminapi.FieldError("rules["+itoa(p.Index)+"]."+p.Field, p.Reason).WithDetail("index", p.Index)
 		}
 		op.ValidationRules = body.Rules
 		return nil
@@ -85,7 +86,7 @@ func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (e
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, validationRulesBody{Rules: nonNil(after.ValidationRules)})
+	return adminapi.WriteJSON(w, http.StatusOK, validationRulesBody{Rules: nonNil(after.ValidationRules)})
 }
 
 // getTransformRules answers an operation's transform rules.
@@ -94,7 +95,7 @@ func (s *server) getTransformRules(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, transformRulesBody{Rules: nonNil(op.TransformRules)})
+	return adminapi.WriteJSON(w, http.StatusOK, transformRulesBody{Rules: nonNil(op.TransformRules)})
 }
 
 // putTransformRules replaces an operation's transform rules.
@@ -102,21 +103,21 @@ func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) (err 
 	id := r.PathValue("operationId")
 	defer s.onFailure(r, "operation.transform_rules.update", "operation", id, &err)
 	var body transformRulesBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	if body.Rules == nil {
-		return fieldError("rules", "is required (an empty list removes every rule)")
+		return adminapi.FieldError("rules", "is required (an empty list removes every rule)")
 	}
 	if len(body.Rules) > maxRules {
-		return fieldError("rules", "at most 200 rules")
+		return adminapi.FieldError("rules", "at most 200 rules")
 	}
 	if err := catalog.CheckTransformRules(body.Rules); err != nil {
 		var re *transform.RuleError
 		if !errors.As(err, &re) {
 			return apierr.Wrap(apierr.ValBadRequest, err, "transform rules are not valid")
 		}
-		return fieldError("rules["+itoa(re.Index)+"]", re.Reason).
+		return adminapi.FieldError("rules["+itoa(re.Index)+"]", re.Reason).
 			WithDetail("index", re.Index).WithDetail("kind", re.Kind).WithDetail("ruleField", re.Field)
 	}
 	after, err := s.editOperation(r, id, "operation.transform_rules.update", func(op *model.Operation, _ model.Version) error {
@@ -126,7 +127,7 @@ func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) (err 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, transformRulesBody{Rules: nonNil(after.TransformRules)})
+	return adminapi.WriteJSON(w, http.StatusOK, transformRulesBody{Rules: nonNil(after.TransformRules)})
 }
 
 func nonNil[T any](s []T) []T {

@@ -8,28 +8,29 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-var docGetPermissionBindings = opDoc{
-	summary:  "Every direct user-to-role assignment.",
-	response: []model.PermissionBinding{},
+var docGetPermissionBindings = adminapi.Doc{
+	Summary:  "Every direct user-to-role assignment.",
+	Response: []model.PermissionBinding{},
 }
 
-var docPostPermissionBinding = opDoc{
-	summary:  "Assign a role directly to a user e-mail. A second binding for the same e-mail is 409 S2R-ADM-0409.",
-	request:  permissionBindingInput{},
-	response: model.PermissionBinding{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+var docPostPermissionBinding = adminapi.Doc{
+	Summary:  "Assign a role directly to a user e-mail. A second binding for the same e-mail is 409 S2R-ADM-0409.",
+	Request:  permissionBindingInput{},
+	Response: model.PermissionBinding{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
-var docDeletePermissionBinding = opDoc{
-	summary: "Remove a direct assignment.",
-	status:  http.StatusNoContent,
-	errors:  []int{http.StatusNotFound},
+var docDeletePermissionBinding = adminapi.Doc{
+	Summary: "Remove a direct assignment.",
+	Status:  http.StatusNoContent,
+	Errors:  []int{http.StatusNotFound},
 }
 
 // permissionBindingInput is the POST body; tenantId defaults to "default".
@@ -45,14 +46,14 @@ func (s *server) getPermissionBindings(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, bindings)
+	return adminapi.WriteJSON(w, http.StatusOK, bindings)
 }
 
 // postPermissionBinding creates a binding with a new UUID.
 func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "permission_binding.create", "permission_binding", "", &err)
 	var in permissionBindingInput
-	if err := decodeJSON(w, r, &in); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err
 	}
 	b, err := s.newPermissionBinding(r, in)
@@ -64,7 +65,7 @@ func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) (
 			return err
 		}
 		msg := "granted " + string(b.Role) + " to " + b.Email
-		return tx.InsertAudit(r.Context(), auditEvent(r, "permission_binding.create", "permission_binding", b.BindingID, msg, nil, b))
+		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "permission_binding.create", "permission_binding", b.BindingID, msg, nil, b))
 	})
 	if errors.Is(err, store.ErrAlreadyExists) {
 		return apierr.Wrap(apierr.AdmAlreadyExists, err, "a permission binding for this e-mail already exists").WithDetail("field", "email")
@@ -73,21 +74,21 @@ func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) (
 		return err
 	}
 	s.access.Invalidate()
-	return writeJSON(w, http.StatusCreated, b)
+	return adminapi.WriteJSON(w, http.StatusCreated, b)
 }
 
 // newPermissionBinding validates in and returns the binding to store.
 func (s *server) newPermissionBinding(r *http.Request, in permissionBindingInput) (model.PermissionBinding, error) {
 	email := access.NormalizeEmail(in.Email)
 	if email == "" {
-		return model.PermissionBinding{}, fieldError("email", "is required")
+		return model.PermissionBinding{}, adminapi.FieldError("email", "is required")
 	}
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 320 {
-		return model.PermissionBinding{}, fieldError("email", "must be a plain e-mail address such as user@example.com")
+		return model.PermissionBinding{}, adminapi.FieldError("email", "must be a plain e-mail address such as user@example.com")
 	}
 	role, err := model.ParseRole(string(in.Role))
 	if err != nil {
-		return model.PermissionBinding{}, fieldError("role", err.Error())
+		return model.PermissionBinding{}, adminapi.FieldError("role", err.Error())
 	}
 	tenant, err := tenantOrDefault(in.TenantID, "tenantId")
 	if err != nil {
@@ -112,7 +113,7 @@ func (s *server) deletePermissionBinding(w http.ResponseWriter, r *http.Request)
 			return err
 		}
 		msg := "revoked " + string(b.Role) + " from " + b.Email
-		return tx.InsertAudit(r.Context(), auditEvent(r, "permission_binding.delete", "permission_binding", id, msg, b, nil))
+		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "permission_binding.delete", "permission_binding", id, msg, b, nil))
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return apierr.New(apierr.AdmNotFound, "permission binding not found")

@@ -6,19 +6,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-var docGetRoleBindings = opDoc{
-	summary:  "Every identity-provider group to role binding.",
-	response: []model.RoleBinding{},
+var docGetRoleBindings = adminapi.Doc{
+	Summary:  "Every identity-provider group to role binding.",
+	Response: []model.RoleBinding{},
 }
 
-var docPutRoleBindings = opDoc{
-	summary:  "Replace the whole set of group role bindings atomically.",
-	request:  []roleBindingInput{},
-	response: []model.RoleBinding{},
+var docPutRoleBindings = adminapi.Doc{
+	Summary:  "Replace the whole set of group role bindings atomically.",
+	Request:  []roleBindingInput{},
+	Response: []model.RoleBinding{},
 }
 
 // roleBindingInput is one binding of a PUT body; tenantId defaults to
@@ -44,7 +45,7 @@ func (s *server) getRoleBindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, bindings)
+	return adminapi.WriteJSON(w, http.StatusOK, bindings)
 }
 
 // putRoleBindings replaces every role binding in one transaction with its
@@ -52,7 +53,7 @@ func (s *server) getRoleBindings(w http.ResponseWriter, r *http.Request) error {
 func (s *server) putRoleBindings(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "role_bindings.replace", "role_bindings", "role_bindings", &err)
 	var in []roleBindingInput
-	if err := decodeJSON(w, r, &in); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err
 	}
 	bindings, err := validateRoleBindings(in)
@@ -68,23 +69,23 @@ func (s *server) putRoleBindings(w http.ResponseWriter, r *http.Request) (err er
 			return err
 		}
 		msg := "replaced role bindings: " + strconv.Itoa(len(before)) + " before, " + strconv.Itoa(len(bindings)) + " after"
-		return tx.InsertAudit(r.Context(), auditEvent(r, "role_bindings.replace", "role_bindings", "role_bindings", msg, before, bindings))
+		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "role_bindings.replace", "role_bindings", "role_bindings", msg, before, bindings))
 	})
 	if err != nil {
 		return err
 	}
 	s.access.Invalidate()
-	return writeJSON(w, http.StatusOK, bindings)
+	return adminapi.WriteJSON(w, http.StatusOK, bindings)
 }
 
 // validateRoleBindings checks and normalizes a PUT body. A group may be
 // bound once per tenant.
 func validateRoleBindings(in []roleBindingInput) ([]model.RoleBinding, error) {
 	if in == nil {
-		return nil, fieldError("", "body must be an array of role bindings")
+		return nil, adminapi.FieldError("", "body must be an array of role bindings")
 	}
 	if len(in) > maxRoleBindings {
-		return nil, fieldError("", "at most "+strconv.Itoa(maxRoleBindings)+" role bindings")
+		return nil, adminapi.FieldError("", "at most "+strconv.Itoa(maxRoleBindings)+" role bindings")
 	}
 	out := make([]model.RoleBinding, 0, len(in))
 	seen := map[[2]string]bool{}
@@ -93,15 +94,15 @@ func validateRoleBindings(in []roleBindingInput) ([]model.RoleBinding, error) {
 		group := strings.TrimSpace(b.Group)
 		switch {
 		case group == "":
-			return nil, fieldError(at+"group", "is required")
+			return nil, adminapi.FieldError(at+"group", "is required")
 		case len(group) > maxGroupLen:
-			return nil, fieldError(at+"group", "must be at most "+strconv.Itoa(maxGroupLen)+" characters")
+			return nil, adminapi.FieldError(at+"group", "must be at most "+strconv.Itoa(maxGroupLen)+" characters")
 		case strings.ContainsAny(group, ",\r\n"):
-			return nil, fieldError(at+"group", "must not contain commas or line breaks (the groups header is comma-separated)")
+			return nil, adminapi.FieldError(at+"group", "must not contain commas or line breaks (the groups header is comma-separated)")
 		}
 		role, err := model.ParseRole(string(b.Role))
 		if err != nil {
-			return nil, fieldError(at+"role", err.Error())
+			return nil, adminapi.FieldError(at+"role", err.Error())
 		}
 		tenant, err := tenantOrDefault(b.TenantID, at+"tenantId")
 		if err != nil {
@@ -109,7 +110,7 @@ func validateRoleBindings(in []roleBindingInput) ([]model.RoleBinding, error) {
 		}
 		key := [2]string{group, tenant}
 		if seen[key] {
-			return nil, fieldError(at+"group", "is already bound in this tenant")
+			return nil, adminapi.FieldError(at+"group", "is already bound in this tenant")
 		}
 		seen[key] = true
 		out = append(out, model.RoleBinding{Group: group, Role: role, TenantID: tenant})
@@ -123,7 +124,7 @@ func tenantOrDefault(tenant, field string) (string, error) {
 		return model.DefaultTenant, nil
 	}
 	if !tenantIDPattern.MatchString(tenant) {
-		return "", fieldError(field, "must be 1-64 letters, digits, '.', '_' or '-'")
+		return "", adminapi.FieldError(field, "must be 1-64 letters, digits, '.', '_' or '-'")
 	}
 	return tenant, nil
 }

@@ -5,23 +5,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// route is one admin endpoint: its Go 1.22 method pattern (path relative
-// to Prefix, wildcards in OpenAPI's {name} form), the least role allowed to
-// call it, its handler and its documentation.
-type route struct {
-	method string
-	path   string
-	role   model.Role
-	handle apierr.AdminHandlerFunc
-	doc    opDoc
-}
+// route is one admin endpoint (route); admin's own route tables
+// write its literals positionally.
+type route adminapi.Route
 
-// pattern returns the ServeMux pattern of rt.
-func (rt route) pattern() string { return rt.method + " " + Prefix + rt.path }
+// Pattern returns the ServeMux pattern of rt.
+func (rt route) Pattern() string { return adminapi.Route(rt).Pattern() }
 
 // routeTable lists every admin route. Roles follow DESIGN 6.3: reader for
 // every GET; operator for changes to services and their parts; admin for
@@ -49,6 +43,11 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.observeRoutes()...)
 	routes = append(routes, s.backendRoutes()...)
 	routes = append(routes, s.gatewayRoutes()...)
+	// Routes of areas kept in their own packages (DESIGN 3): listed here
+	// so they are authorized and documented like every other route.
+	for _, rt := range s.extra {
+		routes = append(routes, route(rt))
+	}
 	return routes
 }
 
@@ -60,7 +59,7 @@ func (s *server) routeTable() []route {
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
-		mux.Handle(rt.pattern(), s.access.Require(rt.role, rt.handle))
+		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, rt.Handle))
 	}
 	mux.Handle(Prefix+"/", apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
 		return s.unmatched(mux, w, r)

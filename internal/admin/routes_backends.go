@@ -1,6 +1,8 @@
 package admin
 
-import "github.com/s2r-project/s2r/internal/model"
+import (
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // backendRoutes are the routes of backend profiles and their tests,
 // consumer grants, synthetic monitors, test datasets and the per-version

@@ -1,6 +1,8 @@
 package admin
 
-import "github.com/s2r-project/s2r/internal/model"
+import (
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // catalogRoutes are the routes of services, versions, operations, rules,
 // mappings and their diagnostics (SPEC 4.8). Roles follow DESIGN 6.3.

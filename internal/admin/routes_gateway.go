@@ -1,6 +1,8 @@
 package admin
 
-import "github.com/s2r-project/s2r/internal/model"
+import (
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // gatewayRoutes are the routes of the backend machinery shared by every
 // direction: the live backend health of a service (SPEC 4.6).

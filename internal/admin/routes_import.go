@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -52,78 +53,78 @@ type batchFilesForm struct {
 
 var importErrors = []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge}
 
-var docPostImport = opDoc{
-	summary: "Import a WSDL uploaded as multipart/form-data field file: one WSDL, or a ZIP of a WSDL and its XSDs " +
+var docPostImport = adminapi.Doc{
+	Summary: "Import a WSDL uploaded as multipart/form-data field file: one WSDL, or a ZIP of a WSDL and its XSDs " +
 		"(detected by its magic bytes; root WSDL: the only .wsdl at the shallowest depth). Parsed and compiled fully " +
 		"before anything is stored; a contract that cannot be imported answers 400 S2R-VAL-0400 with details {file, line, reason}. " +
 		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 64 MB (413 S2R-ADM-0413).",
-	form:     importUploadBody{},
-	response: artifactView{},
-	status:   http.StatusCreated,
-	errors:   importErrors,
+	Form:     importUploadBody{},
+	Response: artifactView{},
+	Status:   http.StatusCreated,
+	Errors:   importErrors,
 }
 
-var docPostImportURL = opDoc{
-	summary: "Import the WSDL at an http(s) URL, and its relative and remote imports, through the guarded fetcher " +
+var docPostImportURL = adminapi.Doc{
+	Summary: "Import the WSDL at an http(s) URL, and its relative and remote imports, through the guarded fetcher " +
 		"(loopback, link-local and metadata addresses refused unless in outbound_allowed_cidrs; outbound_denied_cidrs always refused).",
-	request:  importURLBody{},
-	response: artifactView{},
-	status:   http.StatusCreated,
-	errors:   importErrors,
+	Request:  importURLBody{},
+	Response: artifactView{},
+	Status:   http.StatusCreated,
+	Errors:   importErrors,
 }
 
-var docPostImportXML = opDoc{
-	summary:  "Import pasted WSDL XML (stored as root.wsdl) with optional further files keyed by the relative path its imports use.",
-	request:  importXMLBody{},
-	response: artifactView{},
-	status:   http.StatusCreated,
-	errors:   importErrors,
+var docPostImportXML = adminapi.Doc{
+	Summary:  "Import pasted WSDL XML (stored as root.wsdl) with optional further files keyed by the relative path its imports use.",
+	Request:  importXMLBody{},
+	Response: artifactView{},
+	Status:   http.StatusCreated,
+	Errors:   importErrors,
 }
 
-var docGetImport = opDoc{
-	summary:  "A stored WSDL import artifact: files (paths, sizes, SHA-256; texts with includeFiles=true), services, ports and operations.",
-	query:    []param{{"includeFiles", "string", "true to include every file's text"}},
-	response: artifactView{},
-	errors:   []int{http.StatusNotFound},
+var docGetImport = adminapi.Doc{
+	Summary:  "A stored WSDL import artifact: files (paths, sizes, SHA-256; texts with includeFiles=true), services, ports and operations.",
+	Query:    []adminapi.Param{{Name: "includeFiles", Type: "string", Description: "true to include every file's text"}},
+	Response: artifactView{},
+	Errors:   []int{http.StatusNotFound},
 }
 
 const repairInputDoc = " Body: JSON {xml, files, checkRemote} or multipart/form-data with field file (a WSDL or a ZIP) and " +
 	"fields checkRemote and rootPath. Nothing is stored; remote references are fetched (guarded) only with checkRemote=true."
 
-var docNamespaceRepairPreview = opDoc{
-	summary:  "Preview namespace auto-repairs: every prefix used without declaration, where it is first used, and the declaration proposed." + repairInputDoc,
-	request:  repairBody{},
-	response: namespaceRepairPreview{},
-	errors:   importErrors,
-	form:     repairForm{},
+var docNamespaceRepairPreview = adminapi.Doc{
+	Summary:  "Preview namespace auto-repairs: every prefix used without declaration, where it is first used, and the declaration proposed." + repairInputDoc,
+	Request:  repairBody{},
+	Response: namespaceRepairPreview{},
+	Errors:   importErrors,
+	Form:     repairForm{},
 }
 
-var docExternalReferencePreview = opDoc{
-	summary: "Health of every wsdl:import, xs:import and xs:include: resolved from the files, builtin well-known schema, " +
+var docExternalReferencePreview = adminapi.Doc{
+	Summary: "Health of every wsdl:import, xs:import and xs:include: resolved from the files, builtin well-known schema, " +
 		"remote_reachable, remote_unreachable, remote_not_checked, missing or namespace_only." + repairInputDoc,
-	request:  repairBody{},
-	response: referenceReport{},
-	errors:   importErrors,
-	form:     repairForm{},
+	Request:  repairBody{},
+	Response: referenceReport{},
+	Errors:   importErrors,
+	Form:     repairForm{},
 }
 
-var docRepairReport = opDoc{
-	summary: "Combined diagnostics: namespace repairs, reference health, the import error before and after repair, warnings " +
+var docRepairReport = adminapi.Doc{
+	Summary: "Combined diagnostics: namespace repairs, reference health, the import error before and after repair, warnings " +
 		"and status IMPORTABLE, IMPORTABLE_AFTER_REPAIR or NOT_IMPORTABLE." + repairInputDoc,
-	request:  repairBody{},
-	response: repairReport{},
-	errors:   importErrors,
-	form:     repairForm{},
+	Request:  repairBody{},
+	Response: repairReport{},
+	Errors:   importErrors,
+	Form:     repairForm{},
 }
 
-var docRepairPackage = opDoc{
-	summary: "A ZIP (application/zip) with the repaired root WSDL, every file with the proposed namespace declarations, and every " +
+var docRepairPackage = adminapi.Doc{
+	Summary: "A ZIP (application/zip) with the repaired root WSDL, every file with the proposed namespace declarations, and every " +
 		"resolvable remote (external/<host>/<path>) or built-in (builtin/) reference, references rewritten to those relative paths; " +
 		"s2r-repair-report.json lists the changes and what stayed unresolved." + repairInputDoc,
-	request:       repairBody{},
-	errors:        importErrors,
-	form:          repairForm{},
-	responseMedia: mediaZIP,
+	Request:       repairBody{},
+	Errors:        importErrors,
+	Form:          repairForm{},
+	ResponseMedia: adminapi.MediaZIP,
 }
 
 const autopilotDoc = " In ONE transaction: the artifact (when new), the service (status active, serviceKey derived from the WSDL " +
@@ -134,61 +135,61 @@ const autopilotDoc = " In ONE transaction: the artifact (when new), the service 
 
 var autopilotErrors = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge}
 
-var docAutopilotXML = opDoc{
-	summary:  "Autopilot (DESIGN 8): import pasted WSDL XML and its files and draft a service from it." + autopilotDoc,
-	request:  autopilotXMLBody{},
-	response: autopilotResult{},
-	status:   http.StatusCreated,
-	errors:   autopilotErrors,
+var docAutopilotXML = adminapi.Doc{
+	Summary:  "Autopilot (DESIGN 8): import pasted WSDL XML and its files and draft a service from it." + autopilotDoc,
+	Request:  autopilotXMLBody{},
+	Response: autopilotResult{},
+	Status:   http.StatusCreated,
+	Errors:   autopilotErrors,
 }
 
-var docAutopilotUpload = opDoc{
-	summary:  "Autopilot of a WSDL or ZIP uploaded as multipart/form-data field file, with the other fields as form fields." + autopilotDoc,
-	form:     autopilotFormBody{},
-	response: autopilotResult{},
-	status:   http.StatusCreated,
-	errors:   autopilotErrors,
+var docAutopilotUpload = adminapi.Doc{
+	Summary:  "Autopilot of a WSDL or ZIP uploaded as multipart/form-data field file, with the other fields as form fields." + autopilotDoc,
+	Form:     autopilotFormBody{},
+	Response: autopilotResult{},
+	Status:   http.StatusCreated,
+	Errors:   autopilotErrors,
 }
 
-var docAutopilotURL = opDoc{
-	summary:  "Autopilot of the WSDL at a URL, fetched with its imports through the guarded fetcher." + autopilotDoc,
-	request:  autopilotURLBody{},
-	response: autopilotResult{},
-	status:   http.StatusCreated,
-	errors:   autopilotErrors,
+var docAutopilotURL = adminapi.Doc{
+	Summary:  "Autopilot of the WSDL at a URL, fetched with its imports through the guarded fetcher." + autopilotDoc,
+	Request:  autopilotURLBody{},
+	Response: autopilotResult{},
+	Status:   http.StatusCreated,
+	Errors:   autopilotErrors,
 }
 
-var docAutopilotArtifact = opDoc{
-	summary:  "Autopilot of a stored WSDL import." + autopilotDoc,
-	request:  autopilotArtifactBody{},
-	response: autopilotResult{},
-	status:   http.StatusCreated,
-	errors:   autopilotErrors,
+var docAutopilotArtifact = adminapi.Doc{
+	Summary:  "Autopilot of a stored WSDL import." + autopilotDoc,
+	Request:  autopilotArtifactBody{},
+	Response: autopilotResult{},
+	Status:   http.StatusCreated,
+	Errors:   autopilotErrors,
 }
 
-var docGenerateService = opDoc{
-	summary:  "Generate a draft service, version, operations, auto mappings and a backend profile from a stored import (same as its autopilot)." + autopilotDoc,
-	request:  autopilotArtifactBody{},
-	response: autopilotResult{},
-	status:   http.StatusCreated,
-	errors:   autopilotErrors,
+var docGenerateService = adminapi.Doc{
+	Summary:  "Generate a draft service, version, operations, auto mappings and a backend profile from a stored import (same as its autopilot)." + autopilotDoc,
+	Request:  autopilotArtifactBody{},
+	Response: autopilotResult{},
+	Status:   http.StatusCreated,
+	Errors:   autopilotErrors,
 }
 
 const batchDoc = " Each item runs in its own transaction; the answer is 200 with every item's status and its 201 body or its " +
 	"error (SPEC 7.1 shape), in request order, and summary {total, succeeded, failed}. At most 50 items."
 
-var docAutopilotURLs = opDoc{
-	summary:  "Batch autopilot of URLs: items are autopilotURLBody objects." + batchDoc,
-	request:  autopilotURLBatch{},
-	response: batchResult{},
-	errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+var docAutopilotURLs = adminapi.Doc{
+	Summary:  "Batch autopilot of URLs: items are autopilotURLBody objects." + batchDoc,
+	Request:  autopilotURLBatch{},
+	Response: batchResult{},
+	Errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
 }
 
-var docAutopilotFiles = opDoc{
-	summary: "Batch autopilot of files: multipart/form-data with several file parts (WSDL or ZIP each) and the shared " +
+var docAutopilotFiles = adminapi.Doc{
+	Summary: "Batch autopilot of files: multipart/form-data with several file parts (WSDL or ZIP each) and the shared " +
 		"autopilot fields (serviceKey and rootPath only with one file), or JSON items with xml and files." + batchDoc,
-	request:  autopilotXMLBatch{},
-	response: batchResult{},
-	errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
-	form:     batchFilesForm{},
+	Request:  autopilotXMLBatch{},
+	Response: batchResult{},
+	Errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+	Form:     batchFilesForm{},
 }

@@ -42,15 +42,15 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 			t.Fatal("no routes registered")
 		}
 		for _, rt := range api.srv.routes {
-			t.Run(rt.method+" "+rt.path, func(t *testing.T) {
-				path := concretePath(rt.path)
-				r := api.do(rt.method, path, "", "{}")
+			t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {
+				path := concretePath(rt.Path)
+				r := api.do(rt.Method, path, "", "{}")
 				r.wantStatus(t, http.StatusUnauthorized)
 				if got := r.errorOf(t).Error.Code; got != apierr.AdmUnauthenticated {
 					t.Errorf("anonymous code = %s", got)
 				}
-				for _, email := range below(rt.role) {
-					r := api.do(rt.method, path, email, "{}")
+				for _, email := range below(rt.Role) {
+					r := api.do(rt.Method, path, email, "{}")
 					r.wantStatus(t, http.StatusForbidden)
 					if got := r.errorOf(t).Error.Code; got != apierr.AdmForbidden {
 						t.Errorf("%s code = %s", email, got)
@@ -92,26 +92,26 @@ func TestRouteRoleMatrix(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		for _, rt := range api.srv.routes {
-			key := rt.method + " " + rt.path
+			key := rt.Method + " " + rt.Path
 			t.Run(key, func(t *testing.T) {
 				tc, isExact := exact[key]
 				body := tc.body
-				if !isExact && rt.method != "GET" && rt.method != "DELETE" {
+				if !isExact && rt.Method != "GET" && rt.Method != "DELETE" {
 					body = "{}"
 				}
 				for i, id := range roles {
-					r := api.do(rt.method, concretePath(rt.path), id.email, body)
+					r := api.do(rt.Method, concretePath(rt.Path), id.email, body)
 					switch {
 					case isExact:
 						if want := []int{tc.want.reader, tc.want.operator, tc.want.admin}[i]; r.status != want {
 							t.Errorf("%s: status %d, want %d; body %s", id.role, r.status, want, r.body)
 						}
-					case !id.role.AtLeast(rt.role):
+					case !id.role.AtLeast(rt.Role):
 						if r.status != http.StatusForbidden {
-							t.Errorf("%s below %s: status %d, want 403", id.role, rt.role, r.status)
+							t.Errorf("%s below %s: status %d, want 403", id.role, rt.Role, r.status)
 						}
 					case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
-						t.Errorf("%s allowed for %s: status %d; body %s", id.role, rt.role, r.status, r.body)
+						t.Errorf("%s allowed for %s: status %d; body %s", id.role, rt.Role, r.status, r.body)
 					}
 				}
 			})

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -25,34 +26,34 @@ var runtimeDirections = []string{"publish", "consume", "gateway"}
 // count the whole table.
 const defaultRuntimeLogWindow = 24 * time.Hour
 
-var runtimeLogFilterParams = append([]param{
-	{"environment", "string", "exact environment"},
-	{"serviceKey", "string", "exact service key"},
-	{"operationKey", "string", "exact operation key"},
-	{"resultCode", "string", "comma-separated or repeated: " + strings.Join(resultCodes, ", ")},
-	{"status", "string", "HTTP status (e.g. 502) or class (2xx, 4xx, 5xx)"},
-	{"correlationId", "string", "exact correlation id"},
-	{"direction", "string", "publish, consume or gateway"},
-}, timeParams...)
+var runtimeLogFilterParams = append([]adminapi.Param{
+	{Name: "environment", Type: "string", Description: "exact environment"},
+	{Name: "serviceKey", Type: "string", Description: "exact service key"},
+	{Name: "operationKey", Type: "string", Description: "exact operation key"},
+	{Name: "resultCode", Type: "string", Description: "comma-separated or repeated: " + strings.Join(resultCodes, ", ")},
+	{Name: "status", Type: "string", Description: "HTTP status (e.g. 502) or class (2xx, 4xx, 5xx)"},
+	{Name: "correlationId", Type: "string", Description: "exact correlation id"},
+	{Name: "direction", Type: "string", Description: "publish, consume or gateway"},
+}, adminapi.TimeParams...)
 
-var docGetRuntimeLogs = opDoc{
-	summary: "Runtime transaction logs (one per publish, consume or gateway request), newest first, filtered and paginated. " +
+var docGetRuntimeLogs = adminapi.Doc{
+	Summary: "Runtime transaction logs (one per publish, consume or gateway request), newest first, filtered and paginated. " +
 		"Without window, start/end or correlationId the window is the last 24 hours. Payloads are never listed: see debug-traces.",
-	query:    append(runtimeLogFilterParams[:len(runtimeLogFilterParams):len(runtimeLogFilterParams)], pageParams...),
-	response: model.ObservabilityPageRecord[store.TxLog]{},
+	Query:    append(runtimeLogFilterParams[:len(runtimeLogFilterParams):len(runtimeLogFilterParams)], adminapi.PageParams...),
+	Response: model.ObservabilityPageRecord[store.TxLog]{},
 }
 
-var docGetRuntimeLatency = opDoc{
-	summary: "Latency percentiles (nearest rank, milliseconds) of the runtime logs matching the runtime-logs filters: " +
+var docGetRuntimeLatency = adminapi.Doc{
+	Summary: "Latency percentiles (nearest rank, milliseconds) of the runtime logs matching the runtime-logs filters: " +
 		"total and converter overhead (time s2r spent apart from the backend), p50 and p99, with the record count.",
-	query:    runtimeLogFilterParams,
-	response: store.TxLatency{},
+	Query:    runtimeLogFilterParams,
+	Response: store.TxLatency{},
 }
 
 // getRuntimeLogs lists runtime transaction logs (SPEC 4.10).
 func (s *server) getRuntimeLogs(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	page, err := parsePage(q)
+	page, err := adminapi.ParsePage(q)
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,7 @@ func (s *server) getRuntimeLogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, logs)
+	return adminapi.WriteJSON(w, http.StatusOK, logs)
 }
 
 // getRuntimeLatency answers the latency percentiles of matching logs.
@@ -77,14 +78,14 @@ func (s *server) getRuntimeLatency(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, lat)
+	return adminapi.WriteJSON(w, http.StatusOK, lat)
 }
 
 // parseTxLogFilter reads the runtime-log filters; a bad one is 400
 // S2R-VAL-0400 naming the parameter.
 func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
 	now := s.now()
-	tr, err := parseTimeRange(q, now)
+	tr, err := adminapi.ParseTimeRange(q, now)
 	if err != nil {
 		return store.TxLogFilter{}, err
 	}
@@ -94,28 +95,28 @@ func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
 		OperationKey:  q.Get("operationKey"),
 		CorrelationID: q.Get("correlationId"),
 		Direction:     q.Get("direction"),
-		Since:         tr.since,
-		Until:         tr.until,
+		Since:         tr.Since,
+		Until:         tr.Until,
 	}
 	for _, p := range []struct{ name, v string }{
 		{"environment", f.Environment}, {"serviceKey", f.ServiceKey}, {"operationKey", f.OperationKey},
 		{"correlationId", f.CorrelationID},
 	} {
 		if !utf8.ValidString(p.v) || strings.IndexByte(p.v, 0) >= 0 {
-			return f, fieldError(p.name, "must be UTF-8 text without NUL")
+			return f, adminapi.FieldError(p.name, "must be UTF-8 text without NUL")
 		}
 	}
 	if f.Since.IsZero() && f.Until.IsZero() && f.CorrelationID == "" {
 		f.Since, f.Until = now.Add(-defaultRuntimeLogWindow), now
 	}
 	if f.Direction != "" && !slices.Contains(runtimeDirections, f.Direction) {
-		return f, fieldError("direction", "must be one of "+strings.Join(runtimeDirections, ", "))
+		return f, adminapi.FieldError("direction", "must be one of "+strings.Join(runtimeDirections, ", "))
 	}
 	for _, v := range q["resultCode"] {
 		for _, rc := range strings.Split(v, ",") {
 			rc = strings.TrimSpace(rc)
 			if !slices.Contains(resultCodes, rc) {
-				return f, fieldError("resultCode", "each value must be one of "+strings.Join(resultCodes, ", "))
+				return f, adminapi.FieldError("resultCode", "each value must be one of "+strings.Join(resultCodes, ", "))
 			}
 			if !slices.Contains(f.ResultCodes, rc) {
 				f.ResultCodes = append(f.ResultCodes, rc)
@@ -125,7 +126,7 @@ func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
 	if v := q.Get("status"); v != "" {
 		lo, hi, ok := parseStatusFilter(v)
 		if !ok {
-			return f, fieldError("status", "must be an HTTP status (100..599) or a class such as 4xx")
+			return f, adminapi.FieldError("status", "must be an HTTP status (100..599) or a class such as 4xx")
 		}
 		f.StatusMin, f.StatusMax = lo, hi
 	}

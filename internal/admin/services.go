@@ -8,59 +8,60 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-var docCreateService = opDoc{
-	summary: "Create a service. serviceKey and environment match ^[a-z0-9][a-z0-9-]{0,62}$; direction defaults to publish, " +
+var docCreateService = adminapi.Doc{
+	Summary: "Create a service. serviceKey and environment match ^[a-z0-9][a-z0-9-]{0,62}$; direction defaults to publish, " +
 		"status to active, serviceName to serviceKey. A service with the same direction, environment and key is 409 S2R-ADM-0409.",
-	request:  serviceBody{},
-	response: model.Service{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+	Request:  serviceBody{},
+	Response: model.Service{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
-var docListServices = opDoc{
-	summary: "Services, paged, ordered by environment, key and direction.",
-	query: append([]param{
-		{"q", "string", "case-insensitive substring of serviceKey or serviceName"},
-		{"environment", "string", "exact environment"},
-		{"direction", "string", "publish, consume or gateway"},
-		{"status", "string", "active, disabled or deprecated"},
-		{"traffic", "string", "with: services that have received traffic (lastTrafficAt set); without: never"},
-	}, pageParams...),
-	response: model.ObservabilityPageRecord[model.Service]{},
+var docListServices = adminapi.Doc{
+	Summary: "Services, paged, ordered by environment, key and direction.",
+	Query: append([]adminapi.Param{
+		{Name: "q", Type: "string", Description: "case-insensitive substring of serviceKey or serviceName"},
+		{Name: "environment", Type: "string", Description: "exact environment"},
+		{Name: "direction", Type: "string", Description: "publish, consume or gateway"},
+		{Name: "status", Type: "string", Description: "active, disabled or deprecated"},
+		{Name: "traffic", Type: "string", Description: "with: services that have received traffic (lastTrafficAt set); without: never"},
+	}, adminapi.PageParams...),
+	Response: model.ObservabilityPageRecord[model.Service]{},
 }
 
-var docGetService = opDoc{summary: "One service.", response: model.Service{}}
+var docGetService = adminapi.Doc{Summary: "One service.", Response: model.Service{}}
 
-var docPatchService = opDoc{
-	summary: "Partial update of a service: metadata, status (active or disabled; deprecated is DELETE), debugEnabled and " +
+var docPatchService = adminapi.Doc{
+	Summary: "Partial update of a service: metadata, status (active or disabled; deprecated is DELETE), debugEnabled and " +
 		"the route-level fields. serviceKey, environment and direction cannot change. null clears defaultBackendProfileId, " +
 		"envelopeWrapOverride and errorShapeOverride.",
-	request:  serviceBody{},
-	response: model.Service{},
+	Request:  serviceBody{},
+	Response: model.Service{},
 }
 
-var docDeleteService = opDoc{
-	summary:  "Soft delete: the service becomes deprecated and the runtime stops serving it.",
-	response: model.Service{},
+var docDeleteService = adminapi.Doc{
+	Summary:  "Soft delete: the service becomes deprecated and the runtime stops serving it.",
+	Response: model.Service{},
 }
 
-var docHardDeleteService = opDoc{
-	summary: "Permanent delete of a service that is not active, with its versions, operations, mappings, backend profiles, " +
+var docHardDeleteService = adminapi.Doc{
+	Summary: "Permanent delete of a service that is not active, with its versions, operations, mappings, backend profiles, " +
 		"grants, monitors and datasets. An active service is 409 S2R-ADM-0410.",
-	status: http.StatusNoContent,
-	errors: []int{http.StatusConflict},
+	Status: http.StatusNoContent,
+	Errors: []int{http.StatusConflict},
 }
 
 // createService creates a service from defaults and the body's members.
 func (s *server) createService(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "service.create", "service", "", &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	svc := s.newService()
@@ -69,14 +70,14 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 	}
 	for _, req := range []struct{ name, v string }{{"serviceKey", svc.ServiceKey}, {"environment", svc.Environment}} {
 		if req.v == "" {
-			return fieldError(req.name, "is required")
+			return adminapi.FieldError(req.name, "is required")
 		}
 	}
 	if svc.ServiceName == "" {
 		svc.ServiceName = svc.ServiceKey
 	}
 	if svc.DefaultBackendProfileID != nil {
-		return fieldError("defaultBackendProfileId", "a new service has no backend profile yet; set it after creating one")
+		return adminapi.FieldError("defaultBackendProfileId", "a new service has no backend profile yet; set it after creating one")
 	}
 	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
 		if _, err := tx.BumpRevision(r.Context()); err != nil {
@@ -85,14 +86,14 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 		if err := tx.CreateService(r.Context(), svc); err != nil {
 			return serviceConflict(err)
 		}
-		return tx.InsertAudit(r.Context(), auditEvent(r, "service.create", "service", svc.ServiceID,
+		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
 			"created service "+svc.Direction+"/"+svc.Environment+"/"+svc.ServiceKey, nil, svc))
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Location", Prefix+"/services/"+svc.ServiceID)
-	return writeJSON(w, http.StatusCreated, svc)
+	return adminapi.WriteJSON(w, http.StatusCreated, svc)
 }
 
 // newService returns a service with a fresh id and every default.
@@ -118,7 +119,7 @@ func serviceConflict(err error) error {
 // listServices answers a page of services.
 func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	page, err := parsePage(q)
+	page, err := adminapi.ParsePage(q)
 	if err != nil {
 		return err
 	}
@@ -133,17 +134,17 @@ func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
 		{"traffic", f.Traffic, []string{"with", "without"}},
 	} {
 		if c.v != "" && !contains(c.ok, c.v) {
-			return fieldError(c.name, "must be one of "+joinComma(c.ok))
+			return adminapi.FieldError(c.name, "must be one of "+joinComma(c.ok))
 		}
 	}
 	if len(f.Query) > 200 {
-		return fieldError("q", "must be at most 200 characters")
+		return adminapi.FieldError("q", "must be at most 200 characters")
 	}
 	out, err := s.store.Services(r.Context(), f)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // getService answers one service.
@@ -152,7 +153,7 @@ func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, svc)
+	return adminapi.WriteJSON(w, http.StatusOK, svc)
 }
 
 // patchService applies a partial update to a service.
@@ -160,7 +161,7 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 	id := r.PathValue("serviceId")
 	defer s.onFailure(r, "service.update", "service", id, &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	if len(members) == 0 {
@@ -173,7 +174,7 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // deleteService soft-deletes a service: its status becomes deprecated.
@@ -188,7 +189,7 @@ func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // changeService runs change on the stored service in one transaction with
@@ -218,7 +219,7 @@ func (s *server) changeService(r *http.Request, id, action string, change func(*
 			return err
 		}
 		*after = svc
-		return tx.InsertAudit(ctx, auditEvent(r, action, "service", id, serviceMessage(action, svc), before, svc))
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, action, "service", id, serviceMessage(action, svc), before, svc))
 	})
 }
 
@@ -255,7 +256,7 @@ func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err 
 		if err := tx.DeleteService(ctx, id); err != nil {
 			return err
 		}
-		return tx.InsertAudit(ctx, auditEvent(r, "service.hard_delete", "service", id,
+		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "service.hard_delete", "service", id,
 			serviceMessage("service.hard_delete", before), before, nil))
 	})
 	if err != nil {
@@ -289,7 +290,7 @@ func checkDefaultProfile(ctx context.Context, tx *store.Tx, svc model.Service) e
 	}
 	p, err := tx.BackendProfile(ctx, *svc.DefaultBackendProfileID)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && p.ServiceID != svc.ServiceID) {
-		return fieldError("defaultBackendProfileId", "the service has no backend profile with this id")
+		return adminapi.FieldError("defaultBackendProfileId", "the service has no backend profile with this id")
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 )
@@ -52,25 +53,25 @@ type bulkResult struct {
 	Summary map[string]int `json:"summary"` // requested, succeeded, failed
 }
 
-var docBulkAction = opDoc{
-	summary: "Apply enable, disable, debug_on, debug_off or delete (soft) to up to 200 services. Each service changes in its " +
+var docBulkAction = adminapi.Doc{
+	Summary: "Apply enable, disable, debug_on, debug_off or delete (soft) to up to 200 services. Each service changes in its " +
 		"own transaction with its audit event; the answer lists the result of each id and a summary.",
-	request:  bulkActionBody{},
-	response: bulkResult{},
+	Request:  bulkActionBody{},
+	Response: bulkResult{},
 }
 
 // bulkAction applies one action to many services.
 func (s *server) bulkAction(w http.ResponseWriter, r *http.Request) error {
 	var body bulkActionBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	act, ok := bulkActions[body.Action]
 	if !ok {
-		return fieldError("action", "must be one of enable, disable, debug_on, debug_off, delete")
+		return adminapi.FieldError("action", "must be one of enable, disable, debug_on, debug_off, delete")
 	}
 	if len(body.ServiceIDs) == 0 || len(body.ServiceIDs) > maxBulkIDs {
-		return fieldError("serviceIds", "must list 1 to 200 service ids")
+		return adminapi.FieldError("serviceIds", "must list 1 to 200 service ids")
 	}
 	res := bulkResult{Action: body.Action, Items: []bulkItem{}, Summary: map[string]int{"requested": 0, "succeeded": 0, "failed": 0}}
 	seen := map[string]bool{}
@@ -88,7 +89,7 @@ func (s *server) bulkAction(w http.ResponseWriter, r *http.Request) error {
 		}
 		res.Items = append(res.Items, item)
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // bulkOne applies change to one service; an error becomes the item's

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -57,17 +58,17 @@ var serviceFields = map[string]serviceField{
 			return err
 		}
 		if st == model.ServiceDeprecated {
-			return fieldError("status", "deprecated is set by DELETE /services/{serviceId}, not by PATCH")
+			return adminapi.FieldError("status", "deprecated is set by DELETE /services/{serviceId}, not by PATCH")
 		}
 		if st != model.ServiceActive && st != model.ServiceDisabled {
-			return fieldError("status", "must be active or disabled")
+			return adminapi.FieldError("status", "must be active or disabled")
 		}
 		s.Status = st
 		return nil
 	}},
 	"debugEnabled": {apply: func(s *model.Service, v jsontext.Value) error {
 		if v.Kind() != 't' && v.Kind() != 'f' {
-			return fieldError("debugEnabled", "must be a boolean")
+			return adminapi.FieldError("debugEnabled", "must be a boolean")
 		}
 		s.DebugEnabled = v.Kind() == 't'
 		return nil
@@ -91,7 +92,7 @@ var serviceFields = map[string]serviceField{
 		}
 		id, err := stringMember("defaultBackendProfileId", v)
 		if err != nil || id == "" || len(id) > 64 {
-			return fieldError("defaultBackendProfileId", "must be a backend profile id or null")
+			return adminapi.FieldError("defaultBackendProfileId", "must be a backend profile id or null")
 		}
 		s.DefaultBackendProfileID = &id
 		return nil
@@ -124,9 +125,9 @@ func applyServiceMembers(svc *model.Service, members map[string]jsontext.Value, 
 		f, ok := serviceFields[name]
 		switch {
 		case !ok:
-			return fieldError(name, "unknown field")
+			return adminapi.FieldError(name, "unknown field")
 		case f.createOnly && !create:
-			return fieldError(name, "cannot be changed after creation")
+			return adminapi.FieldError(name, "cannot be changed after creation")
 		}
 		if err := f.apply(svc, members[name]); err != nil {
 			return err
@@ -138,7 +139,7 @@ func applyServiceMembers(svc *model.Service, members map[string]jsontext.Value, 
 func stringMember(field string, v jsontext.Value) (string, error) {
 	var s string
 	if v.Kind() != '"' || json.Unmarshal(v, &s) != nil {
-		return "", fieldError(field, "must be a string")
+		return "", adminapi.FieldError(field, "must be a string")
 	}
 	return s, nil
 }
@@ -146,7 +147,7 @@ func stringMember(field string, v jsontext.Value) (string, error) {
 func intMember(field string, v jsontext.Value, lo, hi int) (int, error) {
 	var n int
 	if v.Kind() != '0' || json.Unmarshal(v, &n) != nil || n < lo || n > hi {
-		return 0, fieldError(field, "must be an integer between "+itoa(lo)+" and "+itoa(hi))
+		return 0, adminapi.FieldError(field, "must be an integer between "+itoa(lo)+" and "+itoa(hi))
 	}
 	return n, nil
 }
@@ -158,7 +159,7 @@ func keyField(field string, dst func(*model.Service) *string) func(*model.Servic
 			return err
 		}
 		if !serviceKeyPattern.MatchString(k) {
-			return fieldError(field, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
+			return adminapi.FieldError(field, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 		}
 		*dst(s) = k
 		return nil
@@ -173,7 +174,7 @@ func textField(field string, lo, hi int, dst func(*model.Service) *string) func(
 		}
 		t = strings.TrimSpace(t)
 		if n := len([]rune(t)); n < lo || n > hi {
-			return fieldError(field, "must be "+itoa(lo)+" to "+itoa(hi)+" characters")
+			return adminapi.FieldError(field, "must be "+itoa(lo)+" to "+itoa(hi)+" characters")
 		}
 		*dst(s) = t
 		return nil
@@ -187,7 +188,7 @@ func enumField(field string, dst func(*model.Service) *string, values ...string)
 			return err
 		}
 		if !slices.Contains(values, t) {
-			return fieldError(field, "must be one of "+strings.Join(values, ", "))
+			return adminapi.FieldError(field, "must be one of "+strings.Join(values, ", "))
 		}
 		*dst(s) = t
 		return nil
@@ -210,17 +211,17 @@ func checkEnvelopeWrap(v jsontext.Value) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(v))
 	dec.DisallowUnknownFields()
 	if v.Kind() != '{' || dec.Decode(&o) != nil {
-		return nil, fieldError("envelopeWrapOverride", `must be null or an object {"dataField": name, "include": {member: boolean}}`)
+		return nil, adminapi.FieldError("envelopeWrapOverride", `must be null or an object {"dataField": name, "include": {member: boolean}}`)
 	}
 	if o.DataField == nil || *o.DataField == "" || len(*o.DataField) > 64 {
-		return nil, fieldError("envelopeWrapOverride.dataField", "must be a member name of 1 to 64 characters")
+		return nil, adminapi.FieldError("envelopeWrapOverride.dataField", "must be a member name of 1 to 64 characters")
 	}
 	for name, b := range o.Include {
 		if !slices.Contains(envelopeInclude, name) || b == nil {
-			return nil, fieldError("envelopeWrapOverride.include."+name, "must be one of "+strings.Join(envelopeInclude, ", ")+" with a boolean")
+			return nil, adminapi.FieldError("envelopeWrapOverride.include."+name, "must be one of "+strings.Join(envelopeInclude, ", ")+" with a boolean")
 		}
 		if name == *o.DataField {
-			return nil, fieldError("envelopeWrapOverride.include."+name, "collides with dataField")
+			return nil, adminapi.FieldError("envelopeWrapOverride.include."+name, "collides with dataField")
 		}
 	}
 	return compactJSON(v), nil
@@ -241,11 +242,11 @@ func checkErrorShape(v jsontext.Value) (json.RawMessage, error) {
 		return nil, nil
 	}
 	if v.Kind() != '{' || len(v) > 16<<10 {
-		return nil, fieldError("errorShapeOverride", "must be null or a JSON object of at most 16 KB")
+		return nil, adminapi.FieldError("errorShapeOverride", "must be null or a JSON object of at most 16 KB")
 	}
 	var tmpl any
 	if err := json.Unmarshal(v, &tmpl); err != nil {
-		return nil, fieldError("errorShapeOverride", "must be a JSON object")
+		return nil, adminapi.FieldError("errorShapeOverride", "must be a JSON object")
 	}
 	if err := walkTemplate(tmpl, "errorShapeOverride", 0); err != nil {
 		return nil, err
@@ -255,7 +256,7 @@ func checkErrorShape(v jsontext.Value) (json.RawMessage, error) {
 
 func walkTemplate(v any, path string, depth int) error {
 	if depth > 8 {
-		return fieldError(path, "is nested more than 8 levels")
+		return adminapi.FieldError(path, "is nested more than 8 levels")
 	}
 	switch t := v.(type) {
 	case map[string]any:
@@ -273,10 +274,10 @@ func walkTemplate(v any, path string, depth int) error {
 	case string:
 		for _, m := range errorPlaceholder.FindAllStringSubmatch(t, -1) {
 			if !slices.Contains(errorPlaceholders, m[1]) {
-				return fieldError(path, "unknown placeholder ${"+m[1]+"}; use "+strings.Join(errorPlaceholders, ", "))
+				return adminapi.FieldError(path, "unknown placeholder ${"+m[1]+"}; use "+strings.Join(errorPlaceholders, ", "))
 			}
 			if m[1] == "details" && t != "${details}" {
-				return fieldError(path, "${details} must be the whole string value")
+				return adminapi.FieldError(path, "${details} must be the whole string value")
 			}
 		}
 	}

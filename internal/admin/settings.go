@@ -8,27 +8,28 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-var docGetSettings = opDoc{
-	summary:  "Every mutable setting with its current value; credentials appear only as their metadata envelope.",
-	response: model.Settings{},
+var docGetSettings = adminapi.Doc{
+	Summary:  "Every mutable setting with its current value; credentials appear only as their metadata envelope.",
+	Response: model.Settings{},
 }
 
-var docPatchSettings = opDoc{
-	summary: "Partial update of the settings, validated strictly and applied atomically with its audit event. " +
+var docPatchSettings = adminapi.Doc{
+	Summary: "Partial update of the settings, validated strictly and applied atomically with its audit event. " +
 		"smtp_password is write-only: a string sets it, null clears it.",
-	request:  settingsPatchBody{},
-	response: model.Settings{},
+	Request:  settingsPatchBody{},
+	Response: model.Settings{},
 }
 
-var docGetAlertMailHistory = opDoc{
-	summary:  "Recent SMTP alert deliveries, newest first (paginated).",
-	query:    pageParams,
-	response: model.ObservabilityPageRecord[alertMail]{},
+var docGetAlertMailHistory = adminapi.Doc{
+	Summary:  "Recent SMTP alert deliveries, newest first (paginated).",
+	Query:    adminapi.PageParams,
+	Response: model.ObservabilityPageRecord[alertMail]{},
 }
 
 // settingsPatchBody documents the PATCH body; the handler decodes the body
@@ -50,17 +51,17 @@ func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, settings)
+	return adminapi.WriteJSON(w, http.StatusOK, settings)
 }
 
 // getAlertMailHistory answers an empty page until alert delivery records
 // its history.
 func (s *server) getAlertMailHistory(w http.ResponseWriter, r *http.Request) error {
-	page, err := parsePage(r.URL.Query())
+	page, err := adminapi.ParsePage(r.URL.Query())
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, model.NewPage[alertMail](nil, page, 0))
+	return adminapi.WriteJSON(w, http.StatusOK, model.NewPage[alertMail](nil, page, 0))
 }
 
 // patchSettings validates and applies a partial settings update. The writes,
@@ -69,7 +70,7 @@ func (s *server) getAlertMailHistory(w http.ResponseWriter, r *http.Request) err
 func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "settings.update", "settings", "settings", &err)
 	var members map[string]jsontext.Value
-	if err := decodeJSON(w, r, &members); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
 	raw := make(map[string]json.RawMessage, len(members))
@@ -90,7 +91,7 @@ func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err erro
 	}
 	c, _ := access.CallerFrom(r.Context())
 	s.log.InfoContext(r.Context(), "admin: settings updated", "settings", patch.Names(), "actor", c.Email)
-	return writeJSON(w, http.StatusOK, after)
+	return adminapi.WriteJSON(w, http.StatusOK, after)
 }
 
 // applySettingsPatch runs inside the PATCH transaction. The revision bump
@@ -123,7 +124,7 @@ func (s *server) applySettingsPatch(r *http.Request, tx *store.Tx, patch model.S
 	if err != nil {
 		return model.Settings{}, err
 	}
-	event := auditEvent(r, "settings.update", "settings", "settings", "updated settings: "+changedNames(names),
+	event := adminapi.AuditEvent(r, "settings.update", "settings", "settings", "updated settings: "+changedNames(names),
 		settingsSubset(&before, names), settingsSubset(&after, names))
 	return after, tx.InsertAudit(ctx, event)
 }
@@ -186,7 +187,7 @@ func settingsError(err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	e := fieldError(fe.Field, fe.Reason)
+	e := adminapi.FieldError(fe.Field, fe.Reason)
 	if fe.Index >= 0 {
 		e = e.WithDetail("index", fe.Index)
 	}

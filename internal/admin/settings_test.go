@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -49,7 +50,7 @@ func TestSettingsValidation(t *testing.T) {
 		{name: "port out of range", body: `{"smtp_port":70000}`, status: 400, code: apierr.ValBadRequest, field: "smtp_port"},
 		{name: "empty password", body: `{"smtp_password":""}`, status: 400, code: apierr.ValBadRequest, field: "smtp_password"},
 		{name: "alerts without smtp", body: `{"alerts_enabled":true}`, status: 400, code: apierr.ValBadRequest, field: "alerts_enabled"},
-		{name: "too large", body: `{"smtp_host":"` + strings.Repeat("a", maxBodyBytes) + `"}`, status: 413, code: apierr.AdmPayloadTooLarge},
+		{name: "too large", body: `{"smtp_host":"` + strings.Repeat("a", adminapi.MaxBodyBytes) + `"}`, status: 413, code: apierr.AdmPayloadTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestSettingsValidation(t *testing.T) {
 		})
 	}
 	t.Run("too large carries maxPayloadMb", func(t *testing.T) {
-		r := api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_host":"`+strings.Repeat("a", maxBodyBytes)+`"}`)
+		r := api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_host":"`+strings.Repeat("a", adminapi.MaxBodyBytes)+`"}`)
 		if got := r.errorOf(t).Error.Details["maxPayloadMb"]; got != float64(1) {
 			t.Errorf("maxPayloadMb = %v, want 1", got)
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -46,24 +47,24 @@ type activationResult struct {
 	PublishReadiness  *catalog.ReadinessReport `json:"publishReadiness,omitempty"`
 }
 
-var docListVersions = opDoc{summary: "The versions of a service, newest first.", response: versionList{}}
+var docListVersions = adminapi.Doc{Summary: "The versions of a service, newest first.", Response: versionList{}}
 
-var docCreateVersion = opDoc{
-	summary: "Create a draft: cloned from the active version (else the newest) with its operations, rules and active " +
+var docCreateVersion = adminapi.Doc{
+	Summary: "Create a draft: cloned from the active version (else the newest) with its operations, rules and active " +
 		"mappings, or, with artifactId, drafted from that WSDL import. The body is optional. A draft that already " +
 		"exists is 409 S2R-ADM-0410.",
-	request:  createVersionBody{},
-	response: draftResult{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+	Request:  createVersionBody{},
+	Response: draftResult{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
-var docActivateVersion = opDoc{
-	summary: "Activate a draft: it becomes active (immutable), the previous active version inactive, and the service's " +
+var docActivateVersion = adminapi.Doc{
+	Summary: "Activate a draft: it becomes active (immutable), the previous active version inactive, and the service's " +
 		"activeVersionId points at it. A version that is not a draft, or whose readiness is BLOCKED, is 409 S2R-ADM-0410 " +
 		"(details.blockingIssues).",
-	response: activationResult{},
-	errors:   []int{http.StatusConflict},
+	Response: activationResult{},
+	Errors:   []int{http.StatusConflict},
 }
 
 // listVersions answers the versions of a service, newest first.
@@ -76,7 +77,7 @@ func (s *server) listVersions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, versionList{Items: vs})
+	return adminapi.WriteJSON(w, http.StatusOK, versionList{Items: vs})
 }
 
 // draftExists is the 409 S2R-ADM-0410 of a second draft.
@@ -104,7 +105,7 @@ func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err erro
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusCreated, res)
+		return adminapi.WriteJSON(w, http.StatusCreated, res)
 	}
 	err = s.store.Transact(ctx, func(tx *store.Tx) error {
 		src, err := cloneSource(ctx, tx, serviceID)
@@ -121,7 +122,7 @@ func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, res)
+	return adminapi.WriteJSON(w, http.StatusCreated, res)
 }
 
 // cloneSource picks the version a new draft is cloned from: the active
@@ -145,7 +146,7 @@ func cloneSource(ctx context.Context, tx *store.Tx, serviceID string) (model.Ver
 		}
 	}
 	if len(vs) == 0 {
-		return model.Version{}, fieldError("artifactId",
+		return model.Version{}, adminapi.FieldError("artifactId",
 			"the service has no version to clone; give the artifactId of a WSDL import to draft from")
 	}
 	return vs[0], nil
@@ -183,18 +184,18 @@ func clonePlan(ctx context.Context, tx *store.Tx, src model.Version) (draftPlan,
 func (s *server) planFromImport(ctx context.Context, artifactID, service, port string) (draftPlan, error) {
 	defs, err := s.contracts.Definitions(ctx, artifactID)
 	if errors.Is(err, store.ErrNotFound) {
-		return draftPlan{}, fieldError("artifactId", "no WSDL import with this id")
+		return draftPlan{}, adminapi.FieldError("artifactId", "no WSDL import with this id")
 	}
 	if err != nil {
 		return draftPlan{}, err
 	}
 	svcName, p, err := catalog.SelectPort(defs, service, port)
 	if err != nil {
-		return draftPlan{}, fieldError("wsdlPort", err.Error())
+		return draftPlan{}, adminapi.FieldError("wsdlPort", err.Error())
 	}
 	ops, err := catalog.DraftOperations(defs, svcName, p.Name)
 	if err != nil {
-		return draftPlan{}, fieldError("wsdlPort", err.Error())
+		return draftPlan{}, adminapi.FieldError("wsdlPort", err.Error())
 	}
 	plan := draftPlan{artifactID: &artifactID, wsdlService: svcName, wsdlPort: p.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
 	for i, op := range ops {
@@ -262,7 +263,7 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 	if from != nil {
 		msg += " cloned from version " + *from
 	}
-	err = tx.InsertAudit(ctx, auditEvent(r, "version.create", "version", v.VersionID, msg, nil,
+	err = tx.InsertAudit(ctx, adminapi.AuditEvent(r, "version.create", "version", v.VersionID, msg, nil,
 		map[string]any{"version": v, "operations": len(ops)}))
 	return draftResult{Version: v, Operations: ops, ClonedFrom: from}, err
 }
@@ -304,7 +305,7 @@ func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err er
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // switchActive makes v the active version of svc and the current active
@@ -337,7 +338,7 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 	if action == "version.rollback" {
 		msg = "rolled back to version " + itoa(v.VersionNumber)
 	}
-	err = tx.InsertAudit(ctx, auditEvent(r, action, "version", v.VersionID, msg,
+	err = tx.InsertAudit(ctx, adminapi.AuditEvent(r, action, "version", v.VersionID, msg,
 		map[string]any{"version": beforeVersion, "activeVersionId": before.ActiveVersionID},
 		map[string]any{"version": v, "activeVersionId": svc.ActiveVersionID, "previousActiveVersionId": prev}))
 	return activationResult{Version: v, Service: svc, PreviousVersionID: prev}, err
@@ -346,11 +347,11 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 // decodeOptionalJSON is decodeJSON for bodies that may be absent: an empty
 // body leaves dst unchanged.
 func decodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, adminapi.MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, maxBodyBytes>>20)
+			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, adminapi.MaxBodyBytes>>20)
 		}
 		return apierr.Wrap(apierr.ValBadRequest, err, "request body could not be read")
 	}
@@ -358,5 +359,5 @@ func decodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		return nil
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	return decodeJSON(w, r, dst)
+	return adminapi.DecodeJSON(w, r, dst)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -30,33 +31,33 @@ type readinessResult struct {
 	catalog.ReadinessReport
 }
 
-var docRollbackVersion = opDoc{
-	summary: "Roll back to a version that was active before: the path version is the target (or, with targetVersionId in " +
+var docRollbackVersion = adminapi.Doc{
+	Summary: "Roll back to a version that was active before: the path version is the target (or, with targetVersionId in " +
 		"the body, the path names the current active version and the body the target). The target becomes active again, " +
 		"the current active version inactive; a draft is left as it is. A target that is active or a draft is 409 S2R-ADM-0410.",
-	request:  rollbackBody{},
-	response: activationResult{},
-	errors:   []int{http.StatusConflict},
+	Request:  rollbackBody{},
+	Response: activationResult{},
+	Errors:   []int{http.StatusConflict},
 }
 
-var docPublishReadiness = opDoc{
-	summary:  "Publish readiness of a version: READY_TO_PUBLISH, READY_WITH_RISK or BLOCKED, with checks, blocking issues, risks and suggested actions.",
-	response: readinessResult{},
+var docPublishReadiness = adminapi.Doc{
+	Summary:  "Publish readiness of a version: READY_TO_PUBLISH, READY_WITH_RISK or BLOCKED, with checks, blocking issues, risks and suggested actions.",
+	Response: readinessResult{},
 }
 
-var docWSDLDrift = opDoc{
-	summary: "Drift of the version's contract against the newest comparable import: UP_TO_DATE, DRIFT_DETECTED (additive), " +
+var docWSDLDrift = adminapi.Doc{
+	Summary: "Drift of the version's contract against the newest comparable import: UP_TO_DATE, DRIFT_DETECTED (additive), " +
 		"BREAKING_DRIFT, or UNTRACKED (no import, or no newer comparable import), with the list of changes.",
-	response: driftResult{},
+	Response: driftResult{},
 }
 
-var docReplacementDraft = opDoc{
-	summary: "Create a draft from the newest comparable import of the version's WSDL, keeping operationKey, REST route, " +
+var docReplacementDraft = adminapi.Doc{
+	Summary: "Create a draft from the newest comparable import of the version's WSDL, keeping operationKey, REST route, " +
 		"timeout, retries, execution mode, rules and still-valid manual mappings of every operation that still exists " +
 		"(matched by SOAP operation name). 409 S2R-ADM-0410 when a draft exists or there is no newer import.",
-	response: draftResult{},
-	status:   http.StatusCreated,
-	errors:   []int{http.StatusConflict},
+	Response: draftResult{},
+	Status:   http.StatusCreated,
+	Errors:   []int{http.StatusConflict},
 }
 
 // rollbackVersion makes a previously active version active again.
@@ -87,7 +88,7 @@ func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err er
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // rollbackTarget resolves and checks the target of a rollback.
@@ -104,7 +105,7 @@ func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID
 				WithDetail("versionStatus", pathV.Status)
 		}
 		if target, err = versionOf(ctx, tx, serviceID, bodyID); err != nil {
-			return model.Version{}, fieldError("targetVersionId", "no version with this id in the service")
+			return model.Version{}, adminapi.FieldError("targetVersionId", "no version with this id in the service")
 		}
 	}
 	switch {
@@ -133,7 +134,7 @@ func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, readinessResult{VersionID: v.VersionID, ReadinessReport: rep})
+	return adminapi.WriteJSON(w, http.StatusOK, readinessResult{VersionID: v.VersionID, ReadinessReport: rep})
 }
 
 // newerImport returns the newest import comparable with v's, nil when v
@@ -174,7 +175,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	}
 	if newer == nil {
 		res.DriftReport = catalog.Drift(oldDefs, nil, nil)
-		return writeJSON(w, http.StatusOK, res)
+		return adminapi.WriteJSON(w, http.StatusOK, res)
 	}
 	newDefs, err := s.contracts.Definitions(ctx, newer.ArtifactID)
 	if err != nil {
@@ -186,7 +187,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	}
 	res.ComparedArtifactID = &newer.ArtifactID
 	res.DriftReport = catalog.Drift(oldDefs, newDefs, ops)
-	return writeJSON(w, http.StatusOK, res)
+	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // generateReplacementDraft drafts from the newest comparable import,
@@ -224,7 +225,7 @@ func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, res)
+	return adminapi.WriteJSON(w, http.StatusCreated, res)
 }
 
 // keepSettings carries the REST route, timeout, retries, execution mode,

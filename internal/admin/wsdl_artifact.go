@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -67,7 +68,7 @@ func storeArtifact(r *http.Request, tx *store.Tx, p *parsedImport) error {
 		return err
 	}
 	a := p.artifact
-	return tx.InsertAudit(ctx, auditEvent(r, "wsdl.import", "wsdl_artifact", a.ArtifactID,
+	return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "wsdl.import", "wsdl_artifact", a.ArtifactID,
 		"imported WSDL "+a.SourceKind+" "+describeSource(a)+" ("+strconv.Itoa(a.Summary.OperationCount)+" operations)",
 		nil, artifactAuditState(a)))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/wsdl"
@@ -75,7 +76,7 @@ func fetchReasonText(fe *fetch.Error) string {
 func fetchDetailError(field string, err error) *apierr.Error {
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
-		return fieldError(field, "is not a usable http or https URL")
+		return adminapi.FieldError(field, "is not a usable http or https URL")
 	}
 	e := importDetailError(fe.URL, 0, fetchReasonText(fe)).WithDetail("fetchReason", string(fe.Reason))
 	if field != "" {

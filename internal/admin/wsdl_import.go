@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/go-json-experiment/json"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -48,7 +49,7 @@ func (s *server) postImport(w http.ResponseWriter, r *http.Request) (err error) 
 func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) (err error) {
 	defer s.onFailure(r, "wsdl.import", "wsdl_artifact", "", &err)
 	var body importURLBody
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
 	src, err := s.sourceFromURL(r.Context(), body.URL)
@@ -82,7 +83,7 @@ func (s *server) importAndAnswer(w http.ResponseWriter, r *http.Request, src *im
 		return err
 	}
 	w.Header().Set("Location", Prefix+"/wsdl/import/"+p.artifact.ArtifactID)
-	return writeJSON(w, http.StatusCreated, viewArtifact(p.artifact, false))
+	return adminapi.WriteJSON(w, http.StatusCreated, viewArtifact(p.artifact, false))
 }
 
 // getImport answers a stored artifact with its parsed outline; with
@@ -94,13 +95,13 @@ func (s *server) getImport(w http.ResponseWriter, r *http.Request) error {
 	case "true":
 		withFiles = true
 	default:
-		return fieldError("includeFiles", "must be true or false")
+		return adminapi.FieldError("includeFiles", "must be true or false")
 	}
 	a, err := s.loadArtifact(r, r.PathValue("artifactId"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, viewArtifact(a, withFiles))
+	return adminapi.WriteJSON(w, http.StatusOK, viewArtifact(a, withFiles))
 }
 
 // loadArtifact reads an artifact; a missing one is 404 S2R-ADM-0404.
@@ -115,7 +116,7 @@ func (s *server) loadArtifact(r *http.Request, id string) (model.Artifact, error
 // decodeImportJSON is decodeJSON for the import bodies that carry XML:
 // the same strict rules with the import body limit (maxImportBodyBytes).
 func decodeImportJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	if err := checkJSONContentType(r); err != nil {
+	if err := adminapi.CheckJSONContentType(r); err != nil {
 		return err
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImportBodyBytes))
@@ -123,10 +124,10 @@ func decodeImportJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		return bodyReadError(err, "request body could not be read")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return fieldError("", "request body is required")
+		return adminapi.FieldError("", "request body is required")
 	}
 	if err := json.Unmarshal(body, dst, json.RejectUnknownMembers(true)); err != nil {
-		return decodeError(err)
+		return adminapi.DecodeError(err)
 	}
 	return nil
 }

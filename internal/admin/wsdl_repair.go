@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
@@ -65,7 +66,7 @@ func formBool(fields map[string]string, name string) (bool, error) {
 	case "true":
 		return true, nil
 	}
-	return false, fieldError(name, "must be true or false")
+	return false, adminapi.FieldError(name, "must be true or false")
 }
 
 // namespaceRepair is one undeclared prefix and the declaration proposed.
@@ -128,7 +129,7 @@ func (s *server) postNamespaceRepairPreview(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, preview)
+	return adminapi.WriteJSON(w, http.StatusOK, preview)
 }
 
 // Reference health statuses of the external-reference preview.
@@ -243,7 +244,7 @@ func (s *server) postExternalReferencePreview(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, report)
+	return adminapi.WriteJSON(w, http.StatusOK, report)
 }
 
 // Repair report statuses.
@@ -307,7 +308,7 @@ func (s *server) postRepairReport(w http.ResponseWriter, r *http.Request) error 
 		rep.OperationCount = len(defs.Operations())
 	}
 	rep.SuggestedActions = repairActions(rep)
-	return writeJSON(w, http.StatusOK, rep)
+	return adminapi.WriteJSON(w, http.StatusOK, rep)
 }
 
 // tryImport parses files as an import would; a failure is returned as a

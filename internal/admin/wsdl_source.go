@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/fetch"
@@ -84,12 +85,12 @@ func sourceFromUpload(filename string, data []byte, rootPath string) (*importSou
 				return nil, importDetailError(name, 0, err.Error())
 			}
 		} else if _, ok := files[root]; !ok {
-			return nil, fieldError("rootPath", "the archive has no file at this path").WithDetail("file", root)
+			return nil, adminapi.FieldError("rootPath", "the archive has no file at this path").WithDetail("file", root)
 		}
 		return &importSource{kind: model.ArtifactZIP, name: name, root: root, files: files, loader: xsd.FileSet(files)}, nil
 	}
 	if rootPath != "" {
-		return nil, fieldError("rootPath", "only applies to a ZIP upload")
+		return nil, adminapi.FieldError("rootPath", "only applies to a ZIP upload")
 	}
 	if len(data) > maxImportXMLBytes {
 		return nil, importDetailError(name, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
@@ -120,10 +121,10 @@ func cleanUploadName(filename string) string {
 // relative paths (they are what the WSDL's imports name).
 func sourceFromXML(xml string, extra map[string]string) (*importSource, error) {
 	if strings.TrimSpace(xml) == "" {
-		return nil, fieldError("xml", "is required")
+		return nil, adminapi.FieldError("xml", "is required")
 	}
 	if len(extra)+1 > maxImportFiles {
-		return nil, fieldError("files", "more than "+strconv.Itoa(maxImportFiles)+" files")
+		return nil, adminapi.FieldError("files", "more than "+strconv.Itoa(maxImportFiles)+" files")
 	}
 	if len(xml) > maxImportXMLBytes {
 		return nil, importDetailError(rootXMLName, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
@@ -132,10 +133,10 @@ func sourceFromXML(xml string, extra map[string]string) (*importSource, error) {
 	total := int64(len(xml))
 	for p, text := range extra {
 		if reason := checkRelativePath(p); reason != "" {
-			return nil, fieldError("files", reason).WithDetail("file", p)
+			return nil, adminapi.FieldError("files", reason).WithDetail("file", p)
 		}
 		if p == rootXMLName {
-			return nil, fieldError("files", rootXMLName+" is the name of the root WSDL").WithDetail("file", p)
+			return nil, adminapi.FieldError("files", rootXMLName+" is the name of the root WSDL").WithDetail("file", p)
 		}
 		if len(text) > maxImportXMLBytes {
 			return nil, importDetailError(p, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
@@ -144,7 +145,7 @@ func sourceFromXML(xml string, extra map[string]string) (*importSource, error) {
 		files[p] = []byte(text)
 	}
 	if total > maxImportTotalBytes {
-		return nil, fieldError("files", "the files total more than "+importLimitMB(maxImportTotalBytes)+" MB")
+		return nil, adminapi.FieldError("files", "the files total more than "+importLimitMB(maxImportTotalBytes)+" MB")
 	}
 	return &importSource{kind: model.ArtifactXML, root: rootXMLName, files: files, loader: xsd.FileSet(files)}, nil
 }
@@ -169,7 +170,7 @@ func checkRelativePath(p string) string {
 // fetcher built from the current settings.
 func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, error) {
 	if strings.TrimSpace(raw) == "" {
-		return nil, fieldError("url", "is required")
+		return nil, adminapi.FieldError("url", "is required")
 	}
 	u, err := fetch.ValidateURL(raw)
 	if err != nil {
@@ -257,7 +258,7 @@ func readUploadForm(w http.ResponseWriter, r *http.Request, allowed []string, ma
 		}
 	}
 	if len(form.files) == 0 {
-		return nil, fieldError("file", "is required")
+		return nil, adminapi.FieldError("file", "is required")
 	}
 	return form, nil
 }
@@ -268,7 +269,7 @@ func (f *uploadForm) add(part *multipart.Part, allowed []string, maxFiles int) e
 	name := part.FormName()
 	if name == "file" {
 		if len(f.files) >= maxFiles {
-			return fieldError("file", "more than "+strconv.Itoa(maxFiles)+" files")
+			return adminapi.FieldError("file", "more than "+strconv.Itoa(maxFiles)+" files")
 		}
 		data, err := io.ReadAll(part)
 		if err != nil {
@@ -278,17 +279,17 @@ func (f *uploadForm) add(part *multipart.Part, allowed []string, maxFiles int) e
 		return nil
 	}
 	if !slices.Contains(allowed, name) {
-		return fieldError(name, "unknown field")
+		return adminapi.FieldError(name, "unknown field")
 	}
 	if _, dup := f.fields[name]; dup {
-		return fieldError(name, "given more than once")
+		return adminapi.FieldError(name, "given more than once")
 	}
 	data, err := io.ReadAll(io.LimitReader(part, maxFormFieldBytes+1))
 	if err != nil {
 		return bodyReadError(err, "form field could not be read")
 	}
 	if len(data) > maxFormFieldBytes {
-		return fieldError(name, "longer than 64 KB")
+		return adminapi.FieldError(name, "longer than 64 KB")
 	}
 	f.fields[name] = string(data)
 	return nil

@@ -1,4 +1,4 @@
-package admin
+package adminapi
 
 import (
 	"bytes"
@@ -14,39 +14,39 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 )
 
-// maxBodyBytes bounds every admin JSON request body (1 MB); larger bodies
+// MaxBodyBytes bounds every admin JSON request body (1 MB); larger bodies
 // get 413 S2R-ADM-0413 with details.maxPayloadMb = 1.
-const maxBodyBytes = 1 << 20
+const MaxBodyBytes = 1 << 20
 
-// decodeJSON reads r's body strictly into dst: the body must be one JSON
+// DecodeJSON reads r's body strictly into dst: the body must be one JSON
 // value of dst's shape, with no unknown members, no duplicate names, no
-// trailing data, at most maxBodyBytes, and a JSON Content-Type when one is
+// trailing data, at most MaxBodyBytes, and a JSON Content-Type when one is
 // given. Errors are S2R-VAL-0400 naming the offending field in
 // details.field, S2R-VAL-0415, or S2R-ADM-0413.
-func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	if err := checkJSONContentType(r); err != nil {
+func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	if err := CheckJSONContentType(r); err != nil {
 		return err
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, maxBodyBytes>>20)
+			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, MaxBodyBytes>>20)
 		}
 		return apierr.Wrap(apierr.ValBadRequest, err, "request body could not be read")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return fieldError("", "request body is required")
+		return FieldError("", "request body is required")
 	}
 	if err := json.Unmarshal(body, dst, json.RejectUnknownMembers(true)); err != nil {
-		return decodeError(err)
+		return DecodeError(err)
 	}
 	return nil
 }
 
-// checkJSONContentType accepts a missing Content-Type, application/json and
+// CheckJSONContentType accepts a missing Content-Type, application/json and
 // any application/*+json type.
-func checkJSONContentType(r *http.Request) error {
+func CheckJSONContentType(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		return nil
@@ -58,25 +58,25 @@ func checkJSONContentType(r *http.Request) error {
 	return apierr.New(apierr.ValUnsupportedMedia, "request body must be application/json")
 }
 
-// decodeError turns a JSON decoding error into S2R-VAL-0400 with the field
+// DecodeError turns a JSON decoding error into S2R-VAL-0400 with the field
 // it concerns. The message describes the problem, never the value.
-func decodeError(err error) error {
+func DecodeError(err error) error {
 	var syn *jsontext.SyntacticError
 	if errors.As(err, &syn) {
-		return fieldError(pointerToField(string(syn.JSONPointer)), "malformed JSON at byte "+strconv.FormatInt(syn.ByteOffset, 10))
+		return FieldError(pointerToField(string(syn.JSONPointer)), "malformed JSON at byte "+strconv.FormatInt(syn.ByteOffset, 10))
 	}
 	var sem *json.SemanticError
 	if errors.As(err, &sem) {
 		field := pointerToField(string(sem.JSONPointer))
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
-			return fieldError(field, "unknown field")
+			return FieldError(field, "unknown field")
 		case sem.JSONKind != 0:
-			return fieldError(field, "wrong type: got JSON "+kindName(sem.JSONKind))
+			return FieldError(field, "wrong type: got JSON "+kindName(sem.JSONKind))
 		}
-		return fieldError(field, "invalid value")
+		return FieldError(field, "invalid value")
 	}
-	return fieldError("", "malformed JSON")
+	return FieldError("", "malformed JSON")
 }
 
 // kindName names a JSON kind for messages.
@@ -119,9 +119,9 @@ func pointerToField(ptr string) string {
 	return b.String()
 }
 
-// fieldError returns S2R-VAL-0400 with details.field (omitted when field
+// FieldError returns S2R-VAL-0400 with details.field (omitted when field
 // is "", meaning the body as a whole) and details.reason.
-func fieldError(field, reason string) *apierr.Error {
+func FieldError(field, reason string) *apierr.Error {
 	msg := reason
 	if field != "" {
 		msg = field + ": " + reason
