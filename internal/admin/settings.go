@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -164,9 +165,8 @@ func (s *server) settingWritten(name string) error {
 	return s.afterSettingWrite(name)
 }
 
-// settingAAD binds a sealed credential to its setting, so it cannot be
-// copied into another credential's row and opened there.
-func settingAAD(name string) string { return "settings/" + name }
+// settingAAD binds a sealed credential to its setting (secret.SettingAAD).
+func settingAAD(name string) string { return secret.SettingAAD(name) }
 
 // settingsSubset returns the named settings of s as a JSON object; a
 // credential appears as its metadata envelope, never its value.
