@@ -27,24 +27,9 @@ var docPatchSettings = adminapi.Doc{
 	Response: model.Settings{},
 }
 
-var docGetAlertMailHistory = adminapi.Doc{
-	Summary:  "Recent SMTP alert deliveries, newest first (paginated).",
-	Query:    adminapi.PageParams,
-	Response: model.ObservabilityPageRecord[alertMail]{},
-}
-
 // settingsPatchBody documents the PATCH body; the handler decodes the body
 // as a map so that every member is checked against the settings table.
 type settingsPatchBody struct{}
-
-// alertMail is one SMTP alert delivery (filled in by the alert mailer).
-type alertMail struct {
-	SentAt     string   `json:"sentAt"`
-	Recipients []string `json:"recipients"`
-	Subject    string   `json:"subject"`
-	Result     string   `json:"result"`
-	Error      string   `json:"error,omitempty"`
-}
 
 // getSettings answers the current settings.
 func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
@@ -53,16 +38,6 @@ func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, settings)
-}
-
-// getAlertMailHistory answers an empty page until alert delivery records
-// its history.
-func (s *server) getAlertMailHistory(w http.ResponseWriter, r *http.Request) error {
-	page, err := adminapi.ParsePage(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	return adminapi.WriteJSON(w, http.StatusOK, model.NewPage[alertMail](nil, page, 0))
 }
 
 // patchSettings validates and applies a partial settings update. The writes,

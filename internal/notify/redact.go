@@ -1,0 +1,54 @@
+package notify
+
+import (
+	"cmp"
+	"encoding/base64"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxErrorLen bounds a stored delivery error.
+const maxErrorLen = 1000
+
+// redacted replaces a credential in an error text.
+const redacted = "[REDACTED]"
+
+// redact returns err's text safe to store, show and log: every form in
+// which the SMTP password can travel (as is, quoted, and base64 as AUTH
+// PLAIN and LOGIN send it, alone or with the user name) is replaced, a
+// server that echoes what it received included; control characters
+// become spaces and the text is cut to maxErrorLen bytes.
+func redact(err error, username, password string) string {
+	msg := err.Error()
+	if password != "" {
+		for _, form := range secretForms(username, password) {
+			msg = strings.ReplaceAll(msg, form, redacted)
+		}
+	}
+	msg = oneLine(msg)
+	if len(msg) > maxErrorLen {
+		cut := maxErrorLen
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return msg
+}
+
+// secretForms lists the texts that reveal password, longest first so a
+// longer form is replaced before a shorter one inside it.
+func secretForms(username, password string) []string {
+	raws := []string{"\x00" + username + "\x00" + password, username + "\x00" + password, password}
+	var forms []string
+	for _, raw := range raws {
+		forms = append(forms, base64.StdEncoding.EncodeToString([]byte(raw)),
+			base64.RawStdEncoding.EncodeToString([]byte(raw)))
+	}
+	quoted := strconv.Quote(password)
+	forms = append(forms, password, quoted[1:len(quoted)-1])
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return slices.Compact(forms)
+}
