@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"time"
 
 	"github.com/wneessen/go-mail"
@@ -95,7 +96,7 @@ func (n *Notifier) deliver(ctx context.Context, r relay, msgs []*mail.Msg) []err
 	defer cancel()
 	sc, err := client.DialToSMTPClientWithContext(ctx)
 	if err != nil {
-		return fail(fmt.Errorf("connect to %s: %w", net.JoinHostPort(r.host, fmt.Sprint(r.port)), err))
+		return fail(fmt.Errorf("relay %s: %w", net.JoinHostPort(r.host, strconv.Itoa(r.port)), err))
 	}
 	defer client.CloseWithSMTPClient(sc)
 	sendErr := client.SendWithSMTPClient(sc, msgs...)
@@ -156,6 +157,13 @@ func (n *Notifier) tlsConfig(host string) *tls.Config {
 func guardedDial(r relay, tlsConf *tls.Config) mail.DialContextFunc {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		conn, err := r.policy.DialContext(ctx, network, addr)
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			if fe.Reason == fetch.ReasonBlockedAddress {
+				return nil, errors.New(fe.Msg + " by settings outbound_allowed_cidrs / outbound_denied_cidrs")
+			}
+			return nil, errors.New(fe.Msg)
+		}
 		if err != nil || r.tlsMode != model.SMTPTLSImplicit {
 			return conn, err
 		}

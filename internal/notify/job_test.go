@@ -2,6 +2,8 @@ package notify
 
 import (
 	"encoding/base64"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +180,9 @@ func TestDeliveryFailuresRecorded(t *testing.T) {
 	if item.Status != model.AlertMailFailed || item.Kind != model.AlertMailTrigger || !strings.Contains(item.Error, "535") {
 		t.Errorf("failed attempt = %+v", item)
 	}
+	if testing.Verbose() {
+		t.Logf("auth refused: %s", item.Error)
+	}
 	checkNoSecret(t, "history error", item.Error)
 	checkNoSecret(t, "logs", h.logs.String())
 	if !strings.Contains(item.Error, redacted) {
@@ -197,8 +202,11 @@ func TestDeliveryFailuresRecorded(t *testing.T) {
 		t.Fatalf("report with the relay down = %+v", rep)
 	}
 	down := h.history(readerEmail).Items[0]
-	if down.Status != model.AlertMailFailed || !strings.Contains(down.Error, "connect to 127.0.0.1:") {
+	if down.Status != model.AlertMailFailed || !strings.Contains(down.Error, "cannot connect to 127.0.0.1") {
 		t.Errorf("relay down attempt = %+v", down)
+	}
+	if testing.Verbose() {
+		t.Logf("relay down: %s", down.Error)
 	}
 
 	// A working relay: the retry is sent.
@@ -295,5 +303,40 @@ func TestRelayAddressPolicy(t *testing.T) {
 				t.Error("the relay was reached")
 			}
 		})
+	}
+}
+
+// TestRelayTimeout: a relay that accepts the connection and never greets
+// fails the attempt within the send timeout.
+func TestRelayTimeout(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { // silent: no 220 greeting, until the client gives up
+				io.Copy(io.Discard, c)
+				c.Close()
+			}()
+		}
+	}()
+	h := newHarness(t, storetest.SQLite(t), smtptest.Options{}, map[string]any{"smtp_port": l.Addr().(*net.TCPAddr).Port})
+	h.notifier.cfg.SendTimeout = 300 * time.Millisecond
+	h.figures.set(failing(1))
+	start := time.Now()
+	if rep := h.evaluate(); rep.Failed != 1 {
+		t.Fatalf("report = %+v", rep)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a silent relay held the run for %v", d)
+	}
+	if item := h.history(readerEmail).Items[0]; !strings.Contains(item.Error, "timeout") {
+		t.Errorf("attempt = %+v", item)
 	}
 }

@@ -12,22 +12,36 @@ import (
 // maxErrorLen bounds a stored delivery error.
 const maxErrorLen = 1000
 
-// redacted replaces a credential in an error text.
-const redacted = "[REDACTED]"
+// redacted replaces a credential in an error text; quotedCredential
+// replaces a whole text in which a credential could not be replaced.
+const (
+	redacted         = "[REDACTED]"
+	quotedCredential = "(the relay's answer is withheld: it quoted a credential)"
+)
 
 // redact returns err's text safe to store, show and log: every form in
 // which the SMTP password can travel (as is, quoted, and base64 as AUTH
 // PLAIN and LOGIN send it, alone or with the user name) is replaced, a
 // server that echoes what it received included; control characters
-// become spaces and the text is cut to maxErrorLen bytes.
+// become spaces and the text is cut to maxErrorLen bytes. Replacing is
+// repeated while a form remains (a replacement can complete one with its
+// neighbours); a text that still shows one is withheld whole.
 func redact(err error, username, password string) string {
-	msg := err.Error()
+	msg := oneLine(err.Error())
 	if password != "" {
-		for _, form := range secretForms(username, password) {
-			msg = strings.ReplaceAll(msg, form, redacted)
+		forms := secretForms(username, password)
+		for range 8 {
+			if !containsAny(msg, forms) {
+				break
+			}
+			for _, form := range forms {
+				msg = strings.ReplaceAll(msg, form, redacted)
+			}
+		}
+		if containsAny(msg, forms) {
+			msg = quotedCredential
 		}
 	}
-	msg = oneLine(msg)
 	if len(msg) > maxErrorLen {
 		cut := maxErrorLen
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
@@ -48,7 +62,17 @@ func secretForms(username, password string) []string {
 			base64.RawStdEncoding.EncodeToString([]byte(raw)))
 	}
 	quoted := strconv.Quote(password)
-	forms = append(forms, password, quoted[1:len(quoted)-1])
+	forms = append(forms, oneLine(password), quoted[1:len(quoted)-1])
 	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	return slices.Compact(forms)
+}
+
+// containsAny reports whether s contains any of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
