@@ -86,23 +86,26 @@ func (n *Notifier) evaluate(ctx context.Context, rep *Report) error {
 	}
 	steps, gone := plan(prev, cands, now, n.policy(settings))
 	rep.Evaluated = len(steps)
-	err = n.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
-		for _, s := range steps {
-			if s.write {
+	var changed, due []step
+	for _, s := range steps {
+		if s.write {
+			changed = append(changed, s)
+		}
+		if s.mail != "" {
+			due = append(due, s)
+		}
+	}
+	if len(changed) > 0 || len(gone) > 0 {
+		err = n.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
+			for _, s := range changed {
 				if err := tx.PutAlertRuleState(ctx, s.state); err != nil {
 					return err
 				}
 			}
-		}
-		return tx.DeleteAlertRuleStates(ctx, gone)
-	})
-	if err != nil {
-		return err
-	}
-	var due []step
-	for _, s := range steps {
-		if s.mail != "" {
-			due = append(due, s)
+			return tx.DeleteAlertRuleStates(ctx, gone)
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if len(due) == 0 {
