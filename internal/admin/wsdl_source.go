@@ -35,7 +35,7 @@ const (
 	maxImportXMLBytes   = 20 << 20
 	maxImportTotalBytes = 50 << 20
 	maxImportFiles      = 500
-	maxImportBodyBytes  = 64 << 20
+	maxImportBodyBytes  = 32 << 20
 	maxFormFieldBytes   = 64 << 10
 	importFetchTimeout  = 30 * time.Second
 )
@@ -243,6 +243,9 @@ func readUploadForm(w http.ResponseWriter, r *http.Request, allowed []string, ma
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, apierr.New(apierr.ValUnsupportedMedia, "request body must be multipart/form-data with a boundary")
 	}
+	if err := adminapi.CheckLength(w, r, maxImportBodyBytes); err != nil {
+		return nil, err
+	}
 	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, maxImportBodyBytes), params["boundary"])
 	form := &uploadForm{fields: map[string]string{}}
 	for {
@@ -271,7 +274,7 @@ func (f *uploadForm) add(part *multipart.Part, allowed []string, maxFiles int) e
 		if len(f.files) >= maxFiles {
 			return adminapi.FieldError("file", "more than "+strconv.Itoa(maxFiles)+" files")
 		}
-		data, err := io.ReadAll(part)
+		data, err := adminapi.ReadAll(part, -1)
 		if err != nil {
 			return bodyReadError(err, "file part could not be read")
 		}
