@@ -90,6 +90,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	s := startServer(t)
 	grantRoles(t, s)
 	routes := adminRoutes(t, s)
+	t.Logf("%d admin routes x %d callers", len(routes), len(callers))
 	for _, rt := range routes {
 		want := design63Role(rt.Method, rt.Path)
 		if rt.MinRole == "" {

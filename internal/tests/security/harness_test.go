@@ -299,10 +299,10 @@ func (s *server) trySend(q request) (resp, error) {
 // string or []byte (sent as JSON), or a value marshalled as JSON.
 func (s *server) admin(t *testing.T, method, path string, body any) resp {
 	t.Helper()
-	return s.send(t, request{method: method, path: "/admin/v1" + path, email: adminEmail, body: jsonBody(t, body), ctype: jsonType(body)})
+	return s.send(t, request{method: method, path: "/admin/v1" + path, email: adminEmail, body: encodeJSON(t, body), ctype: jsonType(body)})
 }
 
-func jsonBody(t *testing.T, body any) io.Reader {
+func encodeJSON(t *testing.T, body any) io.Reader {
 	switch b := body.(type) {
 	case nil:
 		return nil
