@@ -32,15 +32,15 @@ func TestLiteralAddrs(t *testing.T) {
 		{"localhost", "127.0.0.1"},
 		{"LocalHost.", "127.0.0.1"},
 		{"a.b.localhost", "127.0.0.1"},
-		{"4294967296", ""},      // over 32 bits: not an address
-		{"256.1.1.1", ""},       // a part over 255
-		{"1.2.3.4.5", ""},       // five parts
-		{"08.0.0.1", ""},        // 8 is not an octal digit
-		{"0xg.0.0.1", ""},       // not hexadecimal
-		{"1..1", ""},            // empty part
-		{"example.com", ""},     // a name
-		{"123.example", ""},     // a name that starts with digits
-		{"notlocalhost", ""},    // not under localhost
+		{"4294967296", ""},   // over 32 bits: not an address
+		{"256.1.1.1", ""},    // a part over 255
+		{"1.2.3.4.5", ""},    // five parts
+		{"08.0.0.1", ""},     // 8 is not an octal digit
+		{"0xg.0.0.1", ""},    // not hexadecimal
+		{"1..1", ""},         // empty part
+		{"example.com", ""},  // a name
+		{"123.example", ""},  // a name that starts with digits
+		{"notlocalhost", ""}, // not under localhost
 		{"localhost.example", ""},
 		{"+1.2.3.4", ""},
 	}
