@@ -94,7 +94,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
-	backends, err := newBackendMachinery(st, routes, log, reg)
+	backends, err := newBackendMachinery(st, routes, backendClient, log, reg)
 	if err != nil {
 		return err
 	}
@@ -131,6 +131,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BootstrapAdmins: cfg.BootstrapAdmins,
 			Version:         version,
 			BackendHealth:   backends.selector,
+			BackendClient:   backendClient,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes:          alerts.Routes(),
 		}),

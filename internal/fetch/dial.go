@@ -115,12 +115,8 @@ func (p Policy) Lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 }
 
 // control runs after the socket is created and before it connects.
-func (g *guardedDialer) control(_, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return newError(ReasonBlockedAddress, "cannot check address before connecting", err)
-	}
-	return g.policy.CheckAddr(ap.Addr())
+func (g *guardedDialer) control(network, address string, c syscall.RawConn) error {
+	return g.policy.Control(network, address, c)
 }
 
 // DialContext connects to addr ("host:port") over TCP as the fetcher

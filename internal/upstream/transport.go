@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func (c *Client) transport(b Backend) (*backendTransport, error) {
 		t.rt.CloseIdleConnections()
 		delete(c.transports, p.ProfileID)
 	}
-	rt, err := newTransport(b)
+	rt, err := newTransport(b, c.control)
 	if err != nil {
 		return nil, err
 	}
@@ -65,15 +66,16 @@ func (c *Client) transport(b Backend) (*backendTransport, error) {
 }
 
 // newTransport builds the keep-alive HTTP/1.1 clients with the profile's
-// timing and TLS settings. Proxies from the environment are not used:
-// backends are called directly.
-func newTransport(b Backend) (*backendTransport, error) {
+// timing and TLS settings; control checks every address before connect.
+// Proxies from the environment are not used: backends are called
+// directly.
+func newTransport(b Backend, control func(network, address string, c syscall.RawConn) error) (*backendTransport, error) {
 	p := b.Profile
 	tlsConf, err := tlsConfig(b)
 	if err != nil {
 		return nil, err
 	}
-	dialer := &net.Dialer{Timeout: ms(p.ConnectTimeoutMs, 5000), KeepAlive: 30 * time.Second}
+	dialer := &net.Dialer{Timeout: ms(p.ConnectTimeoutMs, 5000), KeepAlive: 30 * time.Second, Control: control}
 	perHost := p.MaxIdleConnsPerHost
 	if perHost <= 0 {
 		perHost = 64
