@@ -38,10 +38,16 @@ func TestClientPolicy(t *testing.T) {
 	}
 	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://0.0.0.0:" + port(srv.URL) + "/"} {
 		start := time.Now()
-		_, err := c.Do(ctx, backend(u), upstream.Request{})
+		b := backend(u)
+		b.Profile.RetryCount = intp(2)
+		_, err := c.Do(ctx, b, upstream.Request{})
 		assertKind(t, err, upstream.KindUnreachable, apierr.RunBackendFault, http.StatusBadGateway)
 		if !strings.Contains(err.Error(), "not allowed") || time.Since(start) > 2*time.Second {
 			t.Errorf("%s: %v after %v, want refused at once", u, err, time.Since(start))
+		}
+		ue := err.(*upstream.Error)
+		if msg := ue.APIError().Message; !strings.Contains(msg, "outbound policy") || ue.Attempts != 1 {
+			t.Errorf("%s: %q after %d attempts, want the policy named and no retry", u, msg, ue.Attempts)
 		}
 	}
 	oauth := backend(srv.URL)
