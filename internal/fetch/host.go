@@ -25,7 +25,7 @@ func literalAddrs(host string) ([]netip.Addr, bool) {
 	if ip, err := netip.ParseAddr(h); err == nil {
 		return []netip.Addr{ip}, true
 	}
-	if ip, ok := legacyIPv4(h); ok {
+	if ip, ok := LegacyIPv4(h); ok {
 		return []netip.Addr{ip}, true
 	}
 	lower := strings.ToLower(h)
@@ -35,10 +35,13 @@ func literalAddrs(host string) ([]netip.Addr, bool) {
 	return nil, false
 }
 
-// legacyIPv4 parses the WHATWG IPv4 host forms: one to four dot-separated
-// parts, each decimal, octal (leading 0) or hexadecimal (0x), the last
-// filling the remaining bytes.
-func legacyIPv4(h string) (netip.Addr, bool) {
+// LegacyIPv4 parses the WHATWG IPv4 host forms (browsers, curl and
+// inet_aton read them too): one to four dot-separated parts, each decimal,
+// octal (leading 0) or hexadecimal (0x), the last filling the remaining
+// bytes; a trailing dot is allowed. 2130706433, 0177.0.0.1, 0x7f000001
+// and 127.1 are all 127.0.0.1. It reports false for anything else.
+func LegacyIPv4(h string) (netip.Addr, bool) {
+	h = strings.TrimSuffix(h, ".")
 	parts := strings.Split(h, ".")
 	if len(parts) == 0 || len(parts) > 4 {
 		return netip.Addr{}, false

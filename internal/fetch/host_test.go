@@ -111,15 +111,15 @@ func FuzzLegacyIPv4(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, host string) {
-		ip, ok := legacyIPv4(host)
+		ip, ok := LegacyIPv4(host)
 		if !ok {
 			return
 		}
 		if !ip.Is4() {
-			t.Fatalf("legacyIPv4(%q) = %v, not IPv4", host, ip)
+			t.Fatalf("LegacyIPv4(%q) = %v, not IPv4", host, ip)
 		}
-		if back, ok := legacyIPv4(ip.String()); !ok || back != ip {
-			t.Fatalf("legacyIPv4(%q) = %v, whose canonical form reads back as %v %v", host, ip, back, ok)
+		if back, ok := LegacyIPv4(ip.String()); !ok || back != ip {
+			t.Fatalf("LegacyIPv4(%q) = %v, whose canonical form reads back as %v %v", host, ip, back, ok)
 		}
 	})
 }

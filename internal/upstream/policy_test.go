@@ -36,7 +36,11 @@ func TestClientPolicy(t *testing.T) {
 	if _, err := c.Do(ctx, backend(srv.URL), upstream.Request{}); err != nil || hits.Load() != 1 {
 		t.Fatalf("loopback backend: %v (hits %d)", err, hits.Load())
 	}
-	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://0.0.0.0:" + port(srv.URL) + "/"} {
+	// A legacy spelling is the address it spells (not left to DNS).
+	if _, err := c.Do(ctx, backend("http://2130706433:"+port(srv.URL)+"/"), upstream.Request{}); err != nil || hits.Load() != 2 {
+		t.Fatalf("loopback backend spelled 2130706433: %v (hits %d)", err, hits.Load())
+	}
+	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://2852039166/", "http://[fe80::1]/", "http://0.0.0.0:" + port(srv.URL) + "/"} {
 		start := time.Now()
 		b := backend(u)
 		b.Profile.RetryCount = intp(2)
