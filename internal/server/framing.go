@@ -96,12 +96,15 @@ func (c *strictConn) Read(p []byte) (int, error) {
 			break
 		}
 		if err != nil {
-			if c.head.Len() > 0 && c.state == stateHead {
+			if err == io.EOF && c.head.Len() > 0 && c.state == stateHead {
 				// An incomplete head at EOF: net/http sees it end there.
 				c.out, c.state = append(c.out, c.head.Bytes()...), stateRefused
 				c.head.Reset()
 				break
 			}
+			// A deadline (net/http aborting its background read) keeps
+			// the partial head for the next Read; other errors end the
+			// connection anyway.
 			return 0, err
 		}
 	}

@@ -137,14 +137,31 @@ func TestFramingRefusals(t *testing.T) {
 	})
 }
 
-// scriptConn returns its data in the given chunk sizes, then EOF.
+// scriptConn returns its data in the given chunk sizes, then EOF; with
+// timeoutAfter > 0 it fails once with a timeout after that many bytes.
 type scriptConn struct {
 	net.Conn
-	data   []byte
-	chunks []int
+	data         []byte
+	chunks       []int
+	timeoutAfter int
+	read         int
 }
 
+// timeoutError is what a read past a deadline returns.
+type timeoutError struct{}
+
+func (timeoutError) Error() string   { return "i/o timeout" }
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }
+
 func (s *scriptConn) Read(p []byte) (int, error) {
+	if s.timeoutAfter > 0 && s.read >= s.timeoutAfter {
+		s.timeoutAfter = 0
+		return 0, timeoutError{}
+	}
+	if s.timeoutAfter > 0 {
+		p = p[:min(len(p), s.timeoutAfter-s.read)]
+	}
 	if len(s.data) == 0 {
 		return 0, io.EOF
 	}
@@ -153,8 +170,32 @@ func (s *scriptConn) Read(p []byte) (int, error) {
 		n, s.chunks = max(1, min(n, s.chunks[0])), s.chunks[1:]
 	}
 	n = copy(p, s.data[:n])
-	s.data = s.data[n:]
+	s.data, s.read = s.data[n:], s.read+n
 	return n, nil
+}
+
+// TestFramingDeadlineMidHead: net/http ends its background read with a
+// past deadline; a head half read at that moment is kept, not cut off.
+func TestFramingDeadlineMidHead(t *testing.T) {
+	head := "GET /a HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 10000) + "\r\n\r\n"
+	c := newStrictConn(&scriptConn{data: []byte(head), timeoutAfter: 5000}, "tok")
+	var out bytes.Buffer
+	buf := make([]byte, 512)
+	timeouts := 0
+	for {
+		n, err := c.Read(buf)
+		out.Write(buf[:n])
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			timeouts++
+			continue
+		}
+		if err != nil {
+			break
+		}
+	}
+	if timeouts != 1 || out.String() != head {
+		t.Fatalf("%d timeouts, passed %d of %d bytes", timeouts, out.Len(), len(head))
+	}
 }
 
 // FuzzStrictConn: whatever the bytes and however they arrive, the
