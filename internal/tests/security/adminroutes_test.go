@@ -16,6 +16,7 @@ type adminRoute struct {
 	Path     string // relative to /admin/v1, wildcards as {name}
 	MinRole  string // reader, operator or admin, from "Minimum role: X."
 	Media    []string
+	Query    []string       // documented query parameters
 	JSONBody map[string]any // request body schema (resolved), nil when none
 	FormBody map[string]any // multipart/form-data schema, nil when none
 	doc      *openAPIDoc
@@ -38,6 +39,9 @@ func (r adminRoute) rawXML() bool {
 
 // takesURL reports whether a JSON member named url is fetched.
 func (r adminRoute) takesURL() bool { return r.doc.hasProperty(r.JSONBody, "url") }
+
+// queryParams returns the documented query parameters of the route.
+func (r adminRoute) queryParams() []string { return r.Query }
 
 // params returns the path wildcards of the route.
 func (r adminRoute) params() []string {
@@ -108,6 +112,10 @@ func adminRoutes(t *testing.T, s *server) []adminRoute {
 		for method, raw := range ops {
 			var op struct {
 				Description string `json:"description"`
+				Parameters  []struct {
+					Name string `json:"name"`
+					In   string `json:"in"`
+				} `json:"parameters"`
 				RequestBody struct {
 					Content map[string]struct {
 						Schema map[string]any `json:"schema"`
@@ -122,6 +130,11 @@ func adminRoutes(t *testing.T, s *server) []adminRoute {
 				continue
 			}
 			rt := adminRoute{Method: m, Path: path, doc: doc}
+			for _, p := range op.Parameters {
+				if p.In == "query" {
+					rt.Query = append(rt.Query, p.Name)
+				}
+			}
 			if mm := minRole.FindStringSubmatch(op.Description); mm != nil {
 				rt.MinRole = mm[1]
 			}
