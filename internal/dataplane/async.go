@@ -95,9 +95,9 @@ func asyncError(err error, id string) error {
 	return err
 }
 
-// errorJSON is an S2R error as stored with a failed execution:
+// ErrorJSON is an S2R error as stored with a failed execution:
 // {"code","message","details"}.
-func errorJSON(e *apierr.Error) json.RawMessage {
+func ErrorJSON(e *apierr.Error) json.RawMessage {
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}
@@ -126,6 +126,6 @@ func failedOutcome(e *apierr.Error, fault bool) model.AsyncOutcome {
 			return out
 		}
 	}
-	out.Error = errorJSON(e)
+	out.Error = ErrorJSON(e)
 	return out
 }

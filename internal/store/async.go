@@ -92,6 +92,8 @@ type AsyncCondition struct {
 	// LiveAt, when set, also requires expires_at >= LiveAt (a callback
 	// must not finish an overdue execution the sweeper has not reached).
 	LiveAt time.Time
+	// Key, when set, also requires the execution to belong to it.
+	Key model.AsyncKey
 }
 
 func (c AsyncCondition) where(args []any) (string, []any) {
@@ -101,6 +103,13 @@ func (c AsyncCondition) where(args []any) (string, []any) {
 		ph[i] = "$" + strconv.Itoa(len(args))
 	}
 	cond := " AND status IN (" + strings.Join(ph, ", ") + ")"
+	if c.Key != (model.AsyncKey{}) {
+		for _, kv := range []struct{ col, v string }{{"direction", c.Key.Direction}, {"environment", c.Key.Environment},
+			{"service_key", c.Key.ServiceKey}, {"operation_key", c.Key.OperationKey}} {
+			args = append(args, kv.v)
+			cond += " AND " + kv.col + " = $" + strconv.Itoa(len(args))
+		}
+	}
 	if !c.LiveAt.IsZero() {
 		args = append(args, NewTime(c.LiveAt))
 		cond += " AND expires_at >= $" + strconv.Itoa(len(args))
