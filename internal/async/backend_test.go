@@ -53,6 +53,13 @@ func (b *backend) set(status int, ct, body string) {
 	b.answer.Store(&backendAnswer{status: status, ct: ct, body: body})
 }
 
+// count returns the number of requests received.
+func (b *backend) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.reqs)
+}
+
 // last returns the last request received.
 func (b *backend) last(t testing.TB) backendRequest {
 	t.Helper()

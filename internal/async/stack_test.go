@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -134,26 +134,22 @@ func newStack(t *testing.T, st *store.Store) *stack {
 	return s
 }
 
-// bindRoles gives operator and reader their roles (idempotent across
-// stacks sharing a database).
+// bindRoles gives operator and reader their roles (once per database:
+// stacks may share one).
 func (s *stack) bindRoles() {
 	ctx := context.Background()
-	err := s.st.Transact(ctx, func(tx *store.Tx) error {
-		for i, b := range []struct {
-			email string
-			role  model.Role
-		}{{operatorEmail, model.RoleOperator}, {readerEmail, model.RoleReader}} {
-			err := tx.InsertPermissionBinding(ctx, model.PermissionBinding{
+	for i, b := range []struct {
+		email string
+		role  model.Role
+	}{{operatorEmail, model.RoleOperator}, {readerEmail, model.RoleReader}} {
+		err := s.st.Transact(ctx, func(tx *store.Tx) error {
+			return tx.InsertPermissionBinding(ctx, model.PermissionBinding{
 				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
 				TenantID: model.DefaultTenant, CreatedAt: time.Now(), CreatedBy: "setup"})
-			if err != nil && !strings.Contains(err.Error(), "exists") {
-				return err
-			}
+		})
+		if err != nil && !errors.Is(err, store.ErrAlreadyExists) {
+			s.t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil && !strings.Contains(err.Error(), "exists") {
-		s.t.Fatal(err)
 	}
 }
 
