@@ -52,7 +52,7 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // runtime dispatcher and admin API behind the real middleware, served on
 // 127.0.0.1.
 type stack struct {
-	t     *testing.T
+	t     testing.TB
 	st    *store.Store
 	x     *Executions
 	clock *clock
@@ -78,7 +78,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func newStack(t *testing.T, st *store.Store) *stack {
+func newStack(t testing.TB, st *store.Store) *stack {
 	t.Helper()
 	box, err := secret.NewBox(testKey)
 	if err != nil {
@@ -160,7 +160,7 @@ type answer struct {
 	body   []byte
 }
 
-func (a answer) json(t *testing.T) map[string]any {
+func (a answer) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(a.body, &m); err != nil {
@@ -169,7 +169,7 @@ func (a answer) json(t *testing.T) map[string]any {
 	return m
 }
 
-func (a answer) want(t *testing.T, status int) answer {
+func (a answer) want(t testing.TB, status int) answer {
 	t.Helper()
 	if a.status != status {
 		t.Fatalf("status %d, want %d: %.1500s", a.status, status, a.body)
@@ -178,7 +178,7 @@ func (a answer) want(t *testing.T, status int) answer {
 }
 
 // wantError checks an SPEC 7.1 error answer.
-func (a answer) wantError(t *testing.T, status int, code string) {
+func (a answer) wantError(t testing.TB, status int, code string) {
 	t.Helper()
 	var e struct {
 		Error struct{ Code, Message, CorrelationID string }
@@ -384,7 +384,7 @@ func (s *stack) txLogs(id string, n int) []store.TxLog {
 }
 
 // eventually retries cond until it holds or 10 s pass.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
