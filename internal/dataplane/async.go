@@ -102,7 +102,7 @@ func ErrorJSON(e *apierr.Error) json.RawMessage {
 	if details == nil {
 		details = map[string]any{}
 	}
-	b, err := json.Marshal(struct {
+	b, err := marshalJSON(struct {
 		Code    string         `json:"code"`
 		Message string         `json:"message"`
 		Details map[string]any `json:"details"`
@@ -120,7 +120,7 @@ func ErrorJSON(e *apierr.Error) json.RawMessage {
 func failedOutcome(e *apierr.Error, fault bool) model.AsyncOutcome {
 	out := model.AsyncOutcome{Status: model.AsyncFailed}
 	if fault {
-		b, err := json.Marshal(e.Details)
+		b, err := marshalJSON(e.Details)
 		if err == nil && e.Details != nil {
 			out.Fault = b
 			return out

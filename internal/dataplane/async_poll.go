@@ -96,7 +96,7 @@ func (d *Dispatcher) poll(r *http.Request, svc *routing.Service, opKey, id strin
 	if err != nil {
 		return nil, "", asyncError(err, id)
 	}
-	body, err := json.Marshal(pollAnswer{CorrelationID: e.CorrelationID, Status: e.Status, PollToken: next,
+	body, err := marshalJSON(pollAnswer{CorrelationID: e.CorrelationID, Status: e.Status, PollToken: next,
 		ExpiresAt: e.ExpiresAt, Result: e.Result, Fault: e.Fault, Error: e.Error})
 	return body, next, err
 }

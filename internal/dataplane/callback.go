@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -42,7 +41,7 @@ func (d *Dispatcher) serveCallback(w http.ResponseWriter, r *http.Request) {
 		n = len(body)
 		rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = ae.Status(), ae.Code, ResultForCode(ae.Code)
 	} else {
-		body, _ := json.Marshal(struct {
+		body, _ := marshalJSON(struct {
 			CorrelationID string `json:"correlationId"`
 			Status        string `json:"status"`
 		}{e.CorrelationID, e.Status})

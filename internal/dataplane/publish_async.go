@@ -3,7 +3,6 @@ package dataplane
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -87,7 +86,7 @@ func (c *publishCall) runAsync(raw []byte, params []routing.PathParam) ([]byte, 
 	}
 	c.accepted, c.pollToken = e, token
 	e.SetPollPath()
-	return json.Marshal(struct {
+	return marshalJSON(struct {
 		CorrelationID string    `json:"correlationId"`
 		Status        string    `json:"status"`
 		PollPath      string    `json:"pollPath"`

@@ -1,5 +1,6 @@
 // Package interop tests s2r against real third-party SOAP stacks (issue 5):
-// the npm soap package as a SOAP backend of publish and as a client of
+// the npm soap package as a SOAP backend of publish (also an asynchronous
+// one that answers by WS-Addressing callback, issue 10) and as a client of
 // consume, and Debian's python3-zeep as a client of consume. Each test runs
 // the real s2r binary (built from cmd/s2r, on a temporary SQLite) and
 // configures it through the admin API.
@@ -287,8 +288,18 @@ func runNode(t *testing.T, dir string, args ...string) []byte {
 // returns its endpoint URL.
 func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
 	t.Helper()
+	return startNodeScript(t, dir, "backend.js", nil, wsdlFile, version)
+}
+
+// startNodeScript starts a backend script of test/interop/node (with
+// extra environment variables) that prints PORT=<n>, and returns its
+// /echo endpoint URL. The script's other output is logged when the test
+// fails.
+func startNodeScript(t *testing.T, dir, script string, env []string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", "backend.js", wsdlFile, version)
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -299,30 +310,58 @@ func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	out := &lines{}
 	t.Cleanup(func() {
 		cancel()
 		cmd.Wait()
+		if t.Failed() {
+			t.Logf("%s output:\n%s", script, out.String())
+		}
 	})
 	port := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		sent := false
 		for sc.Scan() {
-			if p, ok := strings.CutPrefix(sc.Text(), "PORT="); ok {
+			if p, ok := strings.CutPrefix(sc.Text(), "PORT="); ok && !sent {
 				port <- p
+				sent = true
+				continue
 			}
+			out.add(sc.Text())
 		}
-		close(port)
+		if !sent {
+			close(port)
+		}
 	}()
 	select {
 	case p, ok := <-port:
 		if !ok {
-			t.Fatalf("backend.js ended without a port:\n%s", stderr.String())
+			t.Fatalf("%s ended without a port:\n%s", script, stderr.String())
 		}
 		return "http://127.0.0.1:" + p + "/echo"
 	case <-time.After(30 * time.Second):
-		t.Fatalf("backend.js printed no port within 30s:\n%s", stderr.String())
+		t.Fatalf("%s printed no port within 30s:\n%s", script, stderr.String())
 	}
 	return ""
+}
+
+// lines collects output lines from a goroutine.
+type lines struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lines) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(s + "\n")
+}
+
+func (l *lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // runZeep runs test/interop/python/client.py with py (zeepPython) and
