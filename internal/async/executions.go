@@ -141,8 +141,9 @@ func (x *Executions) Poll(ctx context.Context, key model.AsyncKey, id, tokenHash
 	return e, model.ErrAsyncToken // another poll used the token first
 }
 
-// Waiting implements dataplane.AsyncExecutions.
-func (x *Executions) Waiting(ctx context.Context, key model.AsyncKey, id string) (model.AsyncExecution, error) {
+// waiting returns execution id of key when a callback may finish it;
+// ErrAsyncNotFound, ErrAsyncFinished or ErrAsyncExpired otherwise.
+func (x *Executions) waiting(ctx context.Context, key model.AsyncKey, id string) (model.AsyncExecution, error) {
 	e, err := x.cfg.Store.AsyncExecution(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || (err == nil && !key.Matches(e)):
@@ -174,7 +175,7 @@ func (x *Executions) Finish(ctx context.Context, key model.AsyncKey, id string, 
 	if done {
 		return model.AsyncExecution{CorrelationID: id, Status: out.Status}, nil
 	}
-	if e, err := x.Waiting(ctx, key, id); err != nil {
+	if e, err := x.waiting(ctx, key, id); err != nil {
 		return e, err
 	}
 	return model.AsyncExecution{}, model.ErrAsyncFinished

@@ -30,12 +30,9 @@ type AsyncExecutions interface {
 	// one token, one wins. ErrAsyncNotFound, ErrAsyncToken (wrong or used
 	// token), ErrAsyncExpired.
 	Poll(ctx context.Context, key model.AsyncKey, id, tokenHash, nextHash string) (model.AsyncExecution, error)
-	// Waiting returns execution id of key when a callback may finish it;
-	// ErrAsyncNotFound, ErrAsyncFinished or ErrAsyncExpired otherwise.
-	Waiting(ctx context.Context, key model.AsyncKey, id string) (model.AsyncExecution, error)
 	// Finish sets the outcome of waiting execution id of key, exactly
-	// once: a finisher that lost a race gets ErrAsyncFinished (or
-	// ErrAsyncExpired when the execution expired meanwhile).
+	// once. Otherwise it tells why: ErrAsyncNotFound, ErrAsyncFinished
+	// (also for a finisher that lost a race) or ErrAsyncExpired.
 	Finish(ctx context.Context, key model.AsyncKey, id string, out model.AsyncOutcome) (model.AsyncExecution, error)
 }
 

@@ -115,13 +115,11 @@ func (d *Dispatcher) callback(r *http.Request, rec *TxRecord) (model.AsyncExecut
 		return none, asyncError(model.ErrAsyncNotFound, id)
 	}
 	rec.CorrelationID = id // the join key of the execution's records
-	ctx := r.Context()
-	if _, err := d.cfg.Async.Waiting(ctx, key, id); err != nil {
-		return none, asyncError(err, id)
-	}
+	// Converted before the execution is read: Finish changes it only if
+	// it is waiting, and tells otherwise, in one round trip on success.
 	out := d.convertCallback(r, svc, op, id, body, rec)
 	out.Callback = stored
-	e, err := d.cfg.Async.Finish(ctx, key, id, out)
+	e, err := d.cfg.Async.Finish(r.Context(), key, id, out)
 	if err != nil {
 		return none, asyncError(err, id)
 	}
