@@ -31,10 +31,11 @@ func (p *parser) fault() (*Fault, error) {
 	}
 }
 
+// fault11Child reads one child of a SOAP 1.1 Fault. The children are
+// unqualified (SOAP 1.1 section 4.4); they are matched by local name in
+// any namespace, since stacks that put a default namespace on the Fault
+// qualify them by accident.
 func (p *parser) fault11Child(f *Fault, tok xmlstream.Token) error {
-	if tok.Name.Space != "" && tok.Name.Space != NS11 {
-		return p.r.Skip()
-	}
 	var err error
 	switch tok.Name.Local {
 	case "faultcode":
@@ -54,45 +55,69 @@ func (p *parser) fault11Child(f *Fault, tok xmlstream.Token) error {
 }
 
 // code11 reads a faultcode, splitting the dotted form "Client.Auth" of the
-// envelope namespace codes into code and subcodes.
+// envelope codes into code and subcodes (see envelopeCode).
 func (p *parser) code11() (xmlstream.Name, []xmlstream.Name, error) {
-	name, err := p.qnameText()
+	name, prefixed, err := p.qnameText()
 	if err != nil {
 		return name, nil, err
 	}
-	if name.Space != NS11 || !strings.Contains(name.Local, ".") {
+	name = envelopeCode(name, prefixed)
+	head, _, dotted := strings.Cut(name.Local, ".")
+	if !dotted || name.Space != NS11 && codeClass(xmlstream.Name{Local: head}) == "" {
 		return name, nil, nil
+	}
+	if name.Space != NS11 && name.Space != NS12 && name.Space != "" {
+		return name, nil, nil // a custom code keeps its dots
 	}
 	parts := strings.Split(name.Local, ".")
 	subs := make([]xmlstream.Name, 0, len(parts)-1)
 	for _, s := range parts[1:] {
-		subs = append(subs, xmlstream.Name{Space: NS11, Local: s})
+		subs = append(subs, xmlstream.Name{Space: name.Space, Local: s})
 	}
-	return xmlstream.Name{Space: NS11, Local: parts[0]}, subs, nil
+	return xmlstream.Name{Space: name.Space, Local: parts[0]}, subs, nil
+}
+
+// envelopeCode returns the fault code name as the class code it stands for
+// when it was written without a prefix and begins with a class name
+// ("Client", "Server.Busy", "Sender", …): it then resolved to whatever
+// default namespace was in scope, often an application namespace, though
+// its writer meant the envelope's code. Its namespace becomes none, which
+// Class reads like the envelope namespace.
+func envelopeCode(name xmlstream.Name, prefixed bool) xmlstream.Name {
+	if prefixed || name.Space == NS11 || name.Space == NS12 || name.Space == "" {
+		return name
+	}
+	head, _, _ := strings.Cut(name.Local, ".")
+	if codeClass(xmlstream.Name{Local: head}) == "" {
+		return name
+	}
+	return xmlstream.Name{Local: name.Local}
 }
 
 // qnameText reads QName text content and resolves it in the scope of its
-// element (declarations on the element itself included).
-func (p *parser) qnameText() (xmlstream.Name, error) {
+// element (declarations on the element itself included); prefixed tells
+// whether the text had a prefix.
+func (p *parser) qnameText() (name xmlstream.Name, prefixed bool, err error) {
 	var b []byte
-	var name xmlstream.Name
 	var rerr error
 	for {
 		tok, err := p.r.Next()
 		if err != nil {
-			return name, p.fail("unexpected end of envelope", err)
+			return name, false, p.fail("unexpected end of envelope", err)
 		}
 		switch tok.Kind {
 		case xmlstream.CharData:
 			b = append(b, tok.Data...)
-			name, rerr = p.r.ResolveQName(trimSpace(string(b)))
+			text := trimSpace(string(b))
+			prefixed = strings.IndexByte(text, ':') >= 0
+			name, rerr = p.r.ResolveQName(text)
 		case xmlstream.EndElement:
 			if rerr != nil {
-				return name, p.fail("fault code", rerr)
+				return name, prefixed, p.fail("fault code", rerr)
 			}
-			return name, nil
+			return name, prefixed, nil
 		case xmlstream.StartElement:
-			return name, p.fail("unexpected element "+tok.Name.Local+" in fault code", nil)
+			return name, prefixed, p.fail("unexpected element "+tok.Name.Local+" in fault code", nil)
 		}
 	}
 }
@@ -167,12 +192,12 @@ func (p *parser) code12(f *Fault, top bool) error {
 		}
 		switch {
 		case tok.Name == xmlstream.Name{Space: NS12, Local: "Value"}:
-			name, err := p.qnameText()
+			name, prefixed, err := p.qnameText()
 			if err != nil {
 				return err
 			}
 			if top {
-				f.Code = name
+				f.Code = envelopeCode(name, prefixed)
 			} else {
 				f.Subcodes = append(f.Subcodes, name)
 			}
