@@ -30,6 +30,9 @@ func TestPublishSafeFaultCodes(t *testing.T) {
 	}{
 		{"1.1 prefixed", "1.1", fault11("soap:Client.CardDeclined"), declined},
 		{"1.1 unprefixed", "1.1", fault11("Client.CardDeclined"), declined},
+		{"1.1 prefix of the service namespace (PHP ext/soap)", "1.1",
+			envelope11(`<soap:Fault><faultcode xmlns:ns1="urn:example:bank">ns1:Client.CardDeclined</faultcode>` +
+				`<faultstring>` + secret + `</faultstring></soap:Fault>`), declined},
 		{"1.1 other prefix for the envelope namespace", "1.1",
 			envelope11(`<soap:Fault><faultcode xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/">SOAP-ENV:Client.CardDeclined</faultcode>` +
 				`<faultstring>` + secret + `</faultstring></soap:Fault>`), declined},

@@ -57,16 +57,18 @@ func (p *parser) fault11Child(f *Fault, tok xmlstream.Token) error {
 // code11 reads a faultcode, splitting the dotted form "Client.Auth" of the
 // envelope codes into code and subcodes (see envelopeCode).
 func (p *parser) code11() (xmlstream.Name, []xmlstream.Name, error) {
-	name, prefixed, err := p.qnameText()
+	name, err := p.qnameText()
 	if err != nil {
 		return name, nil, err
 	}
-	name = envelopeCode(name, prefixed)
+	name = envelopeCode(name)
 	head, _, dotted := strings.Cut(name.Local, ".")
-	if !dotted || name.Space != NS11 && codeClass(xmlstream.Name{Local: head}) == "" {
+	switch {
+	case !dotted:
 		return name, nil, nil
-	}
-	if name.Space != NS11 && name.Space != NS12 && name.Space != "" {
+	case name.Space == NS11:
+	case (name.Space == "" || name.Space == NS12) && codeClass(xmlstream.Name{Local: head}) != "":
+	default:
 		return name, nil, nil // a custom code keeps its dots
 	}
 	parts := strings.Split(name.Local, ".")
@@ -77,14 +79,15 @@ func (p *parser) code11() (xmlstream.Name, []xmlstream.Name, error) {
 	return xmlstream.Name{Space: name.Space, Local: parts[0]}, subs, nil
 }
 
-// envelopeCode returns the fault code name as the class code it stands for
-// when it was written without a prefix and begins with a class name
-// ("Client", "Server.Busy", "Sender", …): it then resolved to whatever
-// default namespace was in scope, often an application namespace, though
-// its writer meant the envelope's code. Its namespace becomes none, which
-// Class reads like the envelope namespace.
-func envelopeCode(name xmlstream.Name, prefixed bool) xmlstream.Name {
-	if prefixed || name.Space == NS11 || name.Space == NS12 || name.Space == "" {
+// envelopeCode returns a fault code whose local name begins with a SOAP
+// code ("Client", "Server.Busy", "Sender", …) as that code, with no
+// namespace (which Class reads like the envelope's), whatever namespace it
+// resolved to: PHP's ext/soap qualifies it with the service's namespace
+// (ns1:Client.CardDeclined), and an unprefixed one takes whatever default
+// namespace is in scope, though their writers meant the envelope's code.
+// Any other code is returned as it is.
+func envelopeCode(name xmlstream.Name) xmlstream.Name {
+	if name.Space == NS11 || name.Space == NS12 || name.Space == "" {
 		return name
 	}
 	head, _, _ := strings.Cut(name.Local, ".")
@@ -95,29 +98,27 @@ func envelopeCode(name xmlstream.Name, prefixed bool) xmlstream.Name {
 }
 
 // qnameText reads QName text content and resolves it in the scope of its
-// element (declarations on the element itself included); prefixed tells
-// whether the text had a prefix.
-func (p *parser) qnameText() (name xmlstream.Name, prefixed bool, err error) {
+// element (declarations on the element itself included).
+func (p *parser) qnameText() (xmlstream.Name, error) {
 	var b []byte
+	var name xmlstream.Name
 	var rerr error
 	for {
 		tok, err := p.r.Next()
 		if err != nil {
-			return name, false, p.fail("unexpected end of envelope", err)
+			return name, p.fail("unexpected end of envelope", err)
 		}
 		switch tok.Kind {
 		case xmlstream.CharData:
 			b = append(b, tok.Data...)
-			text := trimSpace(string(b))
-			prefixed = strings.IndexByte(text, ':') >= 0
-			name, rerr = p.r.ResolveQName(text)
+			name, rerr = p.r.ResolveQName(trimSpace(string(b)))
 		case xmlstream.EndElement:
 			if rerr != nil {
-				return name, prefixed, p.fail("fault code", rerr)
+				return name, p.fail("fault code", rerr)
 			}
-			return name, prefixed, nil
+			return name, nil
 		case xmlstream.StartElement:
-			return name, prefixed, p.fail("unexpected element "+tok.Name.Local+" in fault code", nil)
+			return name, p.fail("unexpected element "+tok.Name.Local+" in fault code", nil)
 		}
 	}
 }
@@ -192,12 +193,12 @@ func (p *parser) code12(f *Fault, top bool) error {
 		}
 		switch {
 		case tok.Name == xmlstream.Name{Space: NS12, Local: "Value"}:
-			name, prefixed, err := p.qnameText()
+			name, err := p.qnameText()
 			if err != nil {
 				return err
 			}
 			if top {
-				f.Code = envelopeCode(name, prefixed)
+				f.Code = envelopeCode(name)
 			} else {
 				f.Subcodes = append(f.Subcodes, name)
 			}
