@@ -50,7 +50,7 @@ func checkStackBackend(t *testing.T, base, stack, ledgerURL, accountsURL string)
 		e := decodeError(t, status, got, http.StatusBadGateway, "S2R-RUN-0502")
 		want := map[string]any{"faultCode": "Sender", "faultSubcodes": []any{"CardDeclined"}}
 		if d := cmp.Diff(want, e.Error.Details); d != "" {
-			t.Errorf("safe fault details (-want +got):\n%s", d)
+			t.Errorf("safe fault details (-want +got):\n%s\n%s", d, got)
 		}
 
 		e = fullFault(t, base, auto, reject, `{"reason":"over <limit>"}`)
@@ -77,7 +77,7 @@ func checkStackBackend(t *testing.T, base, stack, ledgerURL, accountsURL string)
 		e := decodeError(t, status, got, http.StatusBadGateway, "S2R-RUN-0502")
 		want := map[string]any{"faultCode": "Receiver", "faultSubcodes": []any{"Frozen"}}
 		if d := cmp.Diff(want, e.Error.Details); d != "" {
-			t.Errorf("safe fault details (-want +got):\n%s", d)
+			t.Errorf("safe fault details (-want +got):\n%s\n%s", d, got)
 		}
 		e = fullFault(t, base, auto, freeze, `{"id":7,"reason":"cold & <dark>"}`)
 		if e.Error.Details["faultString"] != "frozen: cold & <dark>" || e.Error.Details["faultCode"] != "Receiver" {

@@ -88,6 +88,7 @@ while (my $c = $daemon->accept) {
 		$daemon->request($r);
 		$daemon->SOAP::Transport::HTTP::Server::handle;
 		$c->force_last_request;
+		$daemon->response->header(Connection => 'close');
 		$c->send_response($daemon->response);
 	}
 	$c->close;
