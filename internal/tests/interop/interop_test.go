@@ -254,26 +254,28 @@ type autopilotResult struct {
 	} `json:"draftSuggestion"`
 }
 
-func (a autopilotResult) operationID(t *testing.T, soapName string) string {
+// operation returns the autopilot's operation of WSDL operation soapName.
+func (a autopilotResult) operation(t *testing.T, soapName string) (id, key string) {
 	t.Helper()
 	for _, op := range a.Operations {
 		if op.SOAPOperationName == soapName {
-			return op.OperationID
+			return op.OperationID, op.OperationKey
 		}
 	}
 	t.Fatalf("autopilot made no operation %s: %+v", soapName, a.Operations)
-	return ""
+	return "", ""
+}
+
+func (a autopilotResult) operationID(t *testing.T, soapName string) string {
+	t.Helper()
+	id, _ := a.operation(t, soapName)
+	return id
 }
 
 func (a autopilotResult) operationKey(t *testing.T, soapName string) string {
 	t.Helper()
-	for _, op := range a.Operations {
-		if op.SOAPOperationName == soapName {
-			return op.OperationKey
-		}
-	}
-	t.Fatalf("autopilot made no operation %s: %+v", soapName, a.Operations)
-	return ""
+	_, key := a.operation(t, soapName)
+	return key
 }
 
 // activate activates the autopilot's version.

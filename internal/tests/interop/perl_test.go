@@ -23,11 +23,7 @@ func perlSOAPLite(t *testing.T) string {
 
 // perlResult is what test/interop/perl/client.pl prints: the answer's
 // leaves as [path, value] pairs in document order.
-type perlResult struct {
-	Result [][]any     `json:"result"`
-	Fault  *stackFault `json:"fault"`
-	Status int         `json:"status"`
-}
+type perlResult = stackResult[[][]any]
 
 // TestPerlSOAPLiteStack: Perl's SOAP::Lite (Debian libsoap-lite-perl) as a
 // client of consume — requests built the way SOAP::Lite users write

@@ -51,11 +51,7 @@ func startPHPServer(t *testing.T, php string) string {
 }
 
 // phpResult is what test/interop/php/client.php prints.
-type phpResult struct {
-	Result map[string]any `json:"result"`
-	Fault  *stackFault    `json:"fault"`
-	Status int            `json:"status"`
-}
+type phpResult = stackResult[map[string]any]
 
 // TestPHPSoapStack: PHP's ext/soap (Debian php-soap, one php -S process)
 // as a client of consume — SoapClient loads s2r's WSDL and its XSD and

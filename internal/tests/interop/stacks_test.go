@@ -130,6 +130,14 @@ func jsonEqual(t *testing.T, a, b string) bool {
 	return cmp.Equal(va, vb)
 }
 
+// stackResult is what the PHP and Perl clients print: the answer (R in
+// each client's shape) or a Fault, with the HTTP status.
+type stackResult[R any] struct {
+	Result R           `json:"result"`
+	Fault  *stackFault `json:"fault"`
+	Status int         `json:"status"`
+}
+
 // stackFault is a Fault as the PHP and Perl clients report it.
 type stackFault struct {
 	Code   string `json:"code"`
