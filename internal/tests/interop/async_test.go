@@ -41,7 +41,7 @@ func TestAsyncNodeSOAPBackend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			endpoint := startNodeScript(t, dir, "async_backend.js", []string{"CALLBACK_SECRET=" + secret}, wsdlPath, tc.version)
+			endpoint := "http://127.0.0.1:" + startListener(t, dir, "node", "async_backend.js", wsdlPath, tc.version, secret) + "/echo"
 			var auto autopilotResult
 			admin(t, base, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdlText),
 				"environment": "dev", "serviceKey": tc.key, "backendUrl": endpoint}, http.StatusCreated, &auto)

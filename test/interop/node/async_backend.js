@@ -1,11 +1,11 @@
-// async_backend.js WSDL_FILE [1.1|1.2]: the npm soap package as an
+// async_backend.js WSDL_FILE [1.1|1.2] [SECRET]: the npm soap package as an
 // asynchronous SOAP backend on 127.0.0.1 (a free port). The soap package
 // serves the echo service of backend.js at /sync; /echo acknowledges each
 // request at once (202, no body) and, a moment later, POSTs the envelope
 // the soap package produced for it (the response, or its SOAP Fault) to
 // the request's WS-Addressing ReplyTo address as a callback: with
-// wsa:RelatesTo = the request's wsa:MessageID, and the shared secret of
-// environment variable CALLBACK_SECRET in X-S2R-Callback-Secret. Prints
+// wsa:RelatesTo = the request's wsa:MessageID, and the shared secret
+// SECRET in X-S2R-Callback-Secret. Prints
 // "PORT=<n>" once listening and one "CALLBACK <status>" line per callback
 // delivered; runs until killed.
 'use strict';
@@ -14,10 +14,9 @@ const http = require('http');
 const soap = require('soap');
 const { echoService, exactNumbers, declareXsi } = require('./echo_service');
 
-const [wsdlFile, version = '1.1'] = process.argv.slice(2);
+const [wsdlFile, version = '1.1', secret = ''] = process.argv.slice(2);
 const soap12 = version === '1.2';
 const xml = fs.readFileSync(wsdlFile, 'utf8');
-const secret = process.env.CALLBACK_SECRET || '';
 const WSA = 'http://www.w3.org/2005/08/addressing';
 
 // post sends body to url and resolves with the status and answer text.
