@@ -31,9 +31,9 @@ func TestAsyncNodeSOAPBackend(t *testing.T) {
 	dir := nodeDir(t)
 	base := startS2R(t)
 	const secret = "interop-callback-secret"
-	for _, tc := range []struct{ version, file, key string }{
-		{"1.1", "echo11.wsdl", "async11"},
-		{"1.2", "echo12.wsdl", "async12"},
+	for _, tc := range []struct{ version, file, key, fault string }{
+		{"1.1", "echo11.wsdl", "async11", `{"faultCode":"Sender"}`},
+		{"1.2", "echo12.wsdl", "async12", `{"faultCode":"Sender","faultSubcodes":["InvalidReason"]}`},
 	} {
 		t.Run("SOAP "+tc.version, func(t *testing.T) {
 			wsdlPath := filepath.Join(repoRoot(t), "test", "interop", "wsdl", tc.file)
@@ -61,7 +61,7 @@ func TestAsyncNodeSOAPBackend(t *testing.T) {
 
 			fail := startAsync(t, base+"/publish/dev/"+tc.key+"/fail", `{"reason":"bad <input>"}`)
 			done = pollUntilDone(t, base, fail)
-			if done.Status != "failed" || string(done.Fault) != `{"faultCode":"Sender"}` || done.Result != nil {
+			if done.Status != "failed" || string(done.Fault) != tc.fault || done.Result != nil {
 				t.Errorf("fail execution: %+v (fault %s)", done, done.Fault)
 			}
 		})
