@@ -37,7 +37,7 @@ func (x *Executions) sweepLoop(ctx context.Context) {
 }
 
 // Sweep moves every waiting execution past its expiry to expired (DESIGN
-// 6.5) and removes finished executions last changed more than
+// 6.5) and removes finished executions created more than
 // default_retention_days ago. It returns the counts; when another
 // instance is sweeping it returns zeros at once.
 func (x *Executions) Sweep(ctx context.Context) (expired, removed int64, err error) {

@@ -24,6 +24,18 @@ const asyncSummaryColumns = "correlation_id, status, direction, environment, ser
 // asyncColumns are the columns of one execution with its payloads.
 const asyncColumns = asyncSummaryColumns + ", result, fault, callback"
 
+// asyncKeyExpr is the route key of a row as one text, compared with
+// asyncKeyText: a change by id must be found through the primary key, and
+// with separate column equalities PostgreSQL, without statistics on a
+// young table, chose the route index instead and scanned every execution
+// of the operation on each update. An expression no index serves leaves
+// only the primary key. Environment and service keys hold no spaces.
+const asyncKeyExpr = "direction || ' ' || environment || ' ' || service_key || ' ' || operation_key"
+
+func asyncKeyText(k model.AsyncKey) string {
+	return k.Direction + " " + k.Environment + " " + k.ServiceKey + " " + k.OperationKey
+}
+
 // InsertAsyncExecution stores a new execution with the hash of its first
 // poll token; ErrAlreadyExists when the correlation id is taken.
 func (tx *Tx) InsertAsyncExecution(ctx context.Context, e model.AsyncExecution, tokenHash string) error {
@@ -74,10 +86,8 @@ func asyncExecution(ctx context.Context, q Querier, id string) (model.AsyncExecu
 func (tx *Tx) RotatePollToken(ctx context.Context, key model.AsyncKey, id, oldHash, newHash string, now time.Time) (model.AsyncExecution, error) {
 	row := tx.QueryRow(ctx, `UPDATE async_executions SET poll_token_hash = $3
 		WHERE correlation_id = $1 AND poll_token_hash = $2 AND status <> 'expired'
-		AND NOT (status = 'waiting_callback' AND expires_at < $4)
-		AND direction = $5 AND environment = $6 AND service_key = $7 AND operation_key = $8
-		RETURNING `+asyncColumns, id, oldHash, newHash, NewTime(now),
-		key.Direction, key.Environment, key.ServiceKey, key.OperationKey)
+		AND NOT (status = 'waiting_callback' AND expires_at < $4) AND `+asyncKeyExpr+` = $5
+		RETURNING `+asyncColumns, id, oldHash, newHash, NewTime(now), asyncKeyText(key))
 	e, err := scanAsync(row.Scan, true)
 	if err != nil {
 		return e, fmt.Errorf("store: rotate poll token: %w", err)
@@ -104,11 +114,8 @@ func (c AsyncCondition) where(args []any) (string, []any) {
 	}
 	cond := " AND status IN (" + strings.Join(ph, ", ") + ")"
 	if c.Key != (model.AsyncKey{}) {
-		for _, kv := range []struct{ col, v string }{{"direction", c.Key.Direction}, {"environment", c.Key.Environment},
-			{"service_key", c.Key.ServiceKey}, {"operation_key", c.Key.OperationKey}} {
-			args = append(args, kv.v)
-			cond += " AND " + kv.col + " = $" + strconv.Itoa(len(args))
-		}
+		args = append(args, asyncKeyText(c.Key))
+		cond += " AND " + asyncKeyExpr + " = $" + strconv.Itoa(len(args))
 	}
 	if !c.LiveAt.IsZero() {
 		args = append(args, NewTime(c.LiveAt))
@@ -169,11 +176,11 @@ func (tx *Tx) ExpireAsyncExecutions(ctx context.Context, now time.Time, limit in
 }
 
 // DeleteAsyncExecutionsBefore removes up to limit executions that are no
-// longer waiting and were last updated before t (retention), and returns
-// how many it removed.
+// longer waiting and were created before t (retention; by creation time,
+// which is indexed), and returns how many it removed.
 func (tx *Tx) DeleteAsyncExecutionsBefore(ctx context.Context, t time.Time, limit int) (int64, error) {
 	res, err := tx.Exec(ctx, `DELETE FROM async_executions WHERE correlation_id IN (SELECT correlation_id
-		FROM async_executions WHERE status <> 'waiting_callback' AND updated_at < $1 LIMIT $2)`, NewTime(t), limit)
+		FROM async_executions WHERE created_at < $1 AND status <> 'waiting_callback' LIMIT $2)`, NewTime(t), limit)
 	if err != nil {
 		return 0, fmt.Errorf("store: delete async executions: %w", err)
 	}
