@@ -117,4 +117,3 @@ func pollUntilDone(t *testing.T, base string, a asyncAnswer) asyncAnswer {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
