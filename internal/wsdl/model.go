@@ -55,7 +55,8 @@ type Service struct {
 type Port struct {
 	Name        string
 	Binding     xmlstream.Name
-	Address     string // soap:address location
+	PortType    xmlstream.Name // the binding's portType; zero when skipped
+	Address     string         // soap:address location
 	SOAPVersion string // SOAP11 or SOAP12; empty when skipped
 	Transport   string
 	Skipped     string // why the port is not imported, empty when it is
