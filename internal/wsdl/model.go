@@ -57,7 +57,7 @@ type Port struct {
 	Binding     xmlstream.Name
 	PortType    xmlstream.Name // the binding's portType; zero when skipped
 	Address     string         // soap:address location
-	SOAPVersion string // SOAP11 or SOAP12; empty when skipped
+	SOAPVersion string         // SOAP11 or SOAP12; empty when skipped
 	Transport   string
 	Skipped     string // why the port is not imported, empty when it is
 	Operations  []*xsd.Operation
