@@ -2,7 +2,6 @@ package admin
 
 import (
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,20 +13,7 @@ import (
 // zipOfFixture zips the files of internal/wsdl/testdata/rootzip/dir.
 func zipOfFixture(t *testing.T, dir string) []byte {
 	t.Helper()
-	root := filepath.Join("..", "wsdl", "testdata", "rootzip", dir)
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(root, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = b
-	}
-	return zipOf(t, files)
+	return zipOfDir(t, filepath.Join("..", "wsdl", "testdata", "rootzip", dir), "")
 }
 
 // TestZIPRootChosenAsAPersonWould: a ZIP of WSDLs at one level that import
