@@ -35,6 +35,10 @@ type ReadinessInput struct {
 	Mappings map[string]model.Mapping
 	// BackendProfiles is the number of backend profiles of the service.
 	BackendProfiles int
+	// ProfilesWithoutURL names (by profile id) the backend profiles that
+	// have no endpoint URL yet: autopilot leaves it empty when the WSDL's
+	// soap:address is not an absolute http(s) URL and none was given.
+	ProfilesWithoutURL []string
 }
 
 // Check is one readiness check.
@@ -222,6 +226,16 @@ func (r *readiness) rules() {
 }
 
 func (r *readiness) backend() {
+	if len(r.in.ProfilesWithoutURL) > 0 {
+		issues := make([]Issue, 0, len(r.in.ProfilesWithoutURL))
+		for _, id := range r.in.ProfilesWithoutURL {
+			issues = append(issues, Issue{Code: "NO_BACKEND_URL", Message: "backend profile " + id + " has no endpoint URL: " +
+				"the WSDL's soap:address is not an absolute http(s) URL and no backendUrl was given"})
+		}
+		r.check("backendProfile", "", CheckFail, issues,
+			`set the backend URL: PATCH /backend-profiles/{profileId} with {"endpointUrl": "https://…"}`)
+		return
+	}
 	if r.in.BackendProfiles > 0 {
 		r.check("backendProfile", itoa(r.in.BackendProfiles)+" backend profiles", CheckPass, nil, "")
 		return
@@ -241,9 +255,17 @@ func (r *readiness) service() {
 			Message: "the service is " + r.in.Service.Status + ": the runtime serves it only while active"})
 	}
 	for _, op := range r.in.Operations {
-		if op.ExecutionMode == model.ExecutionAsyncCallback && r.in.Service.CallbackAuthMode != model.CallbackAuthSharedSecret {
+		if op.ExecutionMode != model.ExecutionAsyncCallback {
+			continue
+		}
+		switch {
+		case r.in.Service.CallbackAuthMode != model.CallbackAuthSharedSecret:
 			issues = append(issues, opIssue("CALLBACK_UNAUTHENTICATED", op,
 				"operation "+op.OperationKey+" is async_callback but callbacks are not authenticated (callbackAuthMode none)"))
+		case !r.in.Service.CallbackSecret.IsSet():
+			issues = append(issues, opIssue("CALLBACK_SECRET_MISSING", op,
+				"operation "+op.OperationKey+" is async_callback with callbackAuthMode shared_secret but the service has "+
+					"no callbackSecret: every callback is refused (401)"))
 		}
 	}
 	status := CheckPass

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -74,8 +75,12 @@ type Config struct {
 	// Gateway configures the gateway passthrough (gateway.go).
 	Gateway GatewayConfig
 	// PublicBaseURL (S2R_PUBLIC_BASE_URL) is the base of the URLs served
-	// WSDLs advertise; "" derives it from the request (wsdl.go).
+	// WSDLs advertise and of async callback addresses; "" derives it from
+	// the request (wsdl.go).
 	PublicBaseURL string
+	// Async keeps async callback executions; nil answers async_callback
+	// operations, polls and callbacks with 500 S2R-RUN-0500.
+	Async AsyncExecutions
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -119,6 +124,10 @@ func New(cfg Config) *Dispatcher {
 func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	target, ok := parseTarget(r.URL.Path)
 	if !ok {
+		if strings.HasPrefix(r.URL.Path, CallbackPrefix) {
+			d.serveCallback(w, r)
+			return
+		}
 		d.recordBadURL(r)
 		apierr.Render(w, r, apierr.Newf(apierr.RunBadDirection,
 			"missing or invalid direction segment: the path must start with /publish/, /consume/ or /gateway/ followed by an environment"),
@@ -161,6 +170,12 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case t.Direction == Publish && route.Service != nil:
+		if r.Method == http.MethodGet {
+			if opKey, id, ok := pollTarget(route.Service, t); ok {
+				d.servePoll(w, r, t, route.Service, opKey, id)
+				return
+			}
+		}
 		d.servePublish(w, r, t, route.Service)
 		return
 	case t.Direction == Consume && route.Service != nil:
@@ -173,20 +188,23 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 // fail renders err in the shape of the target's direction: a SOAP Fault on
 // consume paths (SPEC 7.1), JSON otherwise.
 func (d *Dispatcher) fail(w http.ResponseWriter, r *http.Request, t Target, err error) {
-	d.recordFailure(r, t, err)
-	if t.Direction == Consume {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			// A WSDL fetch, not a SOAP call: the SOAP 1.1 rule of 500
-			// for every Fault does not apply, the code's status does.
-			e := apierr.Resolve(err, apierr.RunInternal)
-			apierr.Log(r.Context(), e)
-			writeFetchFault(w, r, e)
-			return
-		}
-		apierr.RenderFault(w, r, soapVersionOf(r), err)
+	e := apierr.Resolve(err, apierr.RunInternal)
+	if t.Direction != Consume {
+		d.recordFailure(r, t, e, e.Status())
+		apierr.Render(w, r, e, apierr.RunInternal)
 		return
 	}
-	apierr.Render(w, r, err, apierr.RunInternal)
+	apierr.Log(r.Context(), e)
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		// A WSDL fetch, not a SOAP call: the SOAP rules for the status
+		// of a Fault do not apply, the code's status does.
+		d.recordFailure(r, t, e, e.Status())
+		writeFetchFault(w, r, e)
+		return
+	}
+	v := soapVersionOf(r)
+	d.recordFailure(r, t, e, apierr.FaultStatus(v, e))
+	apierr.WriteFault(w, v, e, correlation.ID(r.Context()))
 }
 
 // soapVersionOf picks the Fault version from the request's Content-Type:
