@@ -32,9 +32,7 @@ func (r adminRoute) takesXML() bool {
 
 // rawXML reports whether the body itself is XML (text/xml and friends).
 func (r adminRoute) rawXML() bool {
-	return slices.ContainsFunc(r.Media, func(m string) bool {
-		return strings.Contains(m, "xml") || m == "text/plain"
-	})
+	return slices.ContainsFunc(r.Media, func(m string) bool { return strings.Contains(m, "xml") })
 }
 
 // takesURL reports whether a JSON member named url is fetched.

@@ -161,3 +161,13 @@ func (e entryPoint) served(t *testing.T, s *server) bool {
 	}
 	return true
 }
+
+// hasRoutes reports whether s serves an admin route under prefix.
+func hasRoutes(s *server, t *testing.T, prefix string) bool {
+	for _, rt := range adminRoutes(t, s) {
+		if strings.HasPrefix(rt.Path, prefix) {
+			return true
+		}
+	}
+	return false
+}

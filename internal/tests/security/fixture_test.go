@@ -2,12 +2,14 @@ package security
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -120,6 +122,15 @@ type onboarded struct {
 // direction, points it at backendURL and activates it.
 func (s *server) onboard(t *testing.T, key, direction, backendURL string) onboarded {
 	t.Helper()
+	o := s.importDraft(t, key, direction, backendURL)
+	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).want(t, 200)
+	return o
+}
+
+// importDraft imports calcWSDL through the autopilot and leaves its
+// version a draft.
+func (s *server) importDraft(t *testing.T, key, direction, backendURL string) onboarded {
+	t.Helper()
 	r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": calcWSDL(t), "environment": "dev",
 		"serviceKey": key, "direction": direction, "backendUrl": backendURL}).want(t, 201)
 	m := r.json(t)
@@ -129,8 +140,53 @@ func (s *server) onboard(t *testing.T, key, direction, backendURL string) onboar
 	for _, op := range ops {
 		o.operationIDs[str(op, "operationKey")] = str(op, "operationId")
 	}
-	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).want(t, 200)
 	return o
+}
+
+// asyncService is a publish service whose add operation is
+// async_callback, with callbacks authenticated by secret.
+type asyncService struct {
+	onboarded
+	secret  string
+	backend *backend // acknowledges every request with 202
+}
+
+// onboardAsync sets up the async service "secasync" with callback secret
+// secret; the async routes exist only once the async area has landed
+// (found by the served OpenAPI document).
+func (s *server) onboardAsync(t *testing.T, secret string) *asyncService {
+	t.Helper()
+	a := &asyncService{secret: secret, backend: newBackend(t)}
+	a.backend.setReply(202, "text/xml", "")
+	a.onboarded = s.importDraft(t, "secasync", "publish", a.backend.URL+"/calc")
+	s.admin(t, "PATCH", "/operations/"+a.operationIDs["add"], map[string]any{"executionMode": "async_callback"}).want(t, 200)
+	s.admin(t, "PATCH", "/services/"+a.serviceID, map[string]any{"callbackAuthMode": "shared_secret", "callbackSecret": secret}).want(t, 200)
+	s.admin(t, "POST", "/services/"+a.serviceID+"/versions/"+a.versionID+":activate", nil).want(t, 200)
+	eventually(t, "async service served", func() string {
+		if r := s.startAsync(t); r.status != 202 {
+			return fmt.Sprintf("%d %s", r.status, r.body)
+		}
+		return ""
+	})
+	return a
+}
+
+// startAsync starts one execution of secasync's add.
+func (s *server) startAsync(t *testing.T) resp {
+	t.Helper()
+	return s.send(t, request{method: "POST", path: "/publish/dev/secasync/add", ctype: "application/json",
+		body: strings.NewReader(`{"a":1,"b":2}`)})
+}
+
+// executions starts n executions and returns their ids.
+func (s *server) executions(t *testing.T, n int) []string {
+	t.Helper()
+	ids := make([]string, 0, n)
+	for range n {
+		r := s.startAsync(t).want(t, 202)
+		ids = append(ids, str(r.json(t), "correlationId"))
+	}
+	return ids
 }
 
 // onboardAll onboards a publish, a consume and a gateway service (the

@@ -188,6 +188,27 @@ func secretsOn(t *testing.T, db database) {
 		"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
 	hunt(t, "the test mail answer", s.admin(t, "POST", "/settings:test-alert-mail", nil).want(t, 200).body, cans)
 
+	// The async callback secret: callbacks with it, without it, with a
+	// wrong one, and as a bearer token.
+	if hasRoutes(s, t, "/async-executions") {
+		s.onboardAsync(t, canaryCallback)
+		for i, hdr := range []map[string]string{
+			{"X-S2R-Callback-Secret": canaryCallback}, {"Authorization": "Bearer " + canaryCallback},
+			{"X-S2R-Callback-Secret": canaryCallback + "-wrong"}, {},
+		} {
+			id := str(s.startAsync(t).want(t, 202).json(t), "correlationId")
+			cb := soap11(`<AddResponse xmlns="` + calcNS + `"><result>3</result></AddResponse>`)
+			cb = strings.Replace(cb, "<s:Body>", `<s:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">`+id+
+				`</wsa:RelatesTo></s:Header><s:Body>`, 1)
+			r := s.send(t, request{method: "POST", path: "/_s2r/callback/dev/secasync/add", ctype: "text/xml",
+				body: strings.NewReader(cb), header: hdr})
+			if want := map[bool]int{true: 200, false: 401}[i < 2]; r.status != want {
+				t.Errorf("callback %d: %d %s, want %d", i, r.status, r.body, want)
+			}
+			hunt(t, "a callback answer", r.body, cans)
+		}
+	}
+
 	// The OpenAPI export.
 	s.admin(t, "POST", "/services/"+pub.serviceID+"/versions/"+pub.versionID+":generate-openapi", nil)
 	pkg := s.admin(t, "GET", "/services/"+pub.serviceID+"/versions/"+pub.versionID+"/openapi/package", nil)

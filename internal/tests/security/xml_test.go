@@ -20,6 +20,18 @@ type xmlSetup struct {
 	canary *canary
 	docs   *docServer
 	params map[string]string // path wildcard -> a real id
+	async  *asyncService     // nil until the async area lands
+	execs  []string          // fresh async executions, one per use
+}
+
+// nextExecution returns an execution no attack has touched yet.
+func (x *xmlSetup) nextExecution(t *testing.T) string {
+	if len(x.execs) == 0 {
+		x.execs = x.s.executions(t, 10)
+	}
+	id := x.execs[0]
+	x.execs = x.execs[1:]
+	return id
 }
 
 func newXMLSetup(t *testing.T) *xmlSetup {
@@ -33,6 +45,10 @@ func newXMLSetup(t *testing.T) *xmlSetup {
 	// URL imports fetch from the document server on 127.0.0.1.
 	x.s.admin(t, "PATCH", "/settings", map[string]any{"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
 	x.sv = x.s.onboardAll(t)
+	if hasRoutes(x.s, t, "/async-executions") {
+		x.async = x.s.onboardAsync(t, "sec-xml-callback-secret")
+		x.execs = x.s.executions(t, 40)
+	}
 	art := x.s.admin(t, "POST", "/wsdl/import-xml", map[string]any{"xml": calcWSDL(t)}).want(t, 201).json(t)
 	x.params = map[string]string{
 		"serviceId":   x.sv.publish.serviceID,
@@ -44,13 +60,18 @@ func newXMLSetup(t *testing.T) *xmlSetup {
 	return x
 }
 
-// adminPath fills rt's wildcards with real ids where the setup has one.
-func (x *xmlSetup) adminPath(rt adminRoute) string {
+// adminPath fills rt's wildcards with real ids where the setup has one;
+// an async execution id is a fresh execution each time.
+func (x *xmlSetup) adminPath(t *testing.T, rt adminRoute) string {
 	return "/admin/v1" + wildcard.ReplaceAllStringFunc(rt.Path, func(m string) string {
-		if v := x.params[m[1:len(m)-1]]; v != "" {
+		name := m[1 : len(m)-1]
+		if name == "id" && strings.HasPrefix(rt.Path, "/async-executions/") && x.async != nil {
+			return x.nextExecution(t)
+		}
+		if v := x.params[name]; v != "" {
 			return v
 		}
-		return placeholder(m[1 : len(m)-1])
+		return placeholder(name)
 	})
 }
 
@@ -66,14 +87,16 @@ func (x *xmlSetup) targets(t *testing.T, routes []adminRoute) []xmlTarget {
 		if rt.Method != "POST" && rt.Method != "PUT" && rt.Method != "PATCH" {
 			continue
 		}
-		rt, path := rt, x.adminPath(rt)
+		rt := rt
 		if rt.rawXML() {
 			out = append(out, xmlTarget{name: rt.String() + " raw", kind: soap11Doc, limit: 10 << 20,
 				send: func(t *testing.T, a xmlAttack, chunked bool) resp {
+					path := x.adminPath(t, rt)
 					p := a.build(soap11Doc, x.env)
 					return s.post(t, path, "text/xml", adminEmail, p.r, bodyLen(p, chunked), nil)
 				}})
 		}
+		path := x.adminPath(t, rt)
 		if rt.FormBody != nil {
 			for _, zipped := range []bool{false, true} {
 				name, file := rt.String()+" multipart", "service.wsdl"
@@ -128,6 +151,15 @@ func (x *xmlSetup) targets(t *testing.T, routes []adminRoute) []xmlTarget {
 			send: func(t *testing.T, a xmlAttack, chunked bool) resp {
 				p := a.build(v.kind, x.env)
 				return s.post(t, "/consume/dev/seccons", v.ctype, "", p.r, bodyLen(p, chunked), map[string]string{"SOAPAction": `"Add"`})
+			}})
+	}
+	if x.async != nil {
+		// Async callbacks (authenticated, so the envelope is parsed).
+		out = append(out, xmlTarget{name: "async callback", kind: soap11Doc, limit: 10 << 20,
+			send: func(t *testing.T, a xmlAttack, chunked bool) resp {
+				p := a.build(soap11Doc, x.env)
+				return s.post(t, "/_s2r/callback/dev/secasync/add", "text/xml", "", p.r, bodyLen(p, chunked),
+					map[string]string{"X-S2R-Callback-Secret": x.async.secret})
 			}})
 	}
 	// Publish parses the backend's answer: the backend is the attacker.
