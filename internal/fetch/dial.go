@@ -29,8 +29,18 @@ func newGuardedDialer(p Policy) *guardedDialer {
 	return g
 }
 
-// DialContext is the http.Transport hook.
+// DialContext is the http.Transport hook. The dial (name resolution
+// included) is bounded by the policy's timeout on its own: net/http
+// finishes a dial in the background even when the request that started
+// it is gone, so a resolver that never answers would hold the dialling
+// goroutine forever.
 func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	timeout := g.policy.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, newError(ReasonBadURL, "invalid host and port", err)
