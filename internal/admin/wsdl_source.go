@@ -193,7 +193,8 @@ func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, 
 
 // guardedFetcher returns a fetcher with the policy of the current
 // settings: outbound_allowed_cidrs and outbound_denied_cidrs, documents of
-// at most maxImportXMLBytes, importFetchTimeout per document.
+// at most maxImportXMLBytes, importFetchTimeout per document. Its idle
+// connections are closed when ctx (the request's) ends.
 func (s *server) guardedFetcher(ctx context.Context) (*fetch.Fetcher, error) {
 	settings, err := s.store.Settings(ctx)
 	if err != nil {
@@ -207,8 +208,12 @@ func (s *server) guardedFetcher(ctx context.Context) (*fetch.Fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fetch.New(fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied,
-		MaxBytes: maxImportXMLBytes, Timeout: importFetchTimeout}), nil
+	f := fetch.New(fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied,
+		MaxBytes: maxImportXMLBytes, Timeout: importFetchTimeout})
+	// The fetcher lives as long as the request: its kept-alive
+	// connections (and their goroutines) go with it.
+	context.AfterFunc(ctx, f.CloseIdleConnections)
+	return f, nil
 }
 
 // parsePrefixes parses stored CIDR settings (validated when written).
