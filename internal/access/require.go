@@ -24,7 +24,7 @@ func (r *Resolver) Require(min model.Role, next apierr.AdminHandlerFunc) apierr.
 
 // authorize resolves the caller of req and checks it holds min.
 func (r *Resolver) authorize(req *http.Request, min model.Role) (Caller, error) {
-	id, ok := IdentityFromHeader(req.Header)
+	id, ok := r.identityOf(req)
 	if !ok {
 		return Caller{}, apierr.New(apierr.AdmUnauthenticated, "no authenticated identity: header "+HeaderEmail+" is missing")
 	}
