@@ -31,9 +31,9 @@ type Config struct {
 	BootstrapAdmins []string // e-mails that are always admin (S2R_BOOTSTRAP_ADMINS)
 	// DevIdentity (S2R_DEV_IDENTITY) is the identity of loopback requests
 	// without identity headers (access.DevRequest); "" turns it off.
-	DevIdentity string
-	Version         string   // s2r version, shown in the OpenAPI document
-	PublicBaseURL   string   // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
+	DevIdentity   string
+	Version       string // s2r version, shown in the OpenAPI document
+	PublicBaseURL string // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
 
 	// BackendHealth is the runtime's live backend health (backend_health.go); nil: every backend healthy.
 	BackendHealth BackendHealthReader
