@@ -203,7 +203,7 @@ type Variable struct {
 func Variables() []Variable {
 	return []Variable{
 		{EnvListenAddr, DefaultListenAddr, "listen address of the runtime, ingest and (by default) admin surfaces"},
-		{EnvAdminListenAddr, "", "optional separate listener; when set, /admin/v1 is served only there"},
+		{EnvAdminListenAddr, "", "optional separate listener; when set, /admin/v1 and the console are served only there"},
 		{EnvDataDir, DefaultDataDir, "data directory: SQLite database s2r.db and the generated secret.key"},
 		{EnvDatabaseURL, "", "postgres://user:pass@host:5432/db; empty uses SQLite in the data directory"},
 		{EnvBootstrapAdmins, "", "comma-separated e-mails that always have the admin role"},

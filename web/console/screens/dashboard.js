@@ -26,7 +26,7 @@ async function overview() {
 
 function Kpi({ label, value, hint, href }) {
   const body = html`<span class="kpi-value">${value}</span><span class="kpi-label">${label}</span>${hint && html`<span class="kpi-hint">${hint}</span>`}`;
-  return html`<li class="kpi">${href ? html`<${Link} href=${href}>${body}<//>` : body}</li>`;
+  return html`<li class="kpi">${href ? html`<${Link} class="kpi-body" href=${href}>${body}<//>` : html`<div class="kpi-body">${body}</div>`}</li>`;
 }
 
 export function Dashboard() {
@@ -47,7 +47,7 @@ export function Dashboard() {
             { key: 'occurredAt', label: 'When', render: (r) => html`<${When} iso=${r.occurredAt} />` },
             { key: 'service', label: 'Service', render: (r) => html`<code>${r.direction}/${r.environment}/${r.serviceKey}</code> ${r.operationKey}` },
             { key: 'httpStatus', label: 'HTTP' },
-            { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value="failed" /> <code>${r.errorCode}</code>` },
+            { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value="failed" /> <code class="nowrap">${r.errorCode}</code>` },
             { key: 'trace', label: 'Trace', render: (r) => html`<${Link} href=${`${BASE}/traffic?tab=trace&correlationId=${encodeURIComponent(r.correlationId)}`}>open<//>` }]} />
         <//>
       </div>`;
