@@ -275,8 +275,8 @@ func fail(t *testing.T, ctx context.Context, what string, err error) {
 	t.Helper()
 	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	html, _ := chromedp.Run(hctx, chromedp.OuterHTML(chromedp.CSS("body")))
-	t.Fatalf("%s: %v\npage: %.4000s\ns2r log:\n%s", what, err, html, shared.logs)
+	text, _ := chromedp.Run(hctx, chromedp.Evaluate[string]("document.body.innerText"))
+	t.Fatalf("%s: %v\npage text:\n%.4000s\ns2r log:\n%s", what, err, text, shared.logs)
 }
 
 // admin calls the admin API with an identity header (as the ingress would)

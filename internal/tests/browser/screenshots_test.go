@@ -6,9 +6,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +63,7 @@ func TestScreenshots(t *testing.T) {
 	shoot("service-backends", "/console/services/"+id+"?tab=backends", "table")
 	shoot("service-openapi", "/console/services/"+id+"?tab=openapi", "table")
 	shoot("traffic", "/console/traffic", "table")
+	shoot("traffic-trace", "/console/traffic?tab=trace&correlationId=demo-trace-1", ".side-by-side")
 	shoot("settings-access", "/console/settings?tab=access", "table")
 	shoot("audit", "/console/audit", "table")
 	ctx = f.tab(t, "")
@@ -84,6 +87,12 @@ func trafficFor(t *testing.T, f *fixture) {
 		} else if time.Now().After(deadline) {
 			t.Fatalf("publish = %d", resp)
 		}
+	}
+	req, _ := http.NewRequest("POST", f.base+"/publish/dev/echo/echo", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Correlation-Id", "demo-trace-1")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
 	}
 	httpPost(f.base+"/publish/dev/echo/echo", `{"values":{"text":1}}`)
 	httpPost(f.base+"/publish/dev/nope/echo", `{}`)

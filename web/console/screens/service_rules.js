@@ -48,7 +48,7 @@ function MappingForm({ m, op, editable, onSaved }) {
         action: async () => { await send('POST', `/operations/${op.operationId}/mapping:regenerate`); onSaved(); } })}>Regenerate</button>
     </div>`}
     ${save.errorBox}
-    ${problems && html`<ul class="issues" aria-label="Mapping problems">${problems.map((p) => html`<li><code>${p.section}</code>${p.path ? html` <code>${p.path}</code>` : ''}: ${p.reason}</li>`)}</ul>`}
+    ${problems && html`<ul class="issues" aria-label="Mapping problems">${problems.map((p) => html`<li><code>${p.section}</code>${p.field ? html` <code>${p.field}</code>` : ''}: ${p.reason}</li>`)}</ul>`}
     ${dialog}
   </form>`;
 }
@@ -92,12 +92,12 @@ function TransformForm({ op, editable, initial, onSaved }) {
     }, 'Transform rules saved');
   };
   const columns = [
-    { key: 'field', label: 'Field', mono: true, placeholder: () => 'customer/name' },
+    { key: 'field', label: 'Field', mono: true, placeholder: () => '/customer/name' },
     { key: 'kind', label: 'Kind', options: kinds },
     { key: 'params', label: 'Parameters (JSON)', mono: true, placeholder: (r) => paramHints[r.kind] || '—' },
   ];
   return html`<form class="stack" onSubmit=${submit}>
-    <p class="muted small">Applied in order to the request JSON before conversion. Kinds: ${kinds.join(', ')}.</p>
+    <p class="muted small">Applied in order to the request JSON before conversion. Fields are JSON Pointers (<code>/order/id</code>). Kinds: ${kinds.join(', ')}.</p>
     <${RuleTable} label="Transform rules" rows=${rows} setRows=${setRows} columns=${columns} editable=${editable} bad=${save.error?.details?.index} blank=${{ field: '', kind: 'trim', params: '' }} />
     ${editable && html`<div class="actions"><button type="submit" disabled=${save.busy}>Validate and save transform rules</button></div>`}
     ${save.errorBox}
@@ -122,13 +122,13 @@ function ValidationForm({ op, editable, initial, onSaved }) {
     }, 'Validation rules saved');
   };
   const columns = [
-    { key: 'field', label: 'Field', mono: true, placeholder: () => 'items/*/code' },
+    { key: 'field', label: 'Field', mono: true, placeholder: () => '/items/*/code' },
     { key: 'target', label: 'Applies to', options: ['request', 'response'] },
     { key: 'pattern', label: 'Pattern (RE2)', mono: true, placeholder: () => '^[A-Z]{2}$' },
     { key: 'message', label: 'Message', placeholder: () => 'optional' },
   ];
   return html`<form class="stack" onSubmit=${submit}>
-    <p class="muted small">A request field failing its pattern answers 400 S2R-VAL-0411; a response field 502 S2R-VAL-0431.</p>
+    <p class="muted small">Fields are JSON Pointers, <code>*</code> for every array item (<code>/items/*/code</code>). A request field failing its pattern answers 400 S2R-VAL-0411; a response field 502 S2R-VAL-0431.</p>
     <${RuleTable} label="Validation rules" rows=${rows} setRows=${setRows} columns=${columns} editable=${editable} bad=${save.error?.details?.index}
       blank=${{ field: '', target: 'request', pattern: '', message: '' }} />
     ${editable && html`<div class="actions"><button type="submit" disabled=${save.busy}>Validate and save validation rules</button></div>`}
