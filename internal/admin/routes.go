@@ -28,7 +28,6 @@ func (s *server) routeTable() []route {
 
 		{"GET", "/settings", model.RoleReader, s.getSettings, docGetSettings},
 		{"PATCH", "/settings", model.RoleAdmin, s.patchSettings, docPatchSettings},
-		{"GET", "/settings/alert-mail-history", model.RoleReader, s.getAlertMailHistory, docGetAlertMailHistory},
 
 		{"GET", "/role-bindings", model.RoleReader, s.getRoleBindings, docGetRoleBindings},
 		{"PUT", "/role-bindings", model.RoleAdmin, s.putRoleBindings, docPutRoleBindings},

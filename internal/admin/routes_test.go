@@ -77,7 +77,6 @@ func TestRouteRoleMatrix(t *testing.T) {
 		"GET /openapi.json":                       {want: readAll},
 		"GET /settings":                           {want: readAll},
 		"PATCH /settings":                         {body: `{}`, want: adminOnly(200)},
-		"GET /settings/alert-mail-history":        {want: readAll},
 		"GET /role-bindings":                      {want: readAll},
 		"PUT /role-bindings":                      {body: `[]`, want: adminOnly(200)},
 		"GET /permission-bindings":                {want: readAll},
