@@ -129,6 +129,14 @@ func TestServiceManagement(t *testing.T) {
 	if settings.DefaultTimeoutMs != 25000 {
 		t.Errorf("default_timeout_ms = %d after saving 25000", settings.DefaultTimeoutMs)
 	}
+
+	run(t, ctx, "a test mail without SMTP settings",
+		chromedp.Navigate(f.base+"/console/settings?tab=mail"),
+		chromedp.Click(chromedp.Search(byText("button", "Send a test mail"))),
+		chromedp.WaitVisible(chromedp.CSS(`.error-box`)))
+	if got := textOf(t, ctx, ".error-box"); !strings.Contains(got, "S2R-VAL-0400") || !strings.Contains(got, "smtp_") {
+		t.Errorf("test mail error = %q, want S2R-VAL-0400 naming the missing SMTP setting", got)
+	}
 }
 
 // TestBatchImport imports two WSDL files at once and shows each result.

@@ -28,10 +28,10 @@ export function Badge({ kind, children, title }) {
 }
 
 const statusKinds = {
-  active: 'ok', READY_TO_PUBLISH: 'ok', AUTO_READY: 'ok', UP_TO_DATE: 'ok', succeeded: 'ok', pass: 'ok', closed: 'ok', healthy: 'ok', completed: 'ok', success: 'ok',
+  active: 'ok', READY_TO_PUBLISH: 'ok', AUTO_READY: 'ok', UP_TO_DATE: 'ok', succeeded: 'ok', pass: 'ok', closed: 'ok', healthy: 'ok', completed: 'ok', success: 'ok', sent: 'ok', ok: 'ok',
   draft: 'info', inactive: 'neutral', UNTRACKED: 'neutral', disabled: 'neutral', skipped: 'neutral',
   READY_WITH_RISK: 'warn', AUTO_READY_WITH_WARNINGS: 'warn', DRIFT_DETECTED: 'warn', warn: 'warn', half_open: 'warn', soap_fault: 'warn', deprecated: 'warn', waiting_callback: 'info',
-  BLOCKED: 'bad', MANUAL_REQUIRED: 'bad', BREAKING_DRIFT: 'bad', failed: 'bad', fail: 'bad', open: 'bad', unhealthy: 'bad', error: 'bad', expired: 'bad',
+  BLOCKED: 'bad', MANUAL_REQUIRED: 'bad', BREAKING_DRIFT: 'bad', failed: 'bad', fail: 'bad', open: 'bad', unhealthy: 'bad', error: 'bad', expired: 'bad', failure: 'bad', backend_failure: 'bad', timeout: 'bad', response_schema_violation: 'bad',
 };
 
 // Status renders a known status value as a badge of its colour.

@@ -33,7 +33,7 @@ export function Audit({ query }) {
     { key: 'actor', label: 'Actor', render: (e) => html`${e.actorEmail}<div class="muted small">${e.actorRole}</div>` },
     { key: 'actionType', label: 'Action', render: (e) => html`<code>${e.actionType}</code>` },
     { key: 'entity', label: 'Entity', render: (e) => html`${e.entityType}<div class="muted small"><code>${e.entityId}</code></div>` },
-    { key: 'result', label: 'Result', render: (e) => html`<${Status} value=${e.result === 'success' ? 'succeeded' : e.result} />` },
+    { key: 'result', label: 'Result', render: (e) => html`<${Status} value=${e.result} />` },
     { key: 'message', label: 'Message' },
     { key: 'more', label: 'Change', render: (e) => html`<button type="button" class="link" aria-expanded=${open === e.eventId ? 'true' : 'false'}
       onClick=${() => setOpen(open === e.eventId ? null : e.eventId)}>${open === e.eventId ? 'Hide' : 'Show'}</button>` },

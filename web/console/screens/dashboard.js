@@ -47,7 +47,7 @@ export function Dashboard() {
             { key: 'occurredAt', label: 'When', render: (r) => html`<${When} iso=${r.occurredAt} />` },
             { key: 'service', label: 'Service', render: (r) => html`<code>${r.direction}/${r.environment}/${r.serviceKey}</code> ${r.operationKey}` },
             { key: 'httpStatus', label: 'HTTP' },
-            { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value="failed" /> <code class="nowrap">${r.errorCode}</code>` },
+            { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode} /> <code class="nowrap">${r.errorCode}</code>` },
             { key: 'trace', label: 'Trace', render: (r) => html`<${Link} href=${`${BASE}/traffic?tab=trace&correlationId=${encodeURIComponent(r.correlationId)}`}>open<//>` }]} />
         <//>
       </div>`;

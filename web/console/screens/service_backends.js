@@ -61,7 +61,7 @@ export function Backends({ service, onChange }) {
 }
 
 function ConnectionResult({ res, name }) {
-  return html`<div class="card" role="status"><p>Connection test of <strong>${name}</strong>: <${Status} value=${res.status === 'ok' ? 'succeeded' : res.status} /></p>
-    <ol class="steps">${res.steps.map((s) => html`<li><${Status} value=${s.status === 'ok' ? 'pass' : s.status} /> <strong>${s.name}</strong> ${s.durationMs} ms
+  return html`<div class="card" role="status"><p>Connection test of <strong>${name}</strong>: <${Status} value=${res.status} /></p>
+    <ol class="steps">${res.steps.map((s) => html`<li><${Status} value=${s.status} /> <strong>${s.name}</strong> ${s.durationMs} ms
       ${s.addresses && html` · ${s.addresses.join(', ')}`}${s.httpStatus ? ` · HTTP ${s.httpStatus}` : ''}${s.message && html` — ${s.message}`}</li>`)}</ol></div>`;
 }

@@ -95,15 +95,29 @@ function SettingsForm({ initial, onSaved }) {
 function MailHistory({ query }) {
   const page = Number(query.get('page') || 1);
   const list = useAsync(() => get('/settings/alert-mail-history', { page, pageSize: 25 }), [page]);
+  const test = useSave();
+  const [sent, setSent] = useState(null);
+  const sendTest = () => test.run(async () => {
+    setSent(await send('POST', '/settings:test-alert-mail'));
+    list.reload();
+  });
   const columns = [
-    { key: 'sentAt', label: 'When', render: (m) => html`<${When} iso=${m.sentAt} />` },
-    { key: 'subject', label: 'Subject' },
+    { key: 'attemptedAt', label: 'When', render: (m) => html`<${When} iso=${m.attemptedAt} />` },
+    { key: 'kind', label: 'Kind', render: (m) => html`${m.kind}${m.actorEmail && html`<div class="muted small">by ${m.actorEmail}</div>`}` },
+    { key: 'status', label: 'Result', render: (m) => html`<${Status} value=${m.status} />` },
+    { key: 'subject', label: 'Subject', render: (m) => html`${m.subject}${m.serviceUri && html`<div class="muted small"><code>${m.serviceUri}</code></div>`}` },
     { key: 'recipients', label: 'Recipients', render: (m) => (m.recipients || []).join(', ') },
-    { key: 'result', label: 'Result', render: (m) => html`<${Status} value=${m.result} />` },
     { key: 'error', label: 'Error', render: (m) => m.error || '' },
   ];
-  return html`<${Loaded} state=${list}>${(d) => html`<${DataTable} caption="Alert mail history" columns=${columns} rows=${d.items}
-    rowKey=${(m, i) => `${m.sentAt}-${m.subject}-${i}`} empty="No alert mail has been sent." /><${Pager} data=${d} onPage=${(p) => setQuery({ page: p })} />`}<//>`;
+  return html`<div class="stack">
+    <${Can} role="admin"><div class="toolbar">
+      <button type="button" class="secondary" disabled=${test.busy} onClick=${sendTest}>Send a test mail</button>
+      <span class="muted small">to alert_recipients with the current SMTP settings</span>
+    </div>${test.errorBox}
+    ${sent && html`<p role="status">Test mail: <${Status} value=${sent.status} /> ${sent.error || `to ${(sent.recipients || []).join(', ')}`}</p>`}<//>
+    <${Loaded} state=${list}>${(d) => html`<${DataTable} caption="Alert mail history" columns=${columns} rows=${d.items}
+      rowKey=${(m) => m.mailId} empty="No alert mail has been attempted." /><${Pager} data=${d} onPage=${(p) => setQuery({ page: p })} />`}<//>
+  </div>`;
 }
 
 function Me() {

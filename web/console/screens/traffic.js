@@ -50,7 +50,7 @@ function RuntimeLogs({ query }) {
     { key: 'service', label: 'Service / operation', render: (r) => html`<code>${r.direction}/${r.environment}/${r.serviceKey || '?'}</code><div class="muted small">${r.operationKey}</div>` },
     { key: 'request', label: 'Request', render: (r) => html`<code>${r.method} ${r.path}</code>` },
     { key: 'httpStatus', label: 'HTTP', render: (r) => html`${r.httpStatus}${r.inBodyFault ? html` <${Badge} kind="warn">fault<//>` : ''}` },
-    { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode === 'success' ? 'succeeded' : 'failed'} />${r.errorCode && html`<div><code class="nowrap small">${r.errorCode}</code></div>`}` },
+    { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode} />${r.errorCode && html`<div><code class="nowrap small">${r.errorCode}</code></div>`}` },
     { key: 'latency', label: 'Latency', render: (r) => html`<span class="nowrap">${fmtMs(r.totalMs)}</span><div class="muted small nowrap">converter ${fmtMs(r.converterMs)}</div><div class="muted small nowrap">backend ${fmtMs(r.backendMs)}</div>` },
     { key: 'correlationId', label: 'Trace', render: (r) => html`<button type="button" class="link" onClick=${() => setQuery({ tab: 'trace', correlationId: r.correlationId, page: '' })}
       title=${r.correlationId}>${r.debug ? 'payloads' : 'record'}</button>` },
