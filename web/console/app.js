@@ -1,6 +1,6 @@
 // The s2r console: a browser client of /admin/v1. Everything it shows or
 // does, a script can do with the same calls.
-import { html, render, useState, useEffect } from './lib/html.js';
+import { html, render, useState, useEffect, useRef } from './lib/html.js';
 import { get, onDenied } from './lib/api.js';
 import { Session, can } from './lib/session.js';
 import { useLocation, Link, match, navigate, BASE } from './lib/router.js';
@@ -69,7 +69,13 @@ function SignedOut({ error }) {
 
 function Shell({ me, children, path }) {
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
+  // Navigating closes the folded menu (not the first render: a click can
+  // come before the effects of the first render run).
+  const shown = useRef(path);
+  useEffect(() => {
+    if (shown.current !== path) setMenuOpen(false);
+    shown.current = path;
+  }, [path]);
   const current = path.split('/')[2] || 'dashboard';
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>

@@ -91,6 +91,7 @@ func trafficFor(t *testing.T, f *fixture) {
 	req, _ := http.NewRequest("POST", f.base+"/publish/dev/echo/echo", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Correlation-Id", "demo-trace-1")
+	req.Header.Set("X-Debug-Enabled", "true")
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 	}
