@@ -13,18 +13,6 @@ import (
 // on a loopback address). "" turns it off. Call it before serving.
 func (r *Resolver) SetDevIdentity(email string) { r.dev = NormalizeEmail(email) }
 
-// identityOf returns the identity of req: its identity headers, else the
-// development identity when DevRequest allows it.
-func (r *Resolver) identityOf(req *http.Request) (Identity, bool) {
-	if id, ok := IdentityFromHeader(req.Header); ok {
-		return id, true
-	}
-	if r.dev != "" && DevRequest(req) {
-		return Identity{Email: r.dev}, true
-	}
-	return Identity{}, false
-}
-
 // DevRequest reports whether req may act as the development identity: it
 // has no identity headers, its peer is a loopback address, nothing
 // forwarded it (no X-Forwarded-For, Forwarded or X-Real-Ip: a local
