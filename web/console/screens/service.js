@@ -26,7 +26,7 @@ export function ServicePage({ serviceId, query }) {
     <${Page} title=${s.serviceKey} subtitle=${html`${s.serviceName} · ${s.direction} · ${s.environment} · <${Status} value=${s.status} />${s.debugEnabled ? html` <${Badge} kind="warn">debug on<//>` : ''}`}
       actions=${html`<${Link} class="button secondary" href=${`${BASE}/traffic?environment=${encodeURIComponent(s.environment)}&serviceKey=${encodeURIComponent(s.serviceKey)}`}>Runtime logs<//>`}>
       <p class="breadcrumb"><${Link} href=${`${BASE}/services`}>Services<//> › ${s.serviceKey}</p>
-      <${Tabs} label="Service sections" tabs=${tabs} current=${tab} onSelect=${(t) => setQuery({ tab: t, version: '', op: '' })} />
+      <${Tabs} label="Service sections" tabs=${tabs} current=${tab} onSelect=${(t) => setQuery({ tab: t, version: '', op: '', profile: '' })} />
       <${TabPanel} id=${tab}>
         ${tab === 'overview' && html`<${Overview} service=${s} onChange=${svc.reload} />`}
         ${tab === 'versions' && html`<${Versions} service=${s} onChange=${svc.reload} />`}

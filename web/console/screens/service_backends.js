@@ -4,6 +4,7 @@
 import { html, useState } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { Can } from '../lib/session.js';
+import { setQuery } from '../lib/router.js';
 import { DataTable } from '../components/table.js';
 import { Status, Badge, When, useAsync, Loaded, ErrorBox } from '../components/ui.js';
 import { useConfirm } from '../components/dialog.js';
@@ -38,6 +39,7 @@ export function Backends({ service, onChange }) {
     { key: 'actions', label: 'Actions', render: (p) => html`<${Can} role="operator"><div class="row-actions">
       <button type="button" class="small secondary" onClick=${() => setEditing(p)}>Edit</button>
       <button type="button" class="small secondary" disabled=${tester.busy} onClick=${() => testConnection(p)}>Test connection</button>
+      <button type="button" class="small secondary" onClick=${() => setQuery({ tab: 'try', profile: p.profileId })}>Test an operation</button>
       <button type="button" class="small danger" onClick=${() => ask({ title: `Delete profile ${p.name}?`, danger: true, confirmLabel: 'Delete',
         body: html`<p>Requests stop going to <code>${p.endpointUrl}</code>. If it is the default, another profile becomes the default.</p>`,
         action: async () => { await send('DELETE', `/backend-profiles/${p.profileId}`); reload(); } })}>Delete</button>

@@ -86,10 +86,10 @@ export function TryTab({ service, query }) {
     const ops = v ? await get(`/services/${service.serviceId}/versions/${v.versionId}/operations`) : { items: [] };
     return { versions: vs.items, version: v, profiles, ops: ops.items };
   }, [service.serviceId, query.get('version')]);
-  const [profileId, setProfileId] = useState('');
+  const [profileId, setProfileId] = useState(query.get('profile') || '');
   return html`<${Loaded} state=${data}>${(d) => {
     if (!d.version || d.profiles.length === 0) return html`<p class="empty">Trying needs a version and a backend profile.</p>`;
-    const pid = profileId || (d.profiles.find((p) => p.isDefault) || d.profiles[0]).profileId;
+    const pid = (d.profiles.find((p) => p.profileId === profileId) || d.profiles.find((p) => p.isDefault) || d.profiles[0]).profileId;
     return html`<div class="stack">
       <div class="toolbar">
         <${Field} label="Version">${(a) => html`<select ...${a} value=${d.version.versionId} onChange=${(e) => setQuery({ version: e.target.value })}>
