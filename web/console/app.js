@@ -101,11 +101,14 @@ function App() {
   const loc = useLocation();
   const [me, setMe] = useState(null);
   const [error, setError] = useState(null);
-  const refresh = () => get('/me').then((m) => { setMe(m); setError(null); }, (e) => { setError(e); setMe(null); });
+  const refresh = () => get('/me', undefined, { quiet: true }).then((m) => { setMe(m); setError(null); }, (e) => { setError(e); setMe(null); });
   useEffect(() => { refresh(); }, []);
   // A refused call may mean the caller's role changed: re-read /me so the
-  // console stops offering what the server refuses.
-  useEffect(() => onDenied(() => get('/me').then(setMe, () => {})), []);
+  // console stops offering what the server refuses (a caller left without
+  // any role gets the "No access" page).
+  useEffect(() => onDenied(() => {
+    get('/me', undefined, { quiet: true }).then(setMe, (e) => { if (e.status === 401 || e.status === 403) { setError(e); setMe(null); } });
+  }), []);
   useEffect(() => {
     if (loc.path === BASE || loc.path === `${BASE}/`) navigate(`${BASE}/dashboard`, { replace: true });
   }, [loc.path]);

@@ -194,7 +194,7 @@ func TestForcedWriteShows403(t *testing.T) {
 		chromedp.WaitVisible(chromedp.Search(byText("button", "Disable service"))))
 
 	f.admin(t, devAdmin, "DELETE", "/permission-bindings/"+b.BindingID, nil, 204, nil)
-	f.admin(t, devAdmin, "POST", "/permission-bindings", map[string]any{"email": "ops@example.com", "role": "reader"}, 201, nil)
+	f.admin(t, devAdmin, "POST", "/permission-bindings", map[string]any{"email": "ops@example.com", "role": "reader"}, 201, &b)
 
 	run(t, ctx, "disable as a reader",
 		chromedp.Click(chromedp.Search(byText("button", "Disable service"))),
@@ -207,6 +207,15 @@ func TestForcedWriteShows403(t *testing.T) {
 	f.admin(t, devAdmin, "GET", "/services/"+id, nil, 200, &svc)
 	if svc.Status != "active" {
 		t.Errorf("service status = %q after a refused disable", svc.Status)
+	}
+
+	// Without any role the console says so, with the API's answer.
+	f.admin(t, devAdmin, "DELETE", "/permission-bindings/"+b.BindingID, nil, 204, nil)
+	run(t, ctx, "no role at all",
+		chromedp.Navigate(f.base+"/console/services"),
+		chromedp.WaitVisible(chromedp.Search(byText("h1", "No access"))))
+	if got := textOf(t, ctx, ".error-box"); !strings.Contains(got, "S2R-ADM-0403") {
+		t.Errorf("no-access page error = %q", got)
 	}
 }
 

@@ -33,19 +33,20 @@ export function query(params) {
   return s ? `?${s}` : '';
 }
 
-async function errorOf(res) {
+async function errorOf(res, quiet) {
   let body = null;
   const text = await res.text();
   try { body = JSON.parse(text); } catch { body = { error: { message: text.slice(0, 300) || res.statusText } }; }
   const err = new ApiError(res.status, body);
-  if (res.status === 401 || res.status === 403) denied.forEach((fn) => fn(err));
+  if (!quiet && (res.status === 401 || res.status === 403)) denied.forEach((fn) => fn(err));
   return err;
 }
 
 // api calls METHOD /admin/v1{path}. body: an object (sent as JSON), a
 // string with opts.type, or FormData. Answers the parsed JSON (null for
 // 204), or {blob, headers} with opts.blob, or {json, headers} with
-// opts.headers. Throws ApiError.
+// opts.headers. Throws ApiError; a 401 or 403 is also told to the onDenied
+// listeners unless opts.quiet.
 export async function api(method, path, body, opts = {}) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, signal: opts.signal };
   if (body instanceof FormData) {
@@ -64,7 +65,7 @@ export async function api(method, path, body, opts = {}) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, { error: { code: 'NETWORK', message: `the server cannot be reached: ${e.message}` } });
   }
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await errorOf(res, opts.quiet);
   if (opts.blob) return { blob: await res.blob(), headers: res.headers };
   if (res.status === 204) return null;
   const text = await res.text();

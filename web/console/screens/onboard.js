@@ -9,7 +9,7 @@ import { Can } from '../lib/session.js';
 import { Page } from '../components/page.js';
 import { Tabs, TabPanel } from '../components/tabs.js';
 import { Field, ErrorBox, Progress, Busy } from '../components/ui.js';
-import { setQuery } from '../lib/router.js';
+import { setQuery, Link, BASE } from '../lib/router.js';
 import { AutopilotResult } from './onboard_result.js';
 import { BatchImport } from './onboard_batch.js';
 
@@ -19,7 +19,7 @@ export function Onboard({ query }) {
   const [result, setResult] = useState(null);
   const tab = query.get('source') || 'file';
   return html`<${Page} title="Onboard a service" subtitle="Import a WSDL and get a REST API with its OpenAPI document: autopilot drafts the service, you try it, then activate it.">
-    <${Can} role="operator" fallback=${html`<p class="notice">Onboarding changes services: it needs the operator role. You can browse the existing <a href="/console/services">services</a>.</p>`}>
+    <${Can} role="operator" fallback=${html`<p class="notice">Onboarding changes services: it needs the operator role. You can browse the existing <${Link} href=${`${BASE}/services`}>services<//>.</p>`}>
       ${result
         ? html`<${AutopilotResult} result=${result} onAgain=${() => setResult(null)} />`
         : html`<${Tabs} label="WSDL source" tabs=${sources} current=${tab} onSelect=${(t) => setQuery({ source: t })} />
