@@ -49,7 +49,7 @@ function route(path) {
 }
 
 function NotFound({ path }) {
-  return html`<${Page} title="No such screen"><p>The console has no screen at <code>${path}</code>.
+  return html`<${Page} title="No such screen"><p>The console has no screen at <code>${path}</code>.${' '}
     Go to the <${Link} href=${`${BASE}/dashboard`}>dashboard<//> or the <${Link} href=${`${BASE}/services`}>services<//>.</p><//>`;
 }
 
@@ -59,8 +59,8 @@ function SignedOut({ error }) {
   return html`<main id="main" class="signed-out"><${Page} title=${noIdentity ? 'Not signed in' : 'No access'}>
     <${ErrorBox} error=${error} />
     ${noIdentity
-      ? html`<p>The admin API did not receive an identity. In production the identity-aware proxy in front of s2r adds the
-          <code>X-Idp-Authenticated-User-Email</code> header. To try s2r on this machine, start it with <code>make run</code>
+      ? html`<p>The admin API did not receive an identity. In production the identity-aware proxy in front of s2r adds the${' '}
+          <code>X-Idp-Authenticated-User-Email</code> header. To try s2r on this machine, start it with <code>make run</code>${' '}
           (it sets <code>S2R_DEV_IDENTITY</code>) and open <code>http://127.0.0.1:8080/console/</code>.</p>`
       : html`<p>Your identity has no role in s2r. An admin can grant one under Settings → Access (a permission binding or a group role binding).</p>`}
     <p><button type="button" onClick=${() => location.reload()}>Try again</button></p>

@@ -46,8 +46,8 @@ export function Backends({ service, onChange }) {
     </div><//>` },
   ];
   return html`<div class="stack">
-    <p class="muted">Routing: <strong>${service.backendRoutingMode}</strong>; health checks: <strong>${service.backendHealthCheckMode}</strong>
-      every ${service.backendHealthCheckIntervalSec} s (change them under Overview). Health is this instance's view.</p>
+    <p class="muted">Routing: <strong>${service.backendRoutingMode}</strong>; health checks: <strong>${service.backendHealthCheckMode}</strong>${
+      service.backendHealthCheckMode === 'none' ? '' : ` every ${service.backendHealthCheckIntervalSec} s`}${' '}(change them under Overview). Health is this instance's view.</p>
     <div class="toolbar"><${Can} role="operator"><button type="button" onClick=${() => setEditing('new')}>Add backend profile</button><//>
       <button type="button" class="secondary" onClick=${() => health.reload()}>Refresh health</button></div>
     <${ErrorBox} error=${health.error} title="Health" />

@@ -81,7 +81,7 @@ export function Services({ query }) {
 function BulkResult({ result, onClose }) {
   const failed = result.items.filter((i) => i.error);
   return html`<div class="card notice">
-    <p><strong>${result.action}</strong>: ${result.summary.succeeded ?? 0} succeeded, ${result.summary.failed ?? 0} failed.
+    <p><strong>${result.action}</strong>: ${result.summary.succeeded ?? 0} succeeded, ${result.summary.failed ?? 0} failed.${' '}
       <button type="button" class="link" onClick=${onClose}>Dismiss</button></p>
     ${failed.map((i) => html`<${ErrorBox} title=${i.serviceId} error=${i.error} />`)}
   </div>`;
