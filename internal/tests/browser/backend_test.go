@@ -5,8 +5,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // echoValues is the Values type of test/interop/wsdl/echo11.wsdl.
@@ -70,4 +72,31 @@ func httpPost(url, body string) (int, error) {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode, nil
+}
+
+// readRepo reads a file of the repository.
+func readRepo(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(repoFile(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// waitStatus repeats call until it answers want (routes reload
+// asynchronously after an activation), for at most five seconds.
+func waitStatus(t *testing.T, call func() int, want int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := call()
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status %d, want %d", got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -164,6 +164,7 @@ func TestReaderSeesNoWriteButtons(t *testing.T) {
 		{"/console/settings", `fieldset`},
 		{"/console/settings?tab=access", `table`},
 		{"/console/onboard", `.notice`},
+		{"/console/async", `h1`},
 	}
 	for _, p := range pages {
 		run(t, ctx, "open "+p.path,
