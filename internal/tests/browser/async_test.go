@@ -15,16 +15,7 @@ import (
 // correlation id). It skips when this build has no async API.
 func asyncExecution(t *testing.T, f *fixture, backendURL, key, cid string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", f.base+"/admin/v1/async-executions", nil)
-	req.Header.Set("X-Idp-Authenticated-User-Email", devAdmin)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode == 404 {
-		t.Skip("this build has no /admin/v1/async-executions")
-	}
+	needEndpoint(t, f, "/async-executions")
 	var res struct {
 		Service        struct{ ServiceID string }
 		Version        struct{ VersionID string }

@@ -144,7 +144,7 @@ func onboardByAPI(t *testing.T, f *fixture, key string) string {
 // writeButtons counts the visible buttons and links of the page that
 // would change something.
 const writeButtons = `[...document.querySelectorAll('main button, main a.button, nav a')].filter(b => b.offsetParent !== null &&
-  /^(Onboard|Import|Save|Disable|Enable|Debug|Deprecate|Delete|Activate|Roll back|New draft|Add|Grant|Remove|Regenerate|Generate|Validate|Test|Edit|Run with|Smoke|Send)/.test(b.textContent.trim())).map(b => b.textContent.trim())`
+  /^(Onboard|Import|Save|Disable|Enable|Debug|Deprecate|Delete|Activate|Roll back|New draft|Add|Grant|Remove|Regenerate|Generate|Validate|Test|Edit|Run with|Smoke|Send|Register|Revoke|Reprocess|Reopen|Complete|Fail|Preview this callback)/.test(b.textContent.trim())).map(b => b.textContent.trim())`
 
 // TestReaderSeesNoWriteButtons: a reader browses every screen and is
 // offered nothing that changes state.
@@ -165,6 +165,8 @@ func TestReaderSeesNoWriteButtons(t *testing.T) {
 		{"/console/settings?tab=access", `table`},
 		{"/console/onboard", `.notice`},
 		{"/console/async", `h1`},
+		{"/console/discovery?tab=instances", `h1`},
+		{"/console/settings?tab=mail", `h1`},
 	}
 	for _, p := range pages {
 		run(t, ctx, "open "+p.path,

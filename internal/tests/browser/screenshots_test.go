@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"image"
 	"image/color"
@@ -34,6 +35,10 @@ func TestScreenshots(t *testing.T) {
 	f.admin(t, devAdmin, "GET", "/services/"+id+"/backend-profiles", nil, 200, &profiles)
 	f.admin(t, devAdmin, "PATCH", "/backend-profiles/"+profiles[0].ProfileID, map[string]any{"endpointUrl": backend.URL + "/echo"}, 200, nil)
 	f.admin(t, devAdmin, "PATCH", "/services/"+id, map[string]any{"debugEnabled": true}, 200, nil)
+	summary := hasEndpoint(t, f, "/dashboard/summary")
+	if summary { // aggregate often, so the 24-hour dashboard shows the traffic below
+		f.admin(t, devAdmin, "PATCH", "/settings", map[string]any{"aggregation_interval_seconds": 5}, 200, nil)
+	}
 	trafficFor(t, f)
 
 	ctx := f.tab(t, "")
@@ -45,7 +50,9 @@ func TestScreenshots(t *testing.T) {
 		save(t, name, value(t, ctx, "screenshot "+name, chromedp.CaptureScreenshot()))
 	}
 	run(t, ctx, "viewport", chromedp.EmulateViewport(1280, 800))
-	shoot("dashboard", "/console/dashboard", ".kpis")
+	if !summary {
+		shoot("dashboard", "/console/dashboard", ".kpis")
+	}
 	shoot("onboard", "/console/onboard", "input[type=file]")
 	shoot("onboard-result", "/console/onboard", "input[type=file]",
 		chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{repoFile(echoWSDL)}),
@@ -66,9 +73,45 @@ func TestScreenshots(t *testing.T) {
 	shoot("traffic-trace", "/console/traffic?tab=trace&correlationId=demo-trace-1", ".side-by-side")
 	shoot("settings-access", "/console/settings?tab=access", "table")
 	shoot("audit", "/console/audit", "table")
+	shootLater(t, f, ctx, shoot, backend.URL)
 	ctx = f.tab(t, "")
 	run(t, ctx, "narrow", chromedp.EmulateViewport(420, 800))
 	shoot("narrow", "/console/services", ".menu-toggle", chromedp.Click(chromedp.CSS(`.menu-toggle`)), chromedp.WaitVisible(chromedp.CSS(`#nav`)))
+}
+
+// shootLater takes the screenshots of the screens whose admin API this
+// build has: async executions, discovery, the observability dashboard.
+func shootLater(t *testing.T, f *fixture, ctx context.Context, shoot func(name, path, ready string, steps ...chromedp.Action[chromedp.Void]), backendURL string) {
+	t.Helper()
+	if hasEndpoint(t, f, "/async-executions") {
+		asyncExecution(t, f, backendURL+"/echo", "async-demo", "demo-async-1")
+		shoot("async", "/console/async?id=demo-async-1", "#execution")
+	}
+	if hasEndpoint(t, f, "/master-discovery/rows") {
+		var inst struct{ Token string }
+		f.admin(t, devAdmin, "POST", "/ingest-instances", map[string]any{"vendor": "f5", "name": "edge-1"}, 201, &inst)
+		sendLBTransaction(t, f, inst.Token)
+		shoot("discovery", "/console/discovery", "table",
+			chromedp.Click(chromedp.Search(`//button[contains(., "/legacy/customerservice")]`)), chromedp.WaitVisible(chromedp.CSS(`#drill`)))
+	}
+	if hasEndpoint(t, f, "/dashboard/summary") {
+		// The aggregator reads the new interval after its current sleep
+		// (at most the default minute).
+		deadline := time.Now().Add(75 * time.Second)
+		for {
+			var d struct{ KPIs struct{ RequestCount24h int } }
+			f.admin(t, devAdmin, "GET", "/dashboard/summary", nil, 200, &d)
+			if d.KPIs.RequestCount24h > 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		shoot("dashboard", "/console/dashboard", ".kpis")
+		shoot("dashboard-slo", "/console/dashboard?tab=slo&window=1h", "table")
+		shoot("service-traffic", "/console/services?q=echo", "table",
+			chromedp.Click(chromedp.Search(byText("a", "echo"))), chromedp.WaitVisible(chromedp.CSS(`#tab-traffic`)),
+			chromedp.Click(chromedp.CSS(`#tab-traffic`)), chromedp.WaitVisible(chromedp.CSS(`.uplot`)))
+	}
 }
 
 // trafficFor sends a few publish calls, one of them bad, so the traffic and

@@ -28,10 +28,10 @@ export function Badge({ kind, children, title }) {
 }
 
 const statusKinds = {
-  active: 'ok', READY_TO_PUBLISH: 'ok', AUTO_READY: 'ok', UP_TO_DATE: 'ok', succeeded: 'ok', pass: 'ok', closed: 'ok', healthy: 'ok', completed: 'ok', success: 'ok', sent: 'ok', ok: 'ok',
+  active: 'ok', READY_TO_PUBLISH: 'ok', AUTO_READY: 'ok', UP_TO_DATE: 'ok', succeeded: 'ok', pass: 'ok', closed: 'ok', healthy: 'ok', completed: 'ok', success: 'ok', sent: 'ok', ok: 'ok', fresh: 'ok', met: 'ok', revoked: 'neutral',
   draft: 'info', inactive: 'neutral', UNTRACKED: 'neutral', disabled: 'neutral', skipped: 'neutral',
   READY_WITH_RISK: 'warn', AUTO_READY_WITH_WARNINGS: 'warn', DRIFT_DETECTED: 'warn', warn: 'warn', half_open: 'warn', soap_fault: 'warn', deprecated: 'warn', waiting_callback: 'info',
-  BLOCKED: 'bad', MANUAL_REQUIRED: 'bad', BREAKING_DRIFT: 'bad', failed: 'bad', fail: 'bad', open: 'bad', unhealthy: 'bad', error: 'bad', expired: 'bad', failure: 'bad', backend_failure: 'bad', timeout: 'bad', response_schema_violation: 'bad',
+  BLOCKED: 'bad', MANUAL_REQUIRED: 'bad', BREAKING_DRIFT: 'bad', failed: 'bad', fail: 'bad', open: 'bad', unhealthy: 'bad', error: 'bad', expired: 'bad', failure: 'bad', stale: 'bad', backend_failure: 'bad', timeout: 'bad', response_schema_violation: 'bad',
 };
 
 // Status renders a known status value as a badge of its colour.
@@ -85,6 +85,12 @@ export function When({ iso }) {
   return iso ? html`<time datetime=${iso}>${fmtDate(iso)}</time>` : html`<span class="muted">—</span>`;
 }
 
+// missingEndpoint reports whether err is the admin API's answer for a path
+// it has no endpoint at (an older server than the console expects).
+export function missingEndpoint(err) {
+  return err && err.status === 404 && err.code === 'S2R-ADM-0404' && /no admin endpoint/.test(err.message);
+}
+
 // useAsync runs load (an async function) whenever deps change and keeps
 // {data, error, loading}; reload() runs it again.
 export function useAsync(load, deps) {
@@ -105,6 +111,9 @@ export function useAsync(load, deps) {
 // Loaded renders the state of useAsync: a busy line, the error, or
 // children(data).
 export function Loaded({ state, children, label = 'Loading' }) {
+  if (state.error && missingEndpoint(state.error)) {
+    return html`<div class="notice"><p>This s2r server does not offer this view's admin endpoint yet.</p><${ErrorBox} error=${state.error} /></div>`;
+  }
   if (state.error) return html`<${ErrorBox} error=${state.error} />`;
   if (state.data === undefined) return html`<${Busy} label=${label} />`;
   return children(state.data);

@@ -86,3 +86,6 @@ export function isoFromLocal(v) {
 }
 
 export const windowOptions = [['15m', 'last 15 minutes'], ['1h', 'last hour'], ['24h', 'last 24 hours'], ['7d', 'last 7 days'], ['30d', 'last 30 days'], ['60d', 'last 60 days']];
+
+// sourceOptions are the traffic sources of the observability filters.
+export const sourceOptions = [['lb', 'load balancer'], ['runtime', 'runtime'], ['generic', 'other gateways']];

@@ -1,13 +1,16 @@
-// Dashboard: the state of the platform at a glance from the runtime's own
-// records — services, 24-hour traffic and errors, latency, recent
-// failures and calls to unmapped paths.
+// Dashboard: the state of the platform at a glance. With the
+// observability API (GET /dashboard/summary): KPIs, the 24-hour traffic
+// chart, top error services, urgent issues, data freshness and the SLO
+// report (screens/dashboard_summary.js). Without it: figures from the
+// runtime's own records (runtime logs, unmapped URLs).
 import { html } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { Link, BASE } from '../lib/router.js';
 import { fmtNum, fmtMs } from '../lib/format.js';
 import { Page, Section } from '../components/page.js';
 import { DataTable } from '../components/table.js';
-import { When, useAsync, Loaded, Status } from '../components/ui.js';
+import { When, useAsync, Loaded, Status, missingEndpoint } from '../components/ui.js';
+import { Summary } from './dashboard_summary.js';
 
 const errorCodes = 'failed,backend_failure,error,timeout,response_schema_violation';
 
@@ -29,7 +32,12 @@ function Kpi({ label, value, hint, href }) {
   return html`<li class="kpi">${href ? html`<${Link} class="kpi-body" href=${href}>${body}<//>` : html`<div class="kpi-body">${body}</div>`}</li>`;
 }
 
-export function Dashboard() {
+export function Dashboard({ query }) {
+  const probe = useAsync(() => get('/dashboard/summary').then((d) => d, (e) => (missingEndpoint(e) ? null : Promise.reject(e))), []);
+  return html`<${Loaded} state=${probe}>${(d) => (d ? html`<${Summary} query=${query} first=${d} />` : html`<${RuntimeOverview} />`)}<//>`;
+}
+
+function RuntimeOverview() {
   const data = useAsync(overview, []);
   return html`<${Page} title="Dashboard" subtitle="Runtime traffic of the last 24 hours, from this platform's transaction records.">
     <${Loaded} state=${data}>${(d) => {

@@ -13,10 +13,11 @@ import { Versions } from './service_versions.js';
 import { Operations } from './service_operations.js';
 import { Backends } from './service_backends.js';
 import { Grants, OpenAPIView, TryTab } from './service_extra.js';
+import { ServiceTraffic } from './service_traffic.js';
 
 const tabs = [
   ['overview', 'Overview'], ['versions', 'Versions'], ['operations', 'Operations'], ['backends', 'Backends'],
-  ['grants', 'Consumer grants'], ['openapi', 'OpenAPI'], ['try', 'Try'],
+  ['grants', 'Consumer grants'], ['openapi', 'OpenAPI'], ['try', 'Try'], ['traffic', 'Traffic'],
 ];
 
 export function ServicePage({ serviceId, query }) {
@@ -26,7 +27,7 @@ export function ServicePage({ serviceId, query }) {
     <${Page} title=${s.serviceKey} subtitle=${html`${s.serviceName} · ${s.direction} · ${s.environment} · <${Status} value=${s.status} />${s.debugEnabled ? html` <${Badge} kind="warn">debug on<//>` : ''}`}
       actions=${html`<${Link} class="button secondary" href=${`${BASE}/traffic?environment=${encodeURIComponent(s.environment)}&serviceKey=${encodeURIComponent(s.serviceKey)}`}>Runtime logs<//>`}>
       <p class="breadcrumb"><${Link} href=${`${BASE}/services`}>Services<//> › ${s.serviceKey}</p>
-      <${Tabs} label="Service sections" tabs=${tabs} current=${tab} onSelect=${(t) => setQuery({ tab: t, version: '', op: '', profile: '' })} />
+      <${Tabs} label="Service sections" tabs=${tabs} current=${tab} onSelect=${(t) => setQuery({ tab: t, version: '', op: '', profile: '', window: '' })} />
       <${TabPanel} id=${tab}>
         ${tab === 'overview' && html`<${Overview} service=${s} onChange=${svc.reload} />`}
         ${tab === 'versions' && html`<${Versions} service=${s} onChange=${svc.reload} />`}
@@ -35,6 +36,7 @@ export function ServicePage({ serviceId, query }) {
         ${tab === 'grants' && html`<${Grants} service=${s} />`}
         ${tab === 'openapi' && html`<${OpenAPIView} service=${s} query=${query} />`}
         ${tab === 'try' && html`<${TryTab} service=${s} query=${query} />`}
+        ${tab === 'traffic' && html`<${ServiceTraffic} service=${s} query=${query} />`}
       <//>
     <//>`}<//>`;
 }

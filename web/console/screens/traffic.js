@@ -10,8 +10,10 @@ import { Tabs, TabPanel } from '../components/tabs.js';
 import { DataTable, Pager, FilterBar } from '../components/table.js';
 import { Status, When, useAsync, Loaded, Field, Badge, KeyValues } from '../components/ui.js';
 import { Code, SideBySide } from '../components/code.js';
+import { TrafficSearch, SoapPreview } from './traffic_search.js';
+import { ReplayMetadata } from './traffic_replay.js';
 
-const tabs = [['runtime', 'Runtime logs'], ['trace', 'Debug trace'], ['badurls', 'Unmapped URLs']];
+const tabs = [['runtime', 'Runtime logs'], ['search', 'Search'], ['trace', 'Debug trace'], ['badurls', 'Unmapped URLs'], ['preview', 'SOAP to JSON']];
 
 export function Traffic({ query }) {
   const tab = query.get('tab') || 'runtime';
@@ -21,6 +23,8 @@ export function Traffic({ query }) {
       ${tab === 'runtime' && html`<${RuntimeLogs} query=${query} />`}
       ${tab === 'trace' && html`<${DebugTrace} key=${query.get('correlationId')} id=${query.get('correlationId') || ''} />`}
       ${tab === 'badurls' && html`<${BadURLs} query=${query} />`}
+      ${tab === 'search' && html`<${TrafficSearch} query=${query} />`}
+      ${tab === 'preview' && html`<${SoapPreview} />`}
     <//>
   <//>`;
 }
@@ -86,6 +90,7 @@ function DebugTrace({ id }) {
           ['Timing', `total ${fmtMs(r.record.totalMs)}, converter ${fmtMs(r.record.converterMs)}, backend ${fmtMs(r.record.backendMs)}`],
           ['Sizes', `${fmtBytes(r.record.requestBytes)} in, ${fmtBytes(r.record.responseBytes)} out`],
         ]} />
+        ${r.headers && html`<details><summary>Headers (masked)</summary><pre class="mono small">${JSON.stringify(r.headers, null, 2)}</pre></details>`}
         ${r.payloads ? html`<${SideBySide}>
           <${Code} title="Client request" lang=${guess(r.payloads.request)} text=${r.payloads.request} />
           <${Code} title="Backend request" lang=${guess(r.payloads.backendRequest)} text=${r.payloads.backendRequest} />
@@ -93,6 +98,7 @@ function DebugTrace({ id }) {
           <${Code} title="Client response" lang=${guess(r.payloads.response)} text=${r.payloads.response} />
         <//>` : !t.payloadsWithheld && html`<p class="muted">No payloads: debug was off for this transaction (turn it on for the service, or send X-Debug-Enabled: true).</p>`}
       </div>`)}
+      <${ReplayMetadata} id=${id} />
     </div>`}<//>`}
   </div>`;
 }
