@@ -116,6 +116,25 @@ func TestServiceManagement(t *testing.T) {
 		t.Errorf("the page shows the password or not its state")
 	}
 
+	run(t, ctx, "a callback secret, write-only",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(chromedp.Search(byText("button", "Save settings"))),
+		fillLabel("Callback authentication", "shared_secret"),
+		fillLabel("Callback secret (write-only)", "cb-secret-value"),
+		chromedp.Click(chromedp.Search(byText("button", "Save settings"))),
+		chromedp.WaitVisible(chromedp.Search(`//*[@role="status" and contains(., "Service saved")]`)))
+	var cb struct {
+		CallbackAuthMode string
+		CallbackSecret   struct{ Set bool }
+	}
+	f.admin(t, devAdmin, "GET", "/services/"+id, nil, 200, &cb)
+	if cb.CallbackAuthMode != "shared_secret" || !cb.CallbackSecret.Set {
+		t.Errorf("service after saving the callback secret: %+v", cb)
+	}
+	if html := value(t, ctx, "page", chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(html, "cb-secret-value") {
+		t.Error("the page shows the callback secret")
+	}
+
 	run(t, ctx, "change a setting",
 		chromedp.Navigate(f.base+"/console/settings"),
 		chromedp.WaitVisible(chromedp.Search(byText("label", "default_timeout_ms"))),

@@ -46,6 +46,7 @@ const fields = [
   enumField('Fault detail exposure', 'faultDetailExposureMode', ['safe', 'full'], 'safe: clients see only the fault code; full: the parsed fault.'),
   enumField('Backend routing', 'backendRoutingMode', ['single', 'active_passive', 'round_robin']),
   enumField('Health checks', 'backendHealthCheckMode', ['none', 'ping', 'tcp', 'wsdl_fetch']),
+  enumField('Callback authentication', 'callbackAuthMode', ['none', 'shared_secret'], 'Async callbacks: shared_secret needs the secret in X-S2R-Callback-Secret or Authorization: Bearer.'),
 ];
 
 function Overview({ service, onChange }) {
@@ -54,8 +55,11 @@ function Overview({ service, onChange }) {
   const [form, setForm] = useState({
     serviceName: service.serviceName, description: service.description, faultDetailExposureMode: service.faultDetailExposureMode,
     backendRoutingMode: service.backendRoutingMode, backendHealthCheckMode: service.backendHealthCheckMode,
-    backendHealthCheckIntervalSec: service.backendHealthCheckIntervalSec,
+    backendHealthCheckIntervalSec: service.backendHealthCheckIntervalSec, callbackAuthMode: service.callbackAuthMode,
   });
+  const [secret, setSecret] = useState('');
+  const [clearSecret, setClearSecret] = useState(false);
+  const secretMeta = service.callbackSecret;
   const save = useSave();
   const toggles = useSave();
   const [ask, dialog] = useConfirm();
@@ -63,7 +67,12 @@ function Overview({ service, onChange }) {
   const submit = (e) => {
     e.preventDefault();
     save.run(async () => {
-      await send('PATCH', `/services/${service.serviceId}`, { ...form, backendHealthCheckIntervalSec: Number(form.backendHealthCheckIntervalSec) });
+      const body = { ...form, backendHealthCheckIntervalSec: Number(form.backendHealthCheckIntervalSec) };
+      if (secret) body.callbackSecret = secret;
+      else if (clearSecret) body.callbackSecret = null;
+      await send('PATCH', `/services/${service.serviceId}`, body);
+      setSecret('');
+      setClearSecret(false);
       onChange();
     }, 'Service saved');
   };
@@ -74,7 +83,6 @@ function Overview({ service, onChange }) {
         ['Service id', html`<code>${service.serviceId}</code>`],
         ['Runtime base path', html`<code>/${service.direction}/${service.environment}/${service.serviceKey}</code>`],
         ['Active version', service.activeVersionId ? html`<code>${service.activeVersionId}</code>` : 'none (activate a draft under Versions)'],
-        ['Callback authentication', service.callbackAuthMode],
         ['Created', html`<${When} iso=${service.createdAt} />`],
         ['Updated', html`<${When} iso=${service.updatedAt} />`],
         ['Last traffic', html`<${When} iso=${service.lastTrafficAt} />`],
@@ -99,6 +107,11 @@ function Overview({ service, onChange }) {
         ${fields.map((f) => html`<${Field} label=${f.label} hint=${f.hint}>${(a) => html`<select ...${a} value=${form[f.name]} onChange=${set(f.name)}>
           ${f.options.map((o) => html`<option value=${o}>${o}</option>`)}</select>`}<//>`)}
         <${Field} label="Health check interval (s)">${(a) => html`<input ...${a} type="number" min="1" value=${form.backendHealthCheckIntervalSec} onInput=${set('backendHealthCheckIntervalSec')} />`}<//>
+        ${secretMeta && html`<div class="field">
+          <${Field} label="Callback secret (write-only)" hint=${html`Currently ${secretMeta.set ? html`set, updated <${When} iso=${secretMeta.lastUpdatedAt} /> by ${secretMeta.lastUpdatedBy}` : 'not set'}. Enter a value to ${secretMeta.set ? 'replace' : 'set'} it; the stored one is never shown.`}>${(a) => html`
+            <input ...${a} type="password" autocomplete="new-password" value=${secret} onInput=${(e) => setSecret(e.target.value)} />`}<//>
+          ${secretMeta.set && html`<label class="check"><input type="checkbox" checked=${clearSecret} onChange=${(e) => setClearSecret(e.target.checked)} /> Clear the stored secret</label>`}
+        </div>`}
       </fieldset>
       <${Can} role="operator"><div class="actions"><button type="submit" disabled=${save.busy}>Save settings</button></div><//>
       ${save.errorBox}
