@@ -281,6 +281,10 @@ func (s *server) trySend(q request) (resp, error) {
 		req.Header.Set("X-Idp-Authenticated-User-Groups", q.groups)
 	}
 	for k, v := range q.header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := httpClient.Do(req)
