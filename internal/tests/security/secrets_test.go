@@ -209,6 +209,20 @@ func secretsOn(t *testing.T, db database) {
 		}
 	}
 
+	// The ingest token: shown once at registration, then only hashed.
+	if ingestServed(t, s) {
+		token := s.registerInstance(t, "sec-secrets", "")
+		s.ingestWith(t, "/ingest/v1/lb-events", token, lbEvent("/sec/secrets"), "payload", fixed("<x/>"), false).want(t, 200)
+		s.send(t, request{method: "POST", path: "/ingest/v1/heartbeat", header: map[string]string{"Authorization": "Bearer " + token}})
+		wrong := s.send(t, request{method: "POST", path: "/ingest/v1/heartbeat", header: map[string]string{"Authorization": "Bearer " + token + "x"}})
+		if wrong.status != 401 {
+			t.Errorf("a wrong ingest token: %d", wrong.status)
+		}
+		hunt(t, "an ingest answer to a wrong token", wrong.body, map[string]string{token: "ingest token"})
+		cans[token] = "ingest token"
+		cans[base64.StdEncoding.EncodeToString([]byte(token))] = "ingest token (base64)"
+	}
+
 	// The OpenAPI export.
 	s.admin(t, "POST", "/services/"+pub.serviceID+"/versions/"+pub.versionID+":generate-openapi", nil)
 	pkg := s.admin(t, "GET", "/services/"+pub.serviceID+"/versions/"+pub.versionID+"/openapi/package", nil)

@@ -25,6 +25,9 @@ type xmlTarget struct {
 	// passthrough targets forward bytes without parsing them (the
 	// gateway): only the size limit refuses.
 	passthrough bool
+	// opaque targets keep the document as data (ingest payloads): it is
+	// stored or refused, never parsed; only the size limit must refuse.
+	opaque bool
 	// send delivers p; chunked hides its length.
 	send func(t *testing.T, a xmlAttack, chunked bool) resp
 }

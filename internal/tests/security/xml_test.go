@@ -174,6 +174,7 @@ func (x *xmlSetup) targets(t *testing.T, routes []adminRoute) []xmlTarget {
 			defer x.sv.backend.setReply(200, "text/xml; charset=utf-8", soap11(`<AddResponse xmlns="`+calcNS+`"><result>5</result></AddResponse>`))
 			return s.post(t, "/publish/dev/secpub/add", "application/json", "", strings.NewReader(`{"a":1,"b":2}`), -1, nil)
 		}})
+	out = append(out, x.ingestTargets(t)...)
 	out = append(out, xmlTarget{name: "gateway", kind: soap11Doc, limit: 10 << 20, passthrough: true,
 		send: func(t *testing.T, a xmlAttack, chunked bool) resp {
 			p := a.build(soap11Doc, x.env)
@@ -242,6 +243,10 @@ func (x *xmlSetup) check(t *testing.T, name string, tg xmlTarget, a xmlAttack, r
 		}
 	case tg.passthrough:
 		x.checkPassthrough(t, name, a, got)
+	case tg.opaque:
+		if (a.size && status != 413) || status >= 500 || status < 0 {
+			t.Errorf("%s: %s, want it stored as data or refused (413 when over the limit): %.300s", name, got, r.body)
+		}
 	case tg.name == "publish backend response":
 		// The backend's hostile answer is the backend's failure: 502
 		// S2R-RUN-0504 (unparsable) or 413 over the response limit.
