@@ -43,7 +43,7 @@ var eventSeq atomic.Int64
 // by the caller).
 func lbEvent(uri string) map[string]any {
 	n := eventSeq.Add(1)
-	return map[string]any{"eventId": fmt.Sprintf("0195f1a2-0000-7000-8000-%012d", n), "globalTransactionId": fmt.Sprintf("sec-gtx-%d", n),
+	return map[string]any{"eventId": fmt.Sprintf("0195f1a2-0000-7000-8000-%012d", n), "globalTransactionId": fmt.Sprintf("0195f1a2-0000-7000-a000-%012d", n),
 		"stage": "client_request", "timestamp": time.Now().UTC().Format(time.RFC3339), "frontVirtualServer": "vs-front",
 		"backVirtualServer": "vs-back", "clientIp": "203.0.113.7", "method": "POST", "host": "svc.example", "uri": uri,
 		"backend": "10.0.0.5:80", "statusCode": 200, "durationMs": 3.5, "bytesIn": 10, "bytesOut": 20, "resultCode": "ok",
