@@ -105,9 +105,55 @@ func TestAuthorizationMatrix(t *testing.T) {
 				email: c.email, groups: c.groups})
 		}
 	}
+	checkUnmatched(t, s, routes)
 	s.alive(t)
 	if panics := panicLines(s.logText()); panics != "" {
 		t.Errorf("panics in the log:\n%s", panics)
+	}
+}
+
+// checkUnmatched: paths no route serves and methods a path does not take
+// are authorized like routes, so they cannot map the API: 401 without an
+// identity, 403 without a role, then 404 S2R-ADM-0404 or 405
+// S2R-ADM-0405 with an Allow header.
+func checkUnmatched(t *testing.T, s *server, routes []adminRoute) {
+	t.Helper()
+	methods := map[string]map[string]bool{}
+	for _, rt := range routes {
+		if methods[rt.Path] == nil {
+			methods[rt.Path] = map[string]bool{}
+		}
+		methods[rt.Path][rt.Method] = true
+	}
+	type probe struct{ method, path, want string }
+	probes := []probe{
+		{"GET", "/admin/v1/sec-no-such-endpoint", "404 S2R-ADM-0404"},
+		{"POST", "/admin/v1/services/x/y/z/sec", "404 S2R-ADM-0404"},
+		{"GET", "/admin/v1/", "404 S2R-ADM-0404"},
+	}
+	for path, ms := range methods {
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			if !ms[m] {
+				probes = append(probes, probe{m, "/admin/v1" + fillPath(path), "405 S2R-ADM-0405"})
+				break
+			}
+		}
+	}
+	for _, p := range probes {
+		for _, c := range []caller{callers[0], callers[1], callers[2]} { // none, role-less, reader
+			r := s.send(t, request{method: p.method, path: p.path, email: c.email})
+			got := fmt.Sprintf("%d %s", r.status, r.errorCode())
+			want := map[string]string{"": "401 S2R-ADM-0401", roleless: "403 S2R-ADM-0403"}[c.email]
+			if want == "" {
+				want = p.want
+			}
+			if got != want {
+				t.Errorf("%s %s as %s: %s, want %s", p.method, p.path, c.name, got, want)
+			}
+			if got == "405 S2R-ADM-0405" && r.header.Get("Allow") == "" {
+				t.Errorf("%s %s: 405 without Allow", p.method, p.path)
+			}
+		}
 	}
 }
 
