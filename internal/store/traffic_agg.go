@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// HourlyRow is one row of traffic_hourly: the traffic of one source,
+// hour and (direction, environment, service key, operation key, service
+// id) group.
+type HourlyRow struct {
+	Source       string
+	Hour         time.Time
+	Direction    string
+	Environment  string
+	ServiceKey   string
+	OperationKey string
+	ServiceID    string
+	Requests     int64
+	Errors       int64
+	LatencySumMs float64
+	LatencyMaxMs float64
+	// ConverterMaxMs is nil when no record of the group has a converter
+	// figure (sources without one).
+	ConverterMaxMs *float64
+}
+
+// AggregationState is the aggregation job's progress for one source
+// (table traffic_aggregation_state, migration 0012).
+type AggregationState struct {
+	Source string
+	// Raw rows with an id above LowWater are looked at again by the next
+	// run; HighWater is the largest id seen, at HighWaterAt.
+	LowWater, HighWater int64
+	HighWaterAt         time.Time
+	// RefreshedAt is the end of the last successful run (zero: never).
+	RefreshedAt time.Time
+}
+
+// AggregationStates returns the stored state of every source that has
+// one.
+func (s *Store) AggregationStates(ctx context.Context) ([]AggregationState, error) {
+	rows, err := s.reader().Query(ctx,
+		"SELECT source, low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state ORDER BY source")
+	if err != nil {
+		return nil, fmt.Errorf("store: aggregation states: %w", err)
+	}
+	defer rows.Close()
+	var out []AggregationState
+	for rows.Next() {
+		var (
+			st        AggregationState
+			hwAt, ref Time
+		)
+		if err := rows.Scan(&st.Source, &st.LowWater, &st.HighWater, &hwAt, &ref); err != nil {
+			return nil, fmt.Errorf("store: aggregation states: %w", err)
+		}
+		st.HighWaterAt, st.RefreshedAt = hwAt.Time, ref.Time
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: aggregation states: %w", mapError(err))
+	}
+	return out, nil
+}
+
+// AggregationState returns the state of one source; the zero state (with
+// Source set) when the job never ran for it.
+func (s *Store) AggregationState(ctx context.Context, source string) (AggregationState, error) {
+	st := AggregationState{Source: source}
+	var hwAt, ref Time
+	err := s.reader().QueryRow(ctx,
+		"SELECT low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state WHERE source = $1", source).
+		Scan(&st.LowWater, &st.HighWater, &hwAt, &ref)
+	if errors.Is(err, ErrNotFound) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: aggregation state %s: %w", source, err)
+	}
+	st.HighWaterAt, st.RefreshedAt = hwAt.Time, ref.Time
+	return st, nil
+}
+
+// PutAggregationState stores the state of st.Source.
+func (tx *Tx) PutAggregationState(ctx context.Context, st AggregationState) error {
+	_, err := tx.Exec(ctx, `INSERT INTO traffic_aggregation_state (source, low_water, high_water, high_water_at, refreshed_at)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (source) DO UPDATE SET low_water = excluded.low_water,
+		high_water = excluded.high_water, high_water_at = excluded.high_water_at, refreshed_at = excluded.refreshed_at`,
+		st.Source, st.LowWater, st.HighWater, NewTime(st.HighWaterAt), NewTime(st.RefreshedAt))
+	if err != nil {
+		return fmt.Errorf("store: put aggregation state %s: %w", st.Source, err)
+	}
+	return nil
+}
+
+// TrafficMaxID returns the largest raw row id of source (0 when empty).
+func (s *Store) TrafficMaxID(ctx context.Context, source string) (int64, error) {
+	src, err := sourceByName(source)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := s.reader().QueryRow(ctx, "SELECT COALESCE(MAX("+src.id+"), 0) FROM "+src.table).Scan(&id); err != nil {
+		return 0, fmt.Errorf("store: %s max id: %w", source, err)
+	}
+	return id, nil
+}
+
+// TrafficHoursBetweenIDs returns the distinct UTC hours of the raw rows
+// of source with afterID < id <= upToID, oldest first: the hours that
+// received records since a run that had seen ids up to afterID.
+func (s *Store) TrafficHoursBetweenIDs(ctx context.Context, source string, afterID, upToID int64) ([]time.Time, error) {
+	src, err := sourceByName(source)
+	if err != nil {
+		return nil, err
+	}
+	q := "SELECT DISTINCT " + hourExpr(s.dialect, src.occurredAt) + " AS h FROM " + src.table +
+		" WHERE " + src.id + " > $1 AND " + src.id + " <= $2 ORDER BY h"
+	rows, err := s.reader().Query(ctx, q, afterID, upToID)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s hours: %w", source, err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var h Time
+		if err := rows.Scan(&h); err != nil {
+			return nil, fmt.Errorf("store: %s hours: %w", source, err)
+		}
+		out = append(out, h.Time)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %s hours: %w", source, mapError(err))
+	}
+	return out, nil
+}
+
+// ComputeTrafficHour aggregates the raw rows of source in the hour
+// starting at hour (UTC, whole hour) from scratch.
+func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time.Time) ([]HourlyRow, error) {
+	src, err := sourceByName(source)
+	if err != nil {
+		return nil, err
+	}
+	groups := strings.Join([]string{src.direction, src.environment, src.serviceKey, src.operationKey, src.serviceID}, ", ")
+	q := "SELECT " + groups + ", COUNT(*), SUM(" + src.isError + "), SUM(" + src.latency + "), MAX(" + src.latency +
+		"), MAX(" + src.converter + ") FROM " + src.table +
+		" WHERE " + src.occurredAt + " >= $1 AND " + src.occurredAt + " < $2 GROUP BY " + groups
+	rows, err := s.reader().Query(ctx, q, NewTime(hour), NewTime(hour.Add(time.Hour)))
+	if err != nil {
+		return nil, fmt.Errorf("store: aggregate %s hour: %w", source, err)
+	}
+	defer rows.Close()
+	var out []HourlyRow
+	for rows.Next() {
+		r := HourlyRow{Source: source, Hour: hour.UTC()}
+		var conv sql.NullFloat64
+		if err := rows.Scan(&r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
+			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv); err != nil {
+			return nil, fmt.Errorf("store: aggregate %s hour: %w", source, err)
+		}
+		if conv.Valid {
+			r.ConverterMaxMs = &conv.Float64
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: aggregate %s hour: %w", source, mapError(err))
+	}
+	return out, nil
+}
+
+// hourlyColumns are the columns of traffic_hourly, in HourlyRow order.
+const hourlyColumns = "source, hour, direction, environment, service_key, operation_key, service_id, " +
+	"requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms"
+
+// hourlyBatch bounds the rows of one INSERT (12 parameters each).
+const hourlyBatch = 400
+
+// ReplaceTrafficHour replaces the aggregates of source's hour with rows.
+func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.Time, rows []HourlyRow) error {
+	if _, err := tx.Exec(ctx, "DELETE FROM traffic_hourly WHERE source = $1 AND hour = $2", source, NewTime(hour)); err != nil {
+		return fmt.Errorf("store: replace %s hour: %w", source, err)
+	}
+	for len(rows) > 0 {
+		n := min(len(rows), hourlyBatch)
+		var (
+			a      sqlArgs
+			values []string
+		)
+		for _, r := range rows[:n] {
+			var conv any
+			if r.ConverterMaxMs != nil {
+				conv = *r.ConverterMaxMs
+			}
+			values = append(values, "("+strings.Join([]string{a.add(source), a.add(NewTime(hour)), a.add(r.Direction),
+				a.add(r.Environment), a.add(r.ServiceKey), a.add(r.OperationKey), a.add(r.ServiceID), a.add(r.Requests),
+				a.add(r.Errors), a.add(r.LatencySumMs), a.add(r.LatencyMaxMs), a.add(conv)}, ",")+")")
+		}
+		q := "INSERT INTO traffic_hourly (" + hourlyColumns + ") VALUES " + strings.Join(values, ",")
+		if _, err := tx.Exec(ctx, q, a.list...); err != nil {
+			return fmt.Errorf("store: replace %s hour: %w", source, err)
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// TrafficHourly returns the stored aggregates of source with from <= hour
+// < to, ordered by hour and group.
+func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.Time) ([]HourlyRow, error) {
+	rows, err := s.reader().Query(ctx, "SELECT "+hourlyColumns+" FROM traffic_hourly WHERE source = $1 AND hour >= $2 AND hour < $3"+
+		" ORDER BY hour, direction, environment, service_key, operation_key, service_id", source, NewTime(from), NewTime(to))
+	if err != nil {
+		return nil, fmt.Errorf("store: traffic hourly: %w", err)
+	}
+	defer rows.Close()
+	var out []HourlyRow
+	for rows.Next() {
+		var (
+			r    HourlyRow
+			h    Time
+			conv sql.NullFloat64
+		)
+		if err := rows.Scan(&r.Source, &h, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
+			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv); err != nil {
+			return nil, fmt.Errorf("store: traffic hourly: %w", err)
+		}
+		r.Hour = h.Time
+		if conv.Valid {
+			r.ConverterMaxMs = &conv.Float64
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: traffic hourly: %w", mapError(err))
+	}
+	return out, nil
+}
+
+// DeleteTrafficHourlyBefore removes the aggregates of hours before t
+// (retention) and returns how many rows went.
+func (tx *Tx) DeleteTrafficHourlyBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := tx.Exec(ctx, "DELETE FROM traffic_hourly WHERE hour < $1", NewTime(t))
+	if err != nil {
+		return 0, fmt.Errorf("store: delete traffic hourly: %w", err)
+	}
+	return res.RowsAffected()
+}
