@@ -26,7 +26,7 @@ type trafficSource struct {
 	// id is the increasing row id the aggregation job's high-water mark
 	// follows; occurredAt the event time (TIMESTAMPTZ, or store.Time text
 	// on SQLite).
-	id, occurredAt string
+	id, occurredAt                                              string
 	direction, environment, serviceKey, operationKey, serviceID string
 	// latency is the transaction's total time in ms; converter the
 	// converter overhead in ms, "NULL" when the source has none; isError

@@ -322,4 +322,3 @@ func previewError(err, convErr error) error {
 	}
 	return e
 }
-

@@ -39,8 +39,8 @@ type debugTrace struct {
 
 // traceEntry is one record of a debug trace with its payloads.
 type traceEntry struct {
-	Record   store.TxLog           `json:"record"`
-	Payloads *tracePayloads        `json:"payloads,omitempty"`
+	Record   store.TxLog            `json:"record"`
+	Payloads *tracePayloads         `json:"payloads,omitempty"`
 	Headers  *observe.StoredHeaders `json:"headers,omitempty"`
 }
 
