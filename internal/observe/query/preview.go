@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -236,7 +237,8 @@ func convertPreview(body []byte, lim xmlstream.Limits, c *previewContract) (json
 	m, rd, err := soap.ParseHead(body, lim)
 	if err != nil {
 		if c != nil && c.plan != nil {
-			out, cerr := c.plan.XMLToJSONBytes(nil, body, lim)
+			// A bare body: its root is the message's first element.
+			out, cerr := convert.FragmentJSON(nil, withoutDeclaration(body), c.plan, "", lim)
 			if cerr != nil {
 				return nil, false, previewError(err, cerr)
 			}
@@ -271,6 +273,18 @@ func convertPreview(body []byte, lim xmlstream.Limits, c *previewContract) (json
 		out = c.rename(out, c.renamer)
 	}
 	return out, false, nil
+}
+
+// withoutDeclaration drops a leading XML declaration, so the document can
+// be read as a fragment.
+func withoutDeclaration(doc []byte) []byte {
+	d := bytes.TrimLeft(doc, " \t\r\n\ufeff")
+	if bytes.HasPrefix(d, []byte("<?xml")) {
+		if i := bytes.Index(d, []byte("?>")); i >= 0 {
+			return d[i+2:]
+		}
+	}
+	return doc
 }
 
 // faultJSON is the fault in the JSON shape of docs/conversion.md: the
