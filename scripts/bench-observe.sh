@@ -3,7 +3,9 @@
 # ("Observability queries"). On a throwaway PostgreSQL (with-postgres.sh,
 # default server settings but fsync off) it generates RECORDS runtime
 # records over DAYS days on SERVICES services (scripts/trafficgen, seed 1,
-# ending at END) plus BURST records in the one hour HOUR, aggregates them
+# ending at END, default the current hour: the aggregates of hours more
+# than 60 days old are removed by retention) plus BURST records in the one
+# hour HOUR (default 40 days before END), aggregates them
 # (timed), runs VACUUM ANALYZE, prints EXPLAIN of the main queries, and
 # runs the Go benchmarks COUNT times each.
 #
@@ -19,8 +21,8 @@ RECORDS=${RECORDS:-10000000}
 DAYS=${DAYS:-60}
 SERVICES=${SERVICES:-200}
 BURST=${BURST:-1000000}
-END=${END:-2026-06-01T12:00:00Z}
-HOUR=${HOUR:-2026-04-20T10:00:00Z}
+END=${END:-$(date -u +%Y-%m-%dT%H:00:00Z)}
+HOUR=${HOUR:-$(date -u -d "$END - 40 days" +%Y-%m-%dT%H:00:00Z)}
 COUNT=${COUNT:-5}
 BENCHTIME=${BENCHTIME:-10x}
 DB=$S2R_TEST_POSTGRES_URL
