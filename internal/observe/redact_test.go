@@ -28,14 +28,7 @@ const canary = "Canary-7f3a9"
 func TestDebugCaptureMasked(t *testing.T) {
 	cfg := storetest.SQLiteConfig(t)
 	ctx := context.Background()
-	s, err := store.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := openMigrated(t, cfg)
 	seedRedactConfig(t, s)
 	r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
 	stop := started(t, r)
@@ -107,4 +100,20 @@ func seedRedactConfig(t *testing.T, s *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openMigrated opens and migrates the store of cfg, closed at cleanup
+// (tests that read the database files of cfg.DataDir).
+func openMigrated(t *testing.T, cfg store.Config) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 )
@@ -58,52 +59,25 @@ func (s *Store) CountServices(ctx context.Context, direction string) (ServiceCou
 // Profiles that leave the name empty use the default name, which the
 // caller adds itself.
 func (s *Store) APIKeyHeaderNames(ctx context.Context) ([]string, error) {
-	return s.queryStrings(ctx, "api key header names",
-		"SELECT DISTINCT api_key_header_name FROM backend_profiles WHERE api_key_header_name <> '' ORDER BY 1")
+	return queryRows(ctx, s, "api key header names",
+		"SELECT DISTINCT api_key_header_name FROM backend_profiles WHERE api_key_header_name <> '' ORDER BY 1", nil,
+		func(rows *sql.Rows) (string, bool, error) {
+			var v string
+			err := rows.Scan(&v)
+			return v, true, err
+		})
 }
 
 // MonitoredServiceIDs returns the ids of the services whose synthetic
 // monitor is enabled.
 func (s *Store) MonitoredServiceIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.reader().Query(ctx, "SELECT service_id, config FROM synthetic_monitors ORDER BY service_id")
-	if err != nil {
-		return nil, fmt.Errorf("store: monitored services: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id, cfg string
-		if err := rows.Scan(&id, &cfg); err != nil {
-			return nil, fmt.Errorf("store: monitored services: %w", err)
-		}
-		var c monitorConfig
-		if json.Unmarshal([]byte(cfg), &c) == nil && c.Enabled {
-			out = append(out, id)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: monitored services: %w", mapError(err))
-	}
-	return out, nil
-}
-
-// queryStrings runs a query returning one text column.
-func (s *Store) queryStrings(ctx context.Context, what, query string, args ...any) ([]string, error) {
-	rows, err := s.reader().Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("store: %s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, mapError(err))
-	}
-	return out, nil
+	return queryRows(ctx, s, "monitored services", "SELECT service_id, config FROM synthetic_monitors ORDER BY service_id", nil,
+		func(rows *sql.Rows) (string, bool, error) {
+			var id, cfg string
+			if err := rows.Scan(&id, &cfg); err != nil {
+				return "", false, err
+			}
+			var c monitorConfig
+			return id, json.Unmarshal([]byte(cfg), &c) == nil && c.Enabled, nil
+		})
 }

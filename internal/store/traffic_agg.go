@@ -44,28 +44,17 @@ type AggregationState struct {
 // AggregationStates returns the stored state of every source that has
 // one.
 func (s *Store) AggregationStates(ctx context.Context) ([]AggregationState, error) {
-	rows, err := s.reader().Query(ctx,
-		"SELECT source, low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state ORDER BY source")
-	if err != nil {
-		return nil, fmt.Errorf("store: aggregation states: %w", err)
-	}
-	defer rows.Close()
-	var out []AggregationState
-	for rows.Next() {
-		var (
-			st        AggregationState
-			hwAt, ref Time
-		)
-		if err := rows.Scan(&st.Source, &st.LowWater, &st.HighWater, &hwAt, &ref); err != nil {
-			return nil, fmt.Errorf("store: aggregation states: %w", err)
-		}
-		st.HighWaterAt, st.RefreshedAt = hwAt.Time, ref.Time
-		out = append(out, st)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: aggregation states: %w", mapError(err))
-	}
-	return out, nil
+	return queryRows(ctx, s, "aggregation states",
+		"SELECT source, low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state ORDER BY source", nil,
+		func(rows *sql.Rows) (AggregationState, bool, error) {
+			var (
+				st        AggregationState
+				hwAt, ref Time
+			)
+			err := rows.Scan(&st.Source, &st.LowWater, &st.HighWater, &hwAt, &ref)
+			st.HighWaterAt, st.RefreshedAt = hwAt.Time, ref.Time
+			return st, true, err
+		})
 }
 
 // AggregationState returns the state of one source; the zero state (with
@@ -121,23 +110,11 @@ func (s *Store) TrafficHoursBetweenIDs(ctx context.Context, source string, after
 	}
 	q := "SELECT DISTINCT " + hourExpr(s.dialect, src.occurredAt) + " AS h FROM " + src.table +
 		" WHERE " + src.id + " > $1 AND " + src.id + " <= $2 ORDER BY h"
-	rows, err := s.reader().Query(ctx, q, afterID, upToID)
-	if err != nil {
-		return nil, fmt.Errorf("store: %s hours: %w", source, err)
-	}
-	defer rows.Close()
-	var out []time.Time
-	for rows.Next() {
+	return queryRows(ctx, s, source+" hours", q, []any{afterID, upToID}, func(rows *sql.Rows) (time.Time, bool, error) {
 		var h Time
-		if err := rows.Scan(&h); err != nil {
-			return nil, fmt.Errorf("store: %s hours: %w", source, err)
-		}
-		out = append(out, h.Time)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %s hours: %w", source, mapError(err))
-	}
-	return out, nil
+		err := rows.Scan(&h)
+		return h.Time, true, err
+	})
 }
 
 // ComputeTrafficHour aggregates the raw rows of source in the hour
@@ -151,28 +128,23 @@ func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time
 	q := "SELECT " + groups + ", COUNT(*), SUM(" + src.isError + "), SUM(" + src.latency + "), MAX(" + src.latency +
 		"), MAX(" + src.converter + ") FROM " + src.table +
 		" WHERE " + src.occurredAt + " >= $1 AND " + src.occurredAt + " < $2 GROUP BY " + groups
-	rows, err := s.reader().Query(ctx, q, NewTime(hour), NewTime(hour.Add(time.Hour)))
-	if err != nil {
-		return nil, fmt.Errorf("store: aggregate %s hour: %w", source, err)
+	return queryRows(ctx, s, "aggregate "+source+" hour", q, []any{NewTime(hour), NewTime(hour.Add(time.Hour))},
+		func(rows *sql.Rows) (HourlyRow, bool, error) {
+			r := HourlyRow{Source: source, Hour: hour.UTC()}
+			var conv sql.NullFloat64
+			err := rows.Scan(&r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
+				&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv)
+			r.ConverterMaxMs = nullFloat(conv)
+			return r, true, err
+		})
+}
+
+// nullFloat is v as a pointer, nil for NULL.
+func nullFloat(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
 	}
-	defer rows.Close()
-	var out []HourlyRow
-	for rows.Next() {
-		r := HourlyRow{Source: source, Hour: hour.UTC()}
-		var conv sql.NullFloat64
-		if err := rows.Scan(&r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
-			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv); err != nil {
-			return nil, fmt.Errorf("store: aggregate %s hour: %w", source, err)
-		}
-		if conv.Valid {
-			r.ConverterMaxMs = &conv.Float64
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: aggregate %s hour: %w", source, mapError(err))
-	}
-	return out, nil
+	return &v.Float64
 }
 
 // hourlyColumns are the columns of traffic_hourly, in HourlyRow order.
@@ -214,33 +186,19 @@ func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.T
 // TrafficHourly returns the stored aggregates of source with from <= hour
 // < to, ordered by hour and group.
 func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.Time) ([]HourlyRow, error) {
-	rows, err := s.reader().Query(ctx, "SELECT "+hourlyColumns+" FROM traffic_hourly WHERE source = $1 AND hour >= $2 AND hour < $3"+
-		" ORDER BY hour, direction, environment, service_key, operation_key, service_id", source, NewTime(from), NewTime(to))
-	if err != nil {
-		return nil, fmt.Errorf("store: traffic hourly: %w", err)
-	}
-	defer rows.Close()
-	var out []HourlyRow
-	for rows.Next() {
+	q := "SELECT " + hourlyColumns + " FROM traffic_hourly WHERE source = $1 AND hour >= $2 AND hour < $3" +
+		" ORDER BY hour, direction, environment, service_key, operation_key, service_id"
+	return queryRows(ctx, s, "traffic hourly", q, []any{source, NewTime(from), NewTime(to)}, func(rows *sql.Rows) (HourlyRow, bool, error) {
 		var (
 			r    HourlyRow
 			h    Time
 			conv sql.NullFloat64
 		)
-		if err := rows.Scan(&r.Source, &h, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
-			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv); err != nil {
-			return nil, fmt.Errorf("store: traffic hourly: %w", err)
-		}
-		r.Hour = h.Time
-		if conv.Valid {
-			r.ConverterMaxMs = &conv.Float64
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: traffic hourly: %w", mapError(err))
-	}
-	return out, nil
+		err := rows.Scan(&r.Source, &h, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
+			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv)
+		r.Hour, r.ConverterMaxMs = h.Time, nullFloat(conv)
+		return r, true, err
+	})
 }
 
 // DeleteTrafficHourlyBefore removes the aggregates of hours before t

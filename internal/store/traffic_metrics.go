@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -123,22 +122,13 @@ func (s *Store) Metrics(ctx context.Context, q MetricQuery) ([]MetricRow, error)
 		return nil, err
 	}
 	cols, dest := q.keys()
-	rows, err := s.reader().Query(ctx, query, a.list...)
-	if err != nil {
-		return nil, fmt.Errorf("store: metrics: %w", err)
-	}
-	defer rows.Close()
-	var out []MetricRow
-	for rows.Next() {
+	return queryRows(ctx, s, "metrics", query, a.list, func(rows *sql.Rows) (MetricRow, bool, error) {
 		var (
-			r       MetricRow
-			keys    = make([]string, len(cols))
-			p50     sql.NullFloat64
-			p95     sql.NullFloat64
-			p99     sql.NullFloat64
-			conv    sql.NullFloat64
-			latency sql.NullFloat64
-			errs    sql.NullInt64
+			r                      MetricRow
+			keys                   = make([]string, len(cols))
+			latency, p50, p95, p99 sql.NullFloat64
+			conv                   sql.NullFloat64
+			errs                   sql.NullInt64
 		)
 		scan := []any{&r.Bucket}
 		for i := range keys {
@@ -146,25 +136,17 @@ func (s *Store) Metrics(ctx context.Context, q MetricQuery) ([]MetricRow, error)
 		}
 		scan = append(scan, &r.Requests, &errs, &latency, &p50, &p95, &p99, &conv)
 		if err := rows.Scan(scan...); err != nil {
-			return nil, fmt.Errorf("store: metrics: %w", err)
+			return r, false, err
 		}
 		for i, d := range dest {
 			*d(&r) = keys[i]
 		}
-		if r.Requests == 0 {
-			continue // the one row of an ungrouped query over nothing
-		}
 		r.Errors, r.LatencySumMs = errs.Int64, latency.Float64
 		r.P50Ms, r.P95Ms, r.P99Ms = p50.Float64, p95.Float64, p99.Float64
-		if conv.Valid {
-			r.ConverterP95Ms = &conv.Float64
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: metrics: %w", mapError(err))
-	}
-	return out, nil
+		r.ConverterP95Ms = nullFloat(conv)
+		// An ungrouped query over nothing still answers one row.
+		return r, r.Requests > 0, nil
+	})
 }
 
 // filters returns the conditions of q's list filters on the columns of a

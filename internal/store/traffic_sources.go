@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strconv"
@@ -126,4 +128,28 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // containsPattern is the case-folded LIKE pattern of "contains sub".
 func containsPattern(sub string) string {
 	return "%" + likeEscaper.Replace(strings.ToLower(sub)) + "%"
+}
+
+// queryRows runs query on the reader and collects what scan makes of each
+// row; scan's keep false drops a row. Errors name what was queried.
+func queryRows[T any](ctx context.Context, s *Store, what, query string, args []any, scan func(*sql.Rows) (v T, keep bool, err error)) ([]T, error) {
+	rows, err := s.reader().Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, keep, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: %s: %w", what, err)
+		}
+		if keep {
+			out = append(out, v)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, mapError(err))
+	}
+	return out, nil
 }

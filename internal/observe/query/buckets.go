@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store"
@@ -47,3 +48,14 @@ func (b buckets) apply(q *store.MetricQuery) {
 
 // start returns the start of bucket i.
 func (b buckets) start(i int) time.Time { return b.origin.Add(time.Duration(i) * b.width) }
+
+// summaryAndPoints answers q over tr as a whole and per bucket of tr.
+func (a *API) summaryAndPoints(ctx context.Context, q store.MetricQuery, tr timeRange) (summary, points []store.MetricRow, b buckets, err error) {
+	if summary, err = a.store.Metrics(ctx, q); err != nil {
+		return nil, nil, b, err
+	}
+	b = newBuckets(tr)
+	b.apply(&q)
+	points, err = a.store.Metrics(ctx, q)
+	return summary, points, b, err
+}

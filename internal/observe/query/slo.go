@@ -83,13 +83,7 @@ func (a *API) getSLOReport(w http.ResponseWriter, r *http.Request) error {
 	if !mq.Aggregated {
 		mq.Group |= store.ByOperation
 	}
-	summary, err := a.store.Metrics(r.Context(), mq)
-	if err != nil {
-		return err
-	}
-	b := newBuckets(tr)
-	b.apply(&mq)
-	points, err := a.store.Metrics(r.Context(), mq)
+	summary, points, b, err := a.summaryAndPoints(r.Context(), mq, tr)
 	if err != nil {
 		return err
 	}

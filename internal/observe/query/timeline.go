@@ -74,18 +74,12 @@ func (a *API) getServiceTimeline(w http.ResponseWriter, r *http.Request) error {
 	if env != "" {
 		mq.Environments = []string{env}
 	}
-	summary, err := a.store.Metrics(r.Context(), mq)
-	if err != nil {
-		return err
-	}
-	b := newBuckets(tr)
-	b.apply(&mq)
-	points, err := a.store.Metrics(r.Context(), mq)
+	summary, points, b, err := a.summaryAndPoints(r.Context(), mq, tr)
 	if err != nil {
 		return err
 	}
 	out := serviceTimeline{Environment: env, ServiceKey: key, From: tr.since, To: tr.until, Aggregated: mq.Aggregated,
-		BucketSeconds: mq.BucketSeconds, Points: make([]timelinePoint, b.count)}
+		BucketSeconds: int64(b.width / time.Second), Points: make([]timelinePoint, b.count)}
 	if len(summary) == 1 {
 		s := summary[0]
 		out.RequestCount, out.ErrorCount = s.Requests, s.Errors
