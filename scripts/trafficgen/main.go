@@ -7,6 +7,8 @@
 //	trafficgen -db postgres://… -records 10000000 -days 60 -services 200 -end 2026-06-01T00:00:00Z
 //	trafficgen -db postgres://… -records 1000000 -hour 2026-05-01T10:00:00Z -services 200   (one busy hour)
 //
+// Records are written in time order, hour by hour, as the recorder writes
+// them (the table's physical order then follows time, as in production).
 // Traffic follows a day/night curve; service popularity is skewed (a few
 // services carry most calls); each service has its own error rate (0.1 to
 // 15 percent, some in-body faults) and latency (log-normal around 20 to
@@ -22,6 +24,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
@@ -85,16 +88,27 @@ func run() error {
 	rng := rand.New(rand.NewPCG(c.seed, 0x5332))
 	start := time.Now()
 	batch := make([]store.TxLog, 0, c.batch)
-	for i := range c.records {
-		batch = append(batch, svcs.record(rng, i, from, span, c.hour == ""))
-		if len(batch) == c.batch || i == c.records-1 {
+	hours := hourCounts(from, span, c.records, c.hour == "")
+	i := 0
+	for h, n := range hours {
+		at := make([]time.Time, n)
+		for k := range at {
+			at[k] = from.Add(time.Duration(h)*time.Hour + time.Duration(rng.Int64N(int64(time.Hour))))
+		}
+		slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+		for _, t := range at {
+			batch = append(batch, svcs.record(rng, i, t))
+			i++
+			if len(batch) < c.batch && i < c.records {
+				continue
+			}
 			if err := st.CopyTxLogs(ctx, batch); err != nil {
 				return err
 			}
 			batch = batch[:0]
-			if done := i + 1; done%(50*c.batch) == 0 || done == c.records {
+			if i%(50*c.batch) == 0 || i == c.records {
 				el := time.Since(start)
-				fmt.Fprintf(os.Stderr, "trafficgen: %d records in %s (%.0f/s)\n", done, el.Round(time.Second), float64(done)/el.Seconds())
+				fmt.Fprintf(os.Stderr, "trafficgen: %d records in %s (%.0f/s)\n", i, el.Round(time.Second), float64(i)/el.Seconds())
 			}
 		}
 	}
@@ -198,23 +212,33 @@ func (s services) pick(rng *rand.Rand) *service {
 
 var errorResults = []string{"failed", "backend_failure", "error", "timeout", "response_schema_violation"}
 
-// record generates the i-th record.
-func (s services) record(rng *rand.Rand, i int, from time.Time, span time.Duration, diurnal bool) store.TxLog {
-	sv := s.pick(rng)
-	at := from.Add(time.Duration(rng.Int64N(int64(span))))
-	if diurnal {
-		// Thin the night: move a share of the records of quiet hours to
-		// the same minute of a busy hour.
-		if h := at.Hour(); (h < 7 || h > 21) && rng.IntN(2) == 0 {
-			moved := at.Add(time.Duration(8+rng.IntN(6)) * time.Hour)
-			if !moved.Before(from.Add(span)) {
-				moved = moved.Add(-24 * time.Hour)
-			}
-			if !moved.Before(from) {
-				at = moved
-			}
+// hourCounts spreads n records over the hours of the span: with diurnal,
+// hours from 7 to 21 UTC weigh three times the night's.
+func hourCounts(from time.Time, span time.Duration, n int, diurnal bool) []int {
+	hours := max(int(span/time.Hour), 1)
+	weights := make([]float64, hours)
+	total := 0.0
+	for h := range weights {
+		weights[h] = 1
+		if hh := from.Add(time.Duration(h) * time.Hour).Hour(); diurnal && hh >= 7 && hh <= 21 {
+			weights[h] = 3
 		}
+		total += weights[h]
 	}
+	counts := make([]int, hours)
+	given, acc := 0, 0.0
+	for h, w := range weights {
+		acc += w
+		next := int(float64(n) * acc / total)
+		counts[h] = next - given
+		given = next
+	}
+	return counts
+}
+
+// record generates the i-th record, at time at.
+func (s services) record(rng *rand.Rand, i int, at time.Time) store.TxLog {
+	sv := s.pick(rng)
 	status, result, fault := 200, "success", false
 	switch u := rng.Float64(); {
 	case u < sv.errorRate:
