@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
@@ -146,11 +147,22 @@ func (a *Aggregator) aggregateSource(ctx context.Context, source string) (int, e
 		if err != nil {
 			return 0, err
 		}
+		var days []time.Time
 		for _, h := range hours {
 			if err := a.AggregateHour(ctx, source, h); err != nil {
 				return n, err
 			}
 			n++
+			if d := h.UTC().Truncate(24 * time.Hour); !slices.Contains(days, d) {
+				days = append(days, d)
+			}
+		}
+		// The days are rolled up before the marks move, so a crash
+		// between leaves their hours to be done again.
+		for _, d := range days {
+			if err := a.cfg.Store.Transact(ctx, func(tx *store.Tx) error { return tx.RollupTrafficDay(ctx, source, d) }); err != nil {
+				return n, err
+			}
 		}
 	}
 	next := st
@@ -167,7 +179,7 @@ func (a *Aggregator) aggregateSource(ctx context.Context, source string) (int, e
 }
 
 // AggregateHour recomputes the aggregates of one source hour from its raw
-// records and replaces the stored ones. The raw rows are read outside the
+// records and replaces the stored ones (its day's rollup is the caller's). The raw rows are read outside the
 // write transaction, so SQLite's single writer is held only for the
 // replacement.
 func (a *Aggregator) AggregateHour(ctx context.Context, source string, hour time.Time) error {

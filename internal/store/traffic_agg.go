@@ -201,12 +201,37 @@ func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.
 	})
 }
 
-// DeleteTrafficHourlyBefore removes the aggregates of hours before t
-// (retention) and returns how many rows went.
+// RollupTrafficDay rebuilds the traffic_daily rows of source's UTC day
+// (day at midnight) from its hourly rows.
+func (tx *Tx) RollupTrafficDay(ctx context.Context, source string, day time.Time) error {
+	day = day.UTC().Truncate(24 * time.Hour)
+	if _, err := tx.Exec(ctx, "DELETE FROM traffic_daily WHERE source = $1 AND day = $2", source, NewTime(day)); err != nil {
+		return fmt.Errorf("store: roll up %s day: %w", source, err)
+	}
+	_, err := tx.Exec(ctx, "INSERT INTO traffic_daily (source, day, direction, environment, service_key, operation_key, "+
+		"service_id, requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms) "+
+		"SELECT source, $2, direction, environment, service_key, operation_key, service_id, SUM(requests), SUM(errors), "+
+		"SUM(latency_sum_ms), MAX(latency_max_ms), MAX(converter_max_ms) FROM traffic_hourly "+
+		"WHERE source = $1 AND hour >= $2 AND hour < $3 GROUP BY source, direction, environment, service_key, operation_key, service_id",
+		source, NewTime(day), NewTime(day.Add(24*time.Hour)))
+	if err != nil {
+		return fmt.Errorf("store: roll up %s day: %w", source, err)
+	}
+	return nil
+}
+
+// DeleteTrafficHourlyBefore removes the aggregates of hours before t, and
+// of days that end by t (retention); it returns how many rows went.
 func (tx *Tx) DeleteTrafficHourlyBefore(ctx context.Context, t time.Time) (int64, error) {
 	res, err := tx.Exec(ctx, "DELETE FROM traffic_hourly WHERE hour < $1", NewTime(t))
 	if err != nil {
 		return 0, fmt.Errorf("store: delete traffic hourly: %w", err)
 	}
-	return res.RowsAffected()
+	n, _ := res.RowsAffected()
+	res, err = tx.Exec(ctx, "DELETE FROM traffic_daily WHERE day < $1", NewTime(t.UTC().Truncate(24*time.Hour)))
+	if err != nil {
+		return 0, fmt.Errorf("store: delete traffic daily: %w", err)
+	}
+	m, _ := res.RowsAffected()
+	return n + m, nil
 }

@@ -30,11 +30,13 @@ type MetricQuery struct {
 	// Group says which dimensions the rows keep.
 	Group Grouping
 	// BucketSeconds, when not 0, splits the range into buckets of that
-	// many seconds starting at Since (aggregated: at Since's hour), and
-	// MetricRow.Bucket is each row's bucket index. BucketCount, when not
-	// 0, folds later indexes into the last bucket (the inclusive end).
+	// many seconds starting at BucketOrigin (zero: Since; aggregated:
+	// Since's hour), and MetricRow.Bucket is each row's bucket index.
+	// BucketCount, when not 0, folds later indexes into the last bucket
+	// (the inclusive end).
 	BucketSeconds int64
 	BucketCount   int64
+	BucketOrigin  time.Time
 }
 
 // Grouping is a set of dimensions to group metrics by.
@@ -197,7 +199,11 @@ func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
 		} else if q.Direction != "" {
 			conds = append(conds, src.direction+" = "+a.add(q.Direction))
 		}
-		parts[i] = "SELECT '" + src.name + "' AS source, " + s.bucketSelect(q, a, src.occurredAt, q.Since) + " AS bucket, " +
+		origin := q.BucketOrigin
+		if origin.IsZero() {
+			origin = q.Since
+		}
+		parts[i] = "SELECT '" + src.name + "' AS source, " + s.bucketSelect(q, a, src.occurredAt, origin) + " AS bucket, " +
 			src.direction + " AS direction, " + src.environment + " AS environment, " + src.serviceKey + " AS service_key, " +
 			src.operationKey + " AS operation_key, " + src.serviceID + " AS service_id, " + src.latency + " AS latency, " +
 			src.converter + " AS converter, " + src.isError + " AS err FROM " + src.table + " WHERE " + strings.Join(conds, " AND ")
@@ -229,35 +235,4 @@ func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
 		" COUNT(*) OVER (" + partition + ") AS n, COUNT(converter) OVER (" + partition + ") AS cn" +
 		" FROM (SELECT " + strings.Join(inner, ", ") + ", u.latency, u.converter, u.err FROM " + from + ") r) ranked" +
 		" GROUP BY " + strings.Join(outer, ", ") + " ORDER BY " + strings.Join(outer, ", "), nil
-}
-
-// aggregatedMetricsSQL builds the query over traffic_hourly: sums of
-// counts and latency, maxima of the hourly maxima, over every hour that
-// overlaps the range.
-func (s *Store) aggregatedMetricsSQL(q MetricQuery, a *sqlArgs) string {
-	from := q.Since.UTC().Truncate(time.Hour)
-	conds := []string{"u.hour >= " + a.add(NewTime(from)), "u.hour <= " + a.add(NewTime(q.Until))}
-	if len(q.Sources) > 0 {
-		conds = append(conds, a.in("u.source", q.Sources))
-	}
-	table := "traffic_hourly u"
-	if q.OnboardedOnly {
-		table += " JOIN services sv ON sv.service_id = u.service_id"
-		if q.Direction != "" {
-			conds = append(conds, "u.direction = "+a.add(q.Direction))
-		}
-		conds = append(conds, q.filters(a, "sv.direction", "sv.environment", "sv.service_key")...)
-	} else {
-		conds = append(conds, q.filters(a, "u.direction", "u.environment", "u.service_key")...)
-	}
-	cols, _ := q.keys()
-	keys := append([]string{s.bucketSelect(q, a, "u.hour", from)}, cols...)
-	group := make([]string, len(keys))
-	for i := range keys {
-		group[i] = strconv.Itoa(i + 1)
-	}
-	return "SELECT " + strings.Join(keys, ", ") + ", SUM(u.requests), SUM(u.errors), SUM(u.latency_sum_ms), " +
-		"SUM(u.latency_sum_ms) / SUM(u.requests), MAX(u.latency_max_ms), MAX(u.latency_max_ms), MAX(u.converter_max_ms)" +
-		" FROM " + table + " WHERE " + strings.Join(conds, " AND ") +
-		" GROUP BY " + strings.Join(group, ", ") + " ORDER BY " + strings.Join(group, ", ")
 }

@@ -215,6 +215,9 @@ func checkTimeline(t *testing.T, api *testAPI, logs []store.TxLog, now time.Time
 			if q.aggregated {
 				q.origin = q.since.Truncate(time.Hour)
 			}
+			if tt.width == 24*time.Hour {
+				q.origin = q.since.Truncate(tt.width)
+			}
 			points := reference(logs, q)
 			if len(got.Points) != tt.n {
 				t.Fatalf("%d points, want %d", len(got.Points), tt.n)

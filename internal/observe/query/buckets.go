@@ -9,8 +9,8 @@ import (
 
 // buckets splits a range into the time buckets of a timeline: on raw
 // ranges 1 minute up to 15 minutes, else 5 minutes, from the range's
-// start; on aggregated ranges whole hours from the start's hour, 1 hour up
-// to 48 hours, 6 hours up to 14 days, else 1 day.
+// start; on aggregated ranges 1 hour up to 48 hours and 6 hours up to 14
+// days from the start's hour, else UTC days from the start's day.
 type buckets struct {
 	origin time.Time
 	width  time.Duration
@@ -36,6 +36,9 @@ func newBuckets(tr timeRange) buckets {
 		w = 6 * time.Hour
 	}
 	origin := tr.since.UTC().Truncate(time.Hour)
+	if w == 24*time.Hour {
+		origin = origin.Truncate(w)
+	}
 	last := tr.until.UTC().Truncate(time.Hour)
 	return buckets{origin: origin, width: w, count: int(last.Sub(origin)/w) + 1}
 }
@@ -44,6 +47,7 @@ func newBuckets(tr timeRange) buckets {
 func (b buckets) apply(q *store.MetricQuery) {
 	q.BucketSeconds = int64(b.width / time.Second)
 	q.BucketCount = int64(b.count)
+	q.BucketOrigin = b.origin
 }
 
 // start returns the start of bucket i.

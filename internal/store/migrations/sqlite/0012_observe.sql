@@ -27,6 +27,27 @@ CREATE TABLE traffic_hourly (
 );
 CREATE INDEX traffic_hourly_hour ON traffic_hourly (hour);
 
+-- traffic_daily rolls traffic_hourly up per UTC day (same groups and
+-- figures), rebuilt from the day's hourly rows whenever one of them
+-- changes: windows of many days read whole days here and only their
+-- partial first and last days from traffic_hourly.
+CREATE TABLE traffic_daily (
+    source           TEXT NOT NULL,
+    day              TEXT NOT NULL,
+    direction        TEXT NOT NULL,
+    environment      TEXT NOT NULL,
+    service_key      TEXT NOT NULL,
+    operation_key    TEXT NOT NULL,
+    service_id       TEXT NOT NULL,
+    requests         INTEGER NOT NULL,
+    errors           INTEGER NOT NULL,
+    latency_sum_ms   REAL NOT NULL,
+    latency_max_ms   REAL NOT NULL,
+    converter_max_ms REAL,
+    PRIMARY KEY (source, day, direction, environment, service_key, operation_key, service_id)
+);
+CREATE INDEX traffic_daily_day ON traffic_daily (day);
+
 -- traffic_aggregation_state is the aggregation job's progress per source:
 -- raw rows with an id above low_water are looked at again on the next run
 -- (their hours re-aggregated); high_water is the largest id seen, and
