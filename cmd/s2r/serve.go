@@ -18,6 +18,7 @@ import (
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/notify"
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
@@ -105,6 +106,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := backends.settings.Load(ctx); err != nil {
 		return err
 	}
+	// Alert mail. The rule candidates come from discovery; until it is
+	// wired, the job keeps the mail history and test mails work.
+	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL})
+	if err != nil {
+		return err
+	}
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
@@ -130,7 +137,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
-			Routes:          query.New(query.Config{Store: st, Logger: log}).Routes(),
+			Routes:          append(alerts.Routes(), query.New(query.Config{Store: st, Logger: log}).Routes()...),
 		}),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
@@ -149,6 +156,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.checker.Run(gctx) })
+	g.Go(func() error { return alerts.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})
