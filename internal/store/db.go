@@ -59,6 +59,8 @@ type Store struct {
 	// the SQLite writer (txlogs.go), so the recorder does not parse it per
 	// batch.
 	txLogStmt txLogStmt
+	// stmts holds statements prepared on the SQLite writer (ingest).
+	stmts stmtCache
 }
 
 // SQLiteFile is the name of the SQLite database file in the data directory.
@@ -174,6 +176,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes every pool.
 func (s *Store) Close() error {
 	s.txLogStmt.close()
+	s.stmts.close()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
