@@ -128,7 +128,7 @@ func queryIngestInstances(ctx context.Context, q Querier, query string, args ...
 	out := []IngestInstance{}
 	for rows.Next() {
 		var (
-			in                                IngestInstance
+			in                                 IngestInstance
 			created, revoked, event, heartbeat Time
 		)
 		if err := rows.Scan(&in.InstanceID, &in.Vendor, &in.Name, &in.TenantID, &in.TokenHash, &created, &in.CreatedBy,
