@@ -15,6 +15,7 @@ import (
 	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
@@ -84,6 +85,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB, Registerer: reg})
+	if err != nil {
+		return err
+	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
 		return err
@@ -125,7 +130,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
+			Routes:          disc.Routes(),
 		}),
+		Ingest:        disc.IngestHandler(),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
 
@@ -142,6 +149,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.checker.Run(gctx) })
+	g.Go(func() error { return disc.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})
