@@ -10,8 +10,12 @@ import (
 // limit generic logs that occurred before t (retention), and returns how
 // many it removed of each.
 func (tx *Tx) DeleteIngestEventsBefore(ctx context.Context, t time.Time, limit int) (lb, generic int64, err error) {
-	res, err := tx.Exec(ctx, "DELETE FROM lb_events WHERE event_id IN (SELECT event_id FROM lb_events WHERE occurred_at < $1 LIMIT $2)",
-		NewTime(t), limit)
+	// lb_events has no key column of its own: rows go by physical id.
+	q := "DELETE FROM lb_events WHERE rowid IN (SELECT rowid FROM lb_events WHERE occurred_at < $1 LIMIT $2)"
+	if tx.dialect == Postgres {
+		q = "DELETE FROM lb_events WHERE ctid = ANY(ARRAY(SELECT ctid FROM lb_events WHERE occurred_at < $1 LIMIT $2))"
+	}
+	res, err := tx.Exec(ctx, q, NewTime(t), limit)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store: delete lb events: %w", err)
 	}

@@ -66,67 +66,91 @@ type call struct {
 	consumer  string
 }
 
+// eventKey identifies a stored event: its time (microseconds, as
+// stored) and id. A resent event carries both unchanged.
+type eventKey struct {
+	us int64
+	id [16]byte
+}
+
+func keyOf(at time.Time, id [16]byte) eventKey {
+	return eventKey{us: at.UTC().Truncate(time.Microsecond).UnixMicro(), id: id}
+}
+
 // freshIndexes returns the indexes of the events to store: the first of
-// each id that is not stored yet.
-func freshIndexes(ctx context.Context, tx *Tx, table string, ids [][16]byte) ([]int, error) {
-	seen := make(map[[16]byte]bool, len(ids))
-	unique := make([][16]byte, 0, len(ids))
-	first := make([]int, 0, len(ids))
-	for i, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			unique = append(unique, id)
+// each key that is not stored yet.
+func freshIndexes(ctx context.Context, tx *Tx, table string, keys []eventKey) ([]int, error) {
+	seen := make(map[eventKey]bool, len(keys))
+	unique := make([]eventKey, 0, len(keys))
+	first := make([]int, 0, len(keys))
+	for i, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			unique = append(unique, k)
 			first = append(first, i)
 		}
 	}
-	stored, err := storedEventIDs(ctx, tx, table, unique)
+	stored, err := storedEventKeys(ctx, tx, table, unique)
 	if err != nil {
 		return nil, err
 	}
 	out := first[:0]
 	for _, i := range first {
-		if !stored[ids[i]] {
+		if !stored[keys[i]] {
 			out = append(out, i)
 		}
 	}
 	return out, nil
 }
 
-// storedEventIDs returns which of ids table already holds. A concurrent
-// batch may store one of them before this transaction does; the unique
-// index then fails the insert and Ingest retries.
-func storedEventIDs(ctx context.Context, tx *Tx, table string, ids [][16]byte) (map[[16]byte]bool, error) {
-	out := map[[16]byte]bool{}
-	for chunk := range chunks(ids, eventChunk) {
+// storedEventKeys returns which of keys table already holds, through its
+// unique (occurred_at, event_id) index. A concurrent batch may store one
+// of them before this transaction does; the unique index then fails the
+// insert and Ingest retries.
+func storedEventKeys(ctx context.Context, tx *Tx, table string, keys []eventKey) (map[eventKey]bool, error) {
+	out := map[eventKey]bool{}
+	for chunk := range chunks(keys, eventChunk) {
 		var (
 			q    string
 			args []any
 		)
 		if tx.dialect == Postgres {
-			q = "SELECT event_id FROM " + table + " WHERE event_id = ANY($1)"
-			args = []any{chunk}
+			q = "SELECT occurred_at, event_id FROM " + table +
+				" WHERE (occurred_at, event_id) IN (SELECT * FROM unnest($1::timestamptz[], $2::uuid[]))"
+			ats, ids := make([]time.Time, len(chunk)), make([][16]byte, len(chunk))
+			for i, k := range chunk {
+				ats[i], ids[i] = time.UnixMicro(k.us).UTC(), k.id
+			}
+			args = []any{ats, ids}
 		} else {
 			var sb strings.Builder
-			sb.WriteString("SELECT event_id FROM " + table + " WHERE event_id IN ")
-			inList(&sb, tx.dialect, 0, len(chunk))
-			q = sb.String()
-			args = make([]any, len(chunk))
-			for i, id := range chunk {
-				args[i] = uuid.UUID(id).String()
+			sb.WriteString("SELECT occurred_at, event_id FROM " + table + " WHERE (occurred_at, event_id) IN (VALUES ")
+			args = make([]any, 0, 2*len(chunk))
+			for i, k := range chunk {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString("(?,?)")
+				args = append(args, NewTime(time.UnixMicro(k.us)), uuid.UUID(k.id).String())
 			}
+			sb.WriteByte(')')
+			q = sb.String()
 		}
 		rows, err := tx.Query(ctx, q, args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: stored event ids: %w", err)
 		}
 		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
+			var (
+				at Time
+				s  string
+			)
+			if err := rows.Scan(&at, &s); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("store: stored event ids: %w", err)
 			}
 			if id, err := uuid.Parse(s); err == nil {
-				out[id] = true
+				out[keyOf(at.Time, id)] = true
 			}
 		}
 		err = rows.Err()
@@ -201,11 +225,11 @@ func sqliteValues(v []any) []any {
 
 // insertLBEvents stores b's new lb events and returns the calls among them.
 func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
-	ids := make([][16]byte, len(b.LB))
+	keys := make([]eventKey, len(b.LB))
 	for i := range b.LB {
-		ids[i] = b.LB[i].EventID
+		keys[i] = keyOf(b.LB[i].OccurredAt, b.LB[i].EventID)
 	}
-	idx, err := freshIndexes(ctx, tx, "lb_events", ids)
+	idx, err := freshIndexes(ctx, tx, "lb_events", keys)
 	if err != nil {
 		return ingested{}, err
 	}
@@ -235,11 +259,11 @@ func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *I
 
 // insertGenericLogs stores b's new generic logs; each is a call.
 func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
-	ids := make([][16]byte, len(b.Generic))
+	keys := make([]eventKey, len(b.Generic))
 	for i := range b.Generic {
-		ids[i] = b.Generic[i].EventID
+		keys[i] = keyOf(b.Generic[i].OccurredAt, b.Generic[i].EventID)
 	}
-	idx, err := freshIndexes(ctx, tx, "generic_logs", ids)
+	idx, err := freshIndexes(ctx, tx, "generic_logs", keys)
 	if err != nil {
 		return ingested{}, err
 	}

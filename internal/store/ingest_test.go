@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -131,3 +132,32 @@ func TestIngestConcurrentDuplicates(t *testing.T) {
 }
 
 func pageOf(n int) model.PageRequest { return model.PageRequest{Page: 1, PageSize: n} }
+
+// BenchmarkIngestBatch stores 1,000-event batches (250 four-stage
+// transactions on two rows) directly, without HTTP: the store's share of
+// ingest.
+func BenchmarkIngestBatch(b *testing.B) {
+	for _, db := range []struct {
+		name string
+		open func(testing.TB) *store.Store
+	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
+		b.Run(db.name, func(b *testing.B) {
+			st := db.open(b)
+			at := time.Now().UTC()
+			batches := make([]*store.IngestBatch, b.N)
+			for i := range batches {
+				batches[i] = lbBatch(b, at.Add(time.Duration(i)*time.Second), 250)
+				for j := range batches[i].LB {
+					batches[i].LB[j].Payload = string(make([]byte, 0)) + strings.Repeat("x", 512*(j%2))
+				}
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := st.Ingest(context.Background(), batches[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

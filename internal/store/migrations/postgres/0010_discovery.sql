@@ -104,12 +104,16 @@ CREATE TABLE discovery_alert_rules (
 );
 
 -- lb_events: one row per raw load-balancer event (up to four stages per
--- transaction share global_transaction_id). No foreign key to
--- discovery_rows: each would lock the row per inserted event. failure is
--- true only on a failing client_response (the counted stage). payload is
--- cut to 64 KB; payload_bytes is its size as sent.
+-- transaction share global_transaction_id). An event is identified by
+-- (occurred_at, event_id): a resent event carries both unchanged, and
+-- keys that start with the time keep the unique index's inserts on a few
+-- pages per batch, where a random UUID alone would touch one page per
+-- event. That index also serves time windows and retention. No foreign
+-- key to discovery_rows: each would lock the row per inserted event.
+-- failure is true only on a failing client_response (the counted
+-- stage). payload is cut to 64 KB; payload_bytes is its size as sent.
 CREATE TABLE lb_events (
-    event_id              UUID PRIMARY KEY,
+    event_id              UUID NOT NULL,
     global_transaction_id UUID NOT NULL,
     instance_id           TEXT NOT NULL,
     tenant_id             TEXT NOT NULL,
@@ -140,17 +144,18 @@ CREATE TABLE lb_events (
     payload               TEXT NOT NULL,
     payload_bytes         BIGINT NOT NULL
 );
-CREATE INDEX lb_events_occurred ON lb_events (occurred_at);
+CREATE UNIQUE INDEX lb_events_event ON lb_events (occurred_at, event_id);
 CREATE INDEX lb_events_row_time ON lb_events (row_id, occurred_at);
 CREATE INDEX lb_events_gtid ON lb_events (global_transaction_id);
 CREATE INDEX lb_events_failures ON lb_events (row_id, occurred_at) WHERE failure;
 CREATE INDEX lb_events_result ON lb_events (result_code, occurred_at) WHERE result_code NOT IN ('', 'ok');
 
--- generic_logs: one row per access-log record of any other gateway.
--- service_uri is normalised; raw_uri is the serviceUri as sent.
+-- generic_logs: one row per access-log record of any other gateway,
+-- identified by (occurred_at, event_id) like lb_events. service_uri is
+-- normalised; raw_uri is the serviceUri as sent.
 CREATE TABLE generic_logs (
     id                     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    event_id               UUID NOT NULL UNIQUE,
+    event_id               UUID NOT NULL,
     instance_id            TEXT NOT NULL,
     tenant_id              TEXT NOT NULL,
     vendor                 TEXT NOT NULL,
@@ -175,7 +180,7 @@ CREATE TABLE generic_logs (
     request_payload_bytes  BIGINT NOT NULL,
     response_payload_bytes BIGINT NOT NULL
 );
-CREATE INDEX generic_logs_occurred ON generic_logs (occurred_at);
+CREATE UNIQUE INDEX generic_logs_event ON generic_logs (occurred_at, event_id);
 CREATE INDEX generic_logs_row_time ON generic_logs (row_id, occurred_at);
 CREATE INDEX generic_logs_failures ON generic_logs (row_id, occurred_at) WHERE failure;
 CREATE INDEX generic_logs_result ON generic_logs (result_code, occurred_at) WHERE result_code NOT IN ('', 'ok');
