@@ -3,7 +3,6 @@ package discovery
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/store"
@@ -48,7 +47,7 @@ func (s *Service) getFailures(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// One more than asked: finding it means the list is a slice.
-	xs, exhausted, err := s.exchanges(r.Context(), row, store.SourceAll, time.Time{}, true, limit+1)
+	xs, exhausted, err := s.exchanges(r.Context(), row, store.SourceAll, earliestEvent, true, limit+1)
 	if err != nil {
 		return err
 	}
