@@ -234,4 +234,3 @@ func (e *env) rowByURI(serviceURI string) discovery.RowView {
 	return discovery.RowView{}
 }
 
-var _ = strings.TrimSpace
