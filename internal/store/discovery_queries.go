@@ -152,13 +152,7 @@ const genericExchangeColumns = "id, event_id, instance_id, vendor, occurred_at, 
 // Failures come from the partial index lb_events_failures; successes
 // walk lb_events_row_time backwards.
 func (s *Store) LBExchanges(ctx context.Context, rowID int64, from time.Time, failures bool, limit int) ([]Exchange, error) {
-	cond := "stage = 'client_response' AND NOT failure"
-	if failures {
-		cond = "failure"
-	}
-	q := "SELECT " + lbExchangeColumns + " FROM lb_events WHERE row_id = $1 AND occurred_at >= $2 AND " + cond +
-		" ORDER BY occurred_at DESC LIMIT $3"
-	rows, err := s.reader().Query(ctx, q, rowID, NewTime(from), limit)
+	rows, err := s.reader().Query(ctx, lbExchangesSQL(failures), rowID, NewTime(from), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: lb exchanges: %w", err)
 	}
@@ -182,6 +176,26 @@ func (s *Store) LBExchanges(ctx context.Context, rowID int64, from time.Time, fa
 	return out, s.addLBRequests(ctx, out)
 }
 
+// lbExchangesSQL selects a row's newest successful or failing lb calls
+// ($1 row, $2 from, $3 limit).
+func lbExchangesSQL(failures bool) string {
+	cond := "stage = 'client_response' AND NOT failure"
+	if failures {
+		cond = "failure"
+	}
+	return "SELECT " + lbExchangeColumns + " FROM lb_events WHERE row_id = $1 AND occurred_at >= $2 AND " + cond +
+		" ORDER BY occurred_at DESC LIMIT $3"
+}
+
+// lbRequestsSQL selects the request stages of n transactions.
+func lbRequestsSQL(n int) string {
+	var sb strings.Builder
+	sb.WriteString("SELECT global_transaction_id, stage, headers, payload FROM lb_events WHERE global_transaction_id IN ")
+	inList(&sb, Postgres, 0, n)
+	sb.WriteString(" AND stage IN ('client_request', 'server_request') ORDER BY stage DESC")
+	return sb.String()
+}
+
 // addLBRequests fills each exchange's request from its transaction's
 // client_request event, or server_request when there is none (one query
 // through lb_events_gtid).
@@ -197,11 +211,7 @@ func (s *Store) addLBRequests(ctx context.Context, xs []Exchange) error {
 		}
 		byTx[x.GlobalTransactionID] = append(byTx[x.GlobalTransactionID], i)
 	}
-	var sb strings.Builder
-	sb.WriteString("SELECT global_transaction_id, stage, headers, payload FROM lb_events WHERE global_transaction_id IN ")
-	inList(&sb, Postgres, 0, len(args))
-	sb.WriteString(" AND stage IN ('client_request', 'server_request') ORDER BY stage DESC")
-	rows, err := s.reader().Query(ctx, sb.String(), args...)
+	rows, err := s.reader().Query(ctx, lbRequestsSQL(len(args)), args...)
 	if err != nil {
 		return fmt.Errorf("store: lb requests: %w", err)
 	}
@@ -222,6 +232,31 @@ func (s *Store) addLBRequests(ctx context.Context, xs []Exchange) error {
 	return nil
 }
 
+// genericWhere is the FROM … ORDER BY of a row's generic logs since $2.
+func genericWhere(failures bool) string {
+	cond := "NOT failure"
+	if failures {
+		cond = "failure"
+	}
+	return " FROM generic_logs WHERE row_id = $1 AND occurred_at >= $2 AND " + cond + " ORDER BY occurred_at DESC"
+}
+
+// genericExchangesSQL selects a row's newest generic logs ($1 row, $2
+// from, $3 limit); with vendor, among the newest $4 of any vendor, those
+// of vendor $5.
+func genericExchangesSQL(failures, vendor bool) string {
+	if !vendor {
+		return "SELECT " + genericExchangeColumns + genericWhere(failures) + " LIMIT $3"
+	}
+	return "SELECT " + genericExchangeColumns + " FROM (SELECT " + genericExchangeColumns + genericWhere(failures) +
+		" LIMIT $4) g WHERE vendor = $5 ORDER BY occurred_at DESC LIMIT $3"
+}
+
+// genericScanSQL counts the candidates a vendor-scoped scan reads.
+func genericScanSQL(failures bool) string {
+	return "SELECT COUNT(*) FROM (SELECT 1" + genericWhere(failures) + " LIMIT $3) g"
+}
+
 // GenericExchanges returns up to limit of row's generic logs since from,
 // newest first: failing ones when failures, else successful ones. With a
 // vendor (a row without lb instance sees its own vendor's logs only) the
@@ -229,19 +264,12 @@ func (s *Store) addLBRequests(ctx context.Context, xs []Exchange) error {
 // exhausted reports that the scan reached that bound, so older logs of
 // the vendor may exist beyond it.
 func (s *Store) GenericExchanges(ctx context.Context, rowID int64, vendor string, from time.Time, failures bool, limit, scanLimit int) (out []Exchange, exhausted bool, err error) {
-	cond := "NOT failure"
-	if failures {
-		cond = "failure"
-	}
-	where := " FROM generic_logs WHERE row_id = $1 AND occurred_at >= $2 AND " + cond + " ORDER BY occurred_at DESC"
 	args := []any{rowID, NewTime(from)}
-	q := "SELECT " + genericExchangeColumns + where + " LIMIT $3"
+	q := genericExchangesSQL(failures, vendor != "")
 	if vendor != "" {
-		q = "SELECT " + genericExchangeColumns + " FROM (SELECT " + genericExchangeColumns + where + " LIMIT $4) g" +
-			" WHERE vendor = $5 ORDER BY occurred_at DESC LIMIT $3"
 		args = append(args, limit, scanLimit, vendor)
 		var n int
-		if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM (SELECT 1"+where+" LIMIT $3) g", rowID, NewTime(from), scanLimit).Scan(&n); err != nil {
+		if err := s.reader().QueryRow(ctx, genericScanSQL(failures), rowID, NewTime(from), scanLimit).Scan(&n); err != nil {
 			return nil, false, fmt.Errorf("store: generic exchanges: %w", err)
 		}
 		exhausted = n >= scanLimit

@@ -115,26 +115,18 @@ func storedEventKeys(ctx context.Context, tx *Tx, table string, keys []eventKey)
 			args []any
 		)
 		if tx.dialect == Postgres {
-			q = "SELECT occurred_at, event_id FROM " + table +
-				" WHERE (occurred_at, event_id) IN (SELECT * FROM unnest($1::timestamptz[], $2::uuid[]))"
+			q = storedKeysSQL(Postgres, table, len(chunk))
 			ats, ids := make([]time.Time, len(chunk)), make([][16]byte, len(chunk))
 			for i, k := range chunk {
 				ats[i], ids[i] = time.UnixMicro(k.us).UTC(), k.id
 			}
 			args = []any{ats, ids}
 		} else {
-			var sb strings.Builder
-			sb.WriteString("SELECT occurred_at, event_id FROM " + table + " WHERE (occurred_at, event_id) IN (VALUES ")
+			q = storedKeysSQL(SQLite, table, len(chunk))
 			args = make([]any, 0, 2*len(chunk))
-			for i, k := range chunk {
-				if i > 0 {
-					sb.WriteByte(',')
-				}
-				sb.WriteString("(?,?)")
+			for _, k := range chunk {
 				args = append(args, NewTime(time.UnixMicro(k.us)), uuid.UUID(k.id).String())
 			}
-			sb.WriteByte(')')
-			q = sb.String()
 		}
 		rows, err := tx.Query(ctx, q, args...)
 		if err != nil {
@@ -160,6 +152,25 @@ func storedEventKeys(ctx context.Context, tx *Tx, table string, keys []eventKey)
 		}
 	}
 	return out, nil
+}
+
+// storedKeysSQL selects which of n (occurred_at, event_id) keys table
+// holds: two arrays on PostgreSQL, n pairs of "?" on SQLite.
+func storedKeysSQL(d Dialect, table string, n int) string {
+	if d == Postgres {
+		return "SELECT occurred_at, event_id FROM " + table +
+			" WHERE (occurred_at, event_id) IN (SELECT * FROM unnest($1::timestamptz[], $2::uuid[]))"
+	}
+	var sb strings.Builder
+	sb.WriteString("SELECT occurred_at, event_id FROM " + table + " WHERE (occurred_at, event_id) IN (VALUES ")
+	for i := range n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString("(?,?)")
+	}
+	sb.WriteByte(')')
+	return sb.String()
 }
 
 // chunks is slices.Chunk for a slice that may be empty.

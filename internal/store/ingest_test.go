@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,17 +20,27 @@ import (
 // lbBatch returns n four-stage transactions (4n events) on two rows, the
 // second transaction of each pair failing.
 func lbBatch(t testing.TB, at time.Time, n int) *store.IngestBatch {
+	return lbBatchRows(t, at, n, 0)
+}
+
+// lbBatchRows is lbBatch with extra rows /svc/0 … /svc/{extra-1} after
+// the two; transaction i goes to row i % (2+extra).
+func lbBatchRows(t testing.TB, at time.Time, n, extra int) *store.IngestBatch {
 	t.Helper()
 	b := &store.IngestBatch{TenantID: "default", InstanceID: "inst-1", InstanceVendor: "f5", ReceivedAt: at,
 		Rows: []store.RowRef{
 			{ServiceURI: "/calc/add", SampleURI: "/calc/add?x=1", Vendor: "f5", Environment: "discovered", ServiceKey: "/calc/add"},
 			{ServiceURI: "/orders/{id}", SampleURI: "/orders/42", Vendor: "f5", Environment: "dev", ServiceKey: "orders", OnboardedServiceID: "svc-1"},
 		}}
+	for i := range extra {
+		u := "/svc/" + strconv.Itoa(i)
+		b.Rows = append(b.Rows, store.RowRef{ServiceURI: u, SampleURI: u, Vendor: "f5", Environment: "discovered", ServiceKey: u})
+	}
 	for i := range n {
 		gtid := uuid.New()
 		fail := i%2 == 1
 		for s, stage := range []string{store.StageClientRequest, store.StageServerRequest, store.StageServerResponse, store.StageClientResponse} {
-			e := store.LBEvent{EventID: uuid.New(), GlobalTransactionID: gtid, Row: i % 2, Stage: stage,
+			e := store.LBEvent{EventID: uuid.New(), GlobalTransactionID: gtid, Row: i % len(b.Rows), Stage: stage,
 				OccurredAt: at.Add(time.Duration(i*4+s) * time.Millisecond), ClientIP: fmt.Sprintf("10.0.0.%d", i%3+1),
 				Method: "POST", Host: "api.example.com", URI: "/calc/add", StatusCode: 200, DurationMs: 12.5,
 				ResultCode: "ok", Headers: `{"content-type":"text/xml"}`, Payload: "<x/>", PayloadBytes: 4}
