@@ -45,7 +45,9 @@ type env struct {
 type envOption func(*discovery.Config)
 
 func withClock(now func() time.Time) envOption { return func(c *discovery.Config) { c.Now = now } }
-func withMaxMB(mb int) envOption                { return func(c *discovery.Config) { c.MaxPayloadMB = func() int { return mb } } }
+func withMaxMB(mb int) envOption {
+	return func(c *discovery.Config) { c.MaxPayloadMB = func() int { return mb } }
+}
 
 func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 	t.Helper()
@@ -232,4 +234,3 @@ func (e *env) rowByURI(serviceURI string) discovery.RowView {
 	e.t.Fatalf("no row %s", serviceURI)
 	return discovery.RowView{}
 }
-
