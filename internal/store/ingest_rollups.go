@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -161,8 +162,27 @@ func insertVendors(ctx context.Context, tx *Tx, m map[vendorKey]bool) error {
 		" ON CONFLICT (row_id, vendor) DO NOTHING", keys, func(k vendorKey) []any { return []any{k.row, k.vendor} })
 }
 
-// upsertChunks runs "INSERT … VALUES … tail" over keys, rollupChunk at a time.
+// upsertChunks runs "INSERT … tail" over keys: on PostgreSQL one
+// statement whose rows come from unnest over one array per column (one
+// parameter per column, where VALUES would take one per cell); on SQLite
+// multi-row VALUES, rollupChunk keys at a time. Keys are sorted by the
+// caller, and both forms insert in that order.
 func upsertChunks[K any](ctx context.Context, tx *Tx, table string, cols []string, tail string, keys []K, values func(K) []any) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if tx.dialect == Postgres {
+		rows := make([][]any, len(keys))
+		for i, k := range keys {
+			rows[i] = values(k)
+		}
+		arrays, casts := columnArrays(rows)
+		q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(" + strings.Join(casts, ", ") + ")" + tail
+		if _, err := tx.Exec(ctx, q, arrays...); err != nil {
+			return fmt.Errorf("store: upsert %s: %w", table, err)
+		}
+		return nil
+	}
 	for chunk := range chunks(keys, rollupChunk) {
 		args := make([]any, 0, len(chunk)*len(cols))
 		for _, k := range chunk {
@@ -173,6 +193,43 @@ func upsertChunks[K any](ctx context.Context, tx *Tx, table string, cols []strin
 		}
 	}
 	return nil
+}
+
+// columnArrays turns rows of values (int64, float64, string, Time) into
+// one typed array per column and the "$n::type[]" casts that bind them.
+func columnArrays(rows [][]any) ([]any, []string) {
+	n := len(rows[0])
+	arrays, casts := make([]any, n), make([]string, n)
+	for c := range n {
+		param := "$" + strconv.Itoa(c+1)
+		switch rows[0][c].(type) {
+		case int64:
+			a := make([]int64, len(rows))
+			for i, r := range rows {
+				a[i] = r[c].(int64)
+			}
+			arrays[c], casts[c] = a, param+"::bigint[]"
+		case float64:
+			a := make([]float64, len(rows))
+			for i, r := range rows {
+				a[i] = r[c].(float64)
+			}
+			arrays[c], casts[c] = a, param+"::double precision[]"
+		case Time:
+			a := make([]time.Time, len(rows))
+			for i, r := range rows {
+				a[i] = r[c].(Time).Time
+			}
+			arrays[c], casts[c] = a, param+"::timestamptz[]"
+		default:
+			a := make([]string, len(rows))
+			for i, r := range rows {
+				a[i], _ = r[c].(string)
+			}
+			arrays[c], casts[c] = a, param+"::text[]"
+		}
+	}
+	return arrays, casts
 }
 
 // touchRows moves each row's first and last seen to cover the batch, marks
