@@ -3,8 +3,12 @@ package discovery_test
 import (
 	"context"
 	"os"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
@@ -40,6 +44,70 @@ func BenchmarkIngestHTTP(b *testing.B) {
 					b.ReportMetric(float64(st.P95.Microseconds())/1000, "p95-ms")
 				})
 			}
+		})
+	}
+}
+
+// BenchmarkDrillDown measures GET …/rows/{rowId}/drill-down (defaults: 7
+// days, source lb) through the admin API over S2R_BENCH_DRILLDOWN_EVENTS
+// stored lb events (default 200,000; docs/PERFORMANCE.md uses 10,000,000
+// on PostgreSQL through scripts/bench-drilldown.sh), loaded with
+// Service.BulkLoad: 200 services with Zipf-skewed traffic (the busiest
+// takes about a fifth), 50 consumers each, 2% errors, over 30 days. One
+// op is one drill-down, cycling over every row; p50/p95/p99 are reported.
+func BenchmarkDrillDown(b *testing.B) {
+	events := 200_000
+	if v := os.Getenv("S2R_BENCH_DRILLDOWN_EVENTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = n
+	}
+	for _, db := range []struct {
+		name string
+		open func(testing.TB) *store.Store
+	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
+		if db.name == "postgres" && os.Getenv(storetest.EnvPostgresURL) == "" {
+			b.Log("postgres: S2R_TEST_POSTGRES_URL not set; skipped")
+			continue
+		}
+		// Loaded once here: b.Run calls its function more than once.
+		st := db.open(b)
+		e := newEnv(b, st)
+		inst := e.register("f5", "bench", "")
+		gen := loadgen.New(loadgen.Config{Services: 200, ErrorRate: 0.02, Consumers: 50, PayloadBytes: 256, Skew: 1.1, Seed: 1})
+		t0 := time.Now()
+		err := e.svc.BulkLoad(context.Background(), gen, discovery.BulkOptions{Events: events, Days: 30, Seed: 1,
+			Instance: discovery.Instance{InstanceID: inst.InstanceID, Vendor: inst.Vendor, TenantID: inst.TenantID}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := st.Transact(context.Background(), func(tx *store.Tx) error {
+			_, err := tx.Exec(context.Background(), "ANALYZE")
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("%s: %d events loaded in %v", db.name, events, time.Since(t0).Round(time.Second))
+		rows := e.rows(readerEmail, "?pageSize=200").Items
+		b.Run(db.name, func(b *testing.B) {
+			e.t = b
+			lat := make([]time.Duration, 0, b.N)
+			for i := range b.N {
+				path := "/master-discovery/rows/" + strconv.FormatInt(rows[i%len(rows)].RowID, 10) + "/drill-down"
+				s := time.Now()
+				e.admin("GET", path, readerEmail, "").want(b, 200)
+				lat = append(lat, time.Since(s))
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			q := func(p float64) float64 {
+				return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+			}
+			b.ReportMetric(q(0.50), "p50-ms")
+			b.ReportMetric(q(0.95), "p95-ms")
+			b.ReportMetric(q(0.99), "p99-ms")
 		})
 	}
 }

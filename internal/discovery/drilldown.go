@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -162,7 +163,9 @@ func fillTimeline(points []store.HourlyPoint, from, to time.Time) []TimelinePoin
 		if p, ok := byHour[h]; ok {
 			tp.Calls, tp.Failures, tp.MaxLatencyMs = p.Calls, p.Failures, p.LatencyMaxMs
 			if p.Calls > 0 {
-				tp.AvgLatencyMs = p.LatencySumMs / float64(p.Calls)
+				// Microseconds are enough, and rounding hides the last bits a
+				// sum's order changes.
+				tp.AvgLatencyMs = math.Round(p.LatencySumMs/float64(p.Calls)*1000) / 1000
 			}
 		}
 		out = append(out, tp)

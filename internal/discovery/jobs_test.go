@@ -2,6 +2,7 @@ package discovery_test
 
 import (
 	"context"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -158,6 +159,48 @@ func TestRetention(t *testing.T) {
 		rows := e.rows(adminEmail, "")
 		if rows.TotalItems != 1 || rows.Items[0].ServiceURI != "/new" {
 			t.Errorf("rows after retention %+v", rows.Items)
+		}
+	})
+}
+
+// TestRebuildRollupsMatchesIngest checks the two ways rollups are made
+// agree: maintained batch by batch at ingest, and rebuilt from the stored
+// events in SQL (after a bulk load).
+func TestRebuildRollupsMatchesIngest(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		e := newEnv(t, st)
+		f5 := e.register("f5", "bigip-1", "")
+		kong := e.register("kong", "kong-1", "")
+		gen := loadgen.New(loadgen.Config{Services: 6, ErrorRate: 0.2, Consumers: 4, Seed: 11})
+		now := time.Now().UTC()
+		for i := range 4 {
+			e.send(f5.Token, gen.LBBatch(200, now.Add(-time.Duration(i)*37*time.Minute)))
+			e.send(kong.Token, gen.GenericBatch(50, now.Add(-time.Duration(i)*53*time.Minute)))
+		}
+		snapshot := func() map[int64]string {
+			out := map[int64]string{}
+			for _, r := range e.rows(adminEmail, "?pageSize=200").Items {
+				var dd discovery.DrillDown
+				e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(r.RowID, 10)+"/drill-down?source=all&timelineDays=1",
+					adminEmail, "").want(t, 200).decode(t, &dd)
+				dd.Row.FirstSeen, dd.Row.LastSeen = dd.Row.FirstSeen.Truncate(time.Millisecond), dd.Row.LastSeen.Truncate(time.Millisecond)
+				dd.GoodExamples = nil
+				out[r.RowID] = string(jsonOf(t, dd))
+			}
+			return out
+		}
+		before := snapshot()
+		if err := st.RebuildDiscoveryRollups(context.Background(), now.Add(-3*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		after := snapshot()
+		if len(before) < 6 {
+			t.Fatalf("%d rows", len(before))
+		}
+		for id, b := range before {
+			if after[id] != b {
+				t.Errorf("row %d differs after the rebuild:\n%s\n%s", id, b, after[id])
+			}
 		}
 	})
 }

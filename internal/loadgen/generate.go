@@ -62,6 +62,9 @@ type Config struct {
 	PayloadBytes int     // approximate size of request and response payloads; 0: none
 	Vendor       string  // vendor of generic logs; default "kong"
 	Seed         uint64  // 0: random
+	// Skew > 1 picks services by a Zipf law of that exponent (a few
+	// services take most calls, as in real estates); 0 picks uniformly.
+	Skew float64
 }
 
 // Service is one generated service.
@@ -82,6 +85,7 @@ type Generator struct {
 	request  []string // request payload per service
 	response []string
 	fault    string
+	zipf     *rand.Zipf
 }
 
 var (
@@ -132,6 +136,9 @@ func New(cfg Config) *Generator {
 			BackPool: "/Common/pool_" + lower, Action: "urn:" + lower + ":Get" + name})
 		g.request = append(g.request, envelope("Get"+name+"Request", cfg.PayloadBytes))
 		g.response = append(g.response, envelope("Get"+name+"Response", cfg.PayloadBytes))
+	}
+	if cfg.Skew > 1 && cfg.Services > 1 {
+		g.zipf = rand.NewZipf(g.rng, cfg.Skew, 1, uint64(cfg.Services-1))
 	}
 	g.fault = `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>` +
 		`<faultcode>soap:Server</faultcode><faultstring>backend unavailable</faultstring></soap:Fault></soap:Body></soap:Envelope>`
@@ -193,6 +200,9 @@ type call struct {
 
 func (g *Generator) newCall() call {
 	i := g.rng.IntN(len(g.services))
+	if g.zipf != nil {
+		i = int(g.zipf.Uint64())
+	}
 	s := g.services[i]
 	c := call{svc: i, uri: g.fillID(s.Path), client: fmt.Sprintf("172.16.%d.%d", i%256, g.rng.IntN(g.cfg.Consumers)+1),
 		duration: 5 + g.rng.ExpFloat64()*40, status: 200, result: "ok"}

@@ -244,17 +244,7 @@ func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *I
 	if err != nil {
 		return ingested{}, err
 	}
-	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
-	err = insertRows(ctx, tx, cp, full, "lb_events", lbEventColumns, idx, func(i int) []any {
-		e := &b.LB[i]
-		r := &b.Rows[e.Row]
-		return []any{e.EventID, e.GlobalTransactionID, b.InstanceID, b.TenantID, b.InstanceVendor, rowIDs[e.Row],
-			r.ServiceURI, r.Environment, r.ServiceKey, r.OnboardedServiceID, e.Stage,
-			e.OccurredAt.UTC().Truncate(time.Microsecond), received, e.FrontVirtualServer, e.BackVirtualServer,
-			e.ClientIP, e.Method, e.Host, e.URI, e.Backend, int32(e.StatusCode), e.DurationMs, e.BytesIn, e.BytesOut,
-			e.ResultCode, e.SoapFault, e.Failure, e.Headers, e.Payload, e.PayloadBytes}
-	})
-	if err != nil {
+	if err := insertRows(ctx, tx, cp, full, "lb_events", lbEventColumns, idx, lbEventValues(b, rowIDs)); err != nil {
 		return ingested{}, err
 	}
 	out := ingested{stored: len(idx)}
@@ -278,16 +268,7 @@ func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b
 	if err != nil {
 		return ingested{}, err
 	}
-	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
-	err = insertRows(ctx, tx, cp, full, "generic_logs", genericLogColumns, idx, func(i int) []any {
-		g := &b.Generic[i]
-		r := &b.Rows[g.Row]
-		return []any{g.EventID, b.InstanceID, b.TenantID, g.Vendor, rowIDs[g.Row], r.ServiceURI, g.RawURI,
-			r.Environment, r.ServiceKey, r.OnboardedServiceID, g.OccurredAt.UTC().Truncate(time.Microsecond), received,
-			g.Method, int32(g.StatusCode), g.LatencyMs, g.ConsumerIP, g.Backend, g.ResultCode, g.SoapFault, g.Failure,
-			g.RequestPayload, g.ResponsePayload, g.RequestPayloadBytes, g.ResponsePayloadBytes}
-	})
-	if err != nil {
+	if err := insertRows(ctx, tx, cp, full, "generic_logs", genericLogColumns, idx, genericLogValues(b, rowIDs)); err != nil {
 		return ingested{}, err
 	}
 	out := ingested{stored: len(idx), calls: make([]call, 0, len(idx))}
@@ -297,4 +278,31 @@ func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b
 			failure: g.Failure, latencyMs: g.LatencyMs, consumer: g.ConsumerIP})
 	}
 	return out, nil
+}
+
+// lbEventValues returns the lbEventColumns values of b's event i.
+func lbEventValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
+	return func(i int) []any {
+		e := &b.LB[i]
+		r := &b.Rows[e.Row]
+		return []any{e.EventID, e.GlobalTransactionID, b.InstanceID, b.TenantID, b.InstanceVendor, rowIDs[e.Row],
+			r.ServiceURI, r.Environment, r.ServiceKey, r.OnboardedServiceID, e.Stage,
+			e.OccurredAt.UTC().Truncate(time.Microsecond), received, e.FrontVirtualServer, e.BackVirtualServer,
+			e.ClientIP, e.Method, e.Host, e.URI, e.Backend, int32(e.StatusCode), e.DurationMs, e.BytesIn, e.BytesOut,
+			e.ResultCode, e.SoapFault, e.Failure, e.Headers, e.Payload, e.PayloadBytes}
+	}
+}
+
+// genericLogValues returns the genericLogColumns values of b's log i.
+func genericLogValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
+	return func(i int) []any {
+		g := &b.Generic[i]
+		r := &b.Rows[g.Row]
+		return []any{g.EventID, b.InstanceID, b.TenantID, g.Vendor, rowIDs[g.Row], r.ServiceURI, g.RawURI,
+			r.Environment, r.ServiceKey, r.OnboardedServiceID, g.OccurredAt.UTC().Truncate(time.Microsecond), received,
+			g.Method, int32(g.StatusCode), g.LatencyMs, g.ConsumerIP, g.Backend, g.ResultCode, g.SoapFault, g.Failure,
+			g.RequestPayload, g.ResponsePayload, g.RequestPayloadBytes, g.ResponsePayloadBytes}
+	}
 }
