@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/loadgen"
+	"github.com/s2r-project/s2r/internal/store"
 )
 
 // loadgenCmd replays generated ingest traffic against a running s2r
@@ -32,9 +35,22 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 		gz          = fs.Bool("gzip", false, "gzip request bodies")
 		ndjson      = fs.Bool("ndjson", false, "send NDJSON instead of a JSON array")
 		seed        = fs.Uint64("seed", 0, "random seed (0: random); the same seed repeats the same event ids")
+		skew        = fs.Float64("skew", 0, "Zipf exponent (> 1) of the traffic per service: a few services take most calls; 0: uniform")
+		bulk        = fs.Int("bulk", 0, "instead of calling the ingest API, write this many lb events straight into the database "+
+			"configured by S2R_DATABASE_URL / S2R_DATA_DIR (COPY on PostgreSQL), spread over -days, then rebuild the rollups")
+		days     = fs.Int("days", 30, "with -bulk: days the events are spread over, ending now")
+		instance = fs.String("instance", "", "with -bulk: id of the registered ingest instance the events are attributed to")
 	)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return usageError{err}
+	}
+	if *bulk > 0 {
+		gen := loadgen.New(loadgen.Config{Services: *services, ErrorRate: *errorRate, Consumers: *consumers,
+			PayloadBytes: *payload, Vendor: *vendor, Seed: *seed, Skew: *skew})
+		return bulkLoad(ctx, getenv, stdout, gen, *bulk, *days, *instance)
 	}
 	if *token == "" {
 		*token = getenv("S2R_INGEST_TOKEN")
@@ -54,7 +70,7 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return usageError{fmt.Errorf("loadgen: set -duration or -events")}
 	}
 	gen := loadgen.New(loadgen.Config{Services: *services, ErrorRate: *errorRate, Consumers: *consumers,
-		PayloadBytes: *payload, Vendor: *vendor, Seed: *seed})
+		PayloadBytes: *payload, Vendor: *vendor, Seed: *seed, Skew: *skew})
 	fmt.Fprintf(stdout, "loadgen: %s traffic for %d services to %s\n", *kind, *services, *url)
 	st, err := loadgen.Run(ctx, loadgen.RunConfig{BaseURL: *url, Token: *token, Kind: *kind, Batch: *batch,
 		Concurrency: *concurrency, Rate: *rate, Duration: *duration, Events: *events, Gzip: *gz, NDJSON: *ndjson, Generator: gen})
@@ -65,5 +81,48 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if st.Failed > 0 {
 		return fmt.Errorf("loadgen: %d calls failed; last: %s", st.Failed, st.LastError)
 	}
+	return nil
+}
+
+// bulkLoad writes n generated lb events straight into the configured
+// database (discovery.Service.BulkLoad), attributed to instance.
+func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer, gen *loadgen.Generator, n, days int, instance string) error {
+	if instance == "" {
+		return usageError{fmt.Errorf("loadgen: -bulk needs -instance (the instanceId of POST /admin/v1/ingest-instances)")}
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, store.Config{URL: cfg.DatabaseURL, DataDir: cfg.DataDir})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	var inst store.IngestInstance
+	err = st.Transact(ctx, func(tx *store.Tx) (err error) {
+		inst, err = tx.IngestInstance(ctx, instance)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("loadgen: ingest instance %s: %w", instance, err)
+	}
+	disc, err := discovery.New(discovery.Config{Store: st})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = disc.BulkLoad(ctx, gen, discovery.BulkOptions{Events: n, Days: days,
+		Instance: discovery.Instance{InstanceID: inst.InstanceID, Vendor: inst.Vendor, TenantID: inst.TenantID},
+		Progress: func(done int) {
+			fmt.Fprintf(stdout, "loadgen: %d events stored (%.0f events/s)\n", done, float64(done)/time.Since(start).Seconds())
+		}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "loadgen: %d events and their rollups stored in %v\n", n, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -55,6 +55,8 @@ func BenchmarkIngestHTTP(b *testing.B) {
 // Service.BulkLoad: 200 services with Zipf-skewed traffic (the busiest
 // takes about a fifth), 50 consumers each, 2% errors, over 30 days. One
 // op is one drill-down, cycling over every row; p50/p95/p99 are reported.
+// S2R_BENCH_DRILLDOWN_DB=postgres (or sqlite) loads and measures one
+// database only.
 func BenchmarkDrillDown(b *testing.B) {
 	events := 200_000
 	if v := os.Getenv("S2R_BENCH_DRILLDOWN_EVENTS"); v != "" {
@@ -70,6 +72,9 @@ func BenchmarkDrillDown(b *testing.B) {
 	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
 		if db.name == "postgres" && os.Getenv(storetest.EnvPostgresURL) == "" {
 			b.Log("postgres: S2R_TEST_POSTGRES_URL not set; skipped")
+			continue
+		}
+		if only := os.Getenv("S2R_BENCH_DRILLDOWN_DB"); only != "" && only != db.name {
 			continue
 		}
 		// Loaded once here: b.Run calls its function more than once.
