@@ -100,50 +100,51 @@ func (s *Service) openRequestBody(r *http.Request) (*body, error) {
 
 // postLBEvents stores a batch of load-balancer events.
 func (s *Service) postLBEvents(w http.ResponseWriter, r *http.Request, inst Instance) error {
-	b, err := s.openRequestBody(r)
-	if err != nil {
-		return err
-	}
-	now := s.cfg.Now()
-	batch := &store.IngestBatch{TenantID: inst.TenantID, InstanceID: inst.InstanceID, InstanceVendor: inst.Vendor, ReceivedAt: now}
-	rows := s.newRowSet(r.Context(), batch)
-	events, err := readBatch(b, func(i int, in *LBEventIn) error {
+	return ingestBatch(s, w, r, inst, func(now time.Time, in *LBEventIn, b *store.IngestBatch, rows *rowSet) *fieldError {
 		e, fe := in.toStore(now)
 		if fe != nil {
-			return eventError(i, fe.field, fe.reason)
+			return fe
 		}
 		e.Row = rows.row(in.URI, inst.Vendor)
-		batch.LB = append(batch.LB, e)
+		b.LB = append(b.LB, e)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	return s.store(w, r, inst, batch, len(events))
 }
 
 // postGenericLogs stores a batch of generic gateway logs.
 func (s *Service) postGenericLogs(w http.ResponseWriter, r *http.Request, inst Instance) error {
-	b, err := s.openRequestBody(r)
+	return ingestBatch(s, w, r, inst, func(now time.Time, in *GenericLogIn, b *store.IngestBatch, rows *rowSet) *fieldError {
+		g, fe := in.toStore(now, inst.Vendor)
+		if fe != nil {
+			return fe
+		}
+		g.Row = rows.row(in.ServiceURI, g.Vendor)
+		b.Generic = append(b.Generic, g)
+		return nil
+	})
+}
+
+// ingestBatch reads r's body as events of type T, adds each to the batch
+// with add (which validates it), and stores the batch.
+func ingestBatch[T any](s *Service, w http.ResponseWriter, r *http.Request, inst Instance,
+	add func(now time.Time, in *T, b *store.IngestBatch, rows *rowSet) *fieldError) error {
+	body, err := s.openRequestBody(r)
 	if err != nil {
 		return err
 	}
 	now := s.cfg.Now()
 	batch := &store.IngestBatch{TenantID: inst.TenantID, InstanceID: inst.InstanceID, InstanceVendor: inst.Vendor, ReceivedAt: now}
 	rows := s.newRowSet(r.Context(), batch)
-	logs, err := readBatch(b, func(i int, in *GenericLogIn) error {
-		g, fe := in.toStore(now, inst.Vendor)
-		if fe != nil {
+	n, err := readBatch(body, func(i int, in *T) error {
+		if fe := add(now, in, batch, rows); fe != nil {
 			return eventError(i, fe.field, fe.reason)
 		}
-		g.Row = rows.row(in.ServiceURI, g.Vendor)
-		batch.Generic = append(batch.Generic, g)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return s.store(w, r, inst, batch, len(logs))
+	return s.store(w, r, inst, batch, n)
 }
 
 // store commits batch and answers; n is the number of events received.

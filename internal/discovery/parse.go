@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 )
 
@@ -103,29 +104,33 @@ func eventError(index int, field, reason string) *apierr.Error {
 }
 
 // readBatch decodes a JSON array of event objects, or a stream of objects
-// (NDJSON), from b into events of type T, calling check on each as soon
-// as it is decoded. It stops at the first problem: a malformed or invalid
-// event (400 naming index and field), more than MaxBatchEvents events or
-// too many bytes (413).
-func readBatch[T any](b *body, check func(index int, ev *T) error) ([]T, error) {
+// (NDJSON), from b as events of type T, calling check on each as soon as
+// it is decoded (one T is reused: check keeps what it needs), and returns
+// how many there were. It stops at the first problem: a malformed or
+// invalid event (400 naming index and field), more than MaxBatchEvents
+// events or too many bytes (413).
+func readBatch[T any](b *body, check func(index int, ev *T) error) (int, error) {
 	dec := jsontext.NewDecoder(b.plain)
 	var array bool
 	switch k := dec.PeekKind(); k {
 	case '[':
 		if _, err := dec.ReadToken(); err != nil {
-			return nil, b.fail(err, "malformed JSON")
+			return 0, b.fail(err, "malformed JSON")
 		}
 		array = true
 	case '{':
 	case 0:
 		if _, err := dec.ReadToken(); err != nil && !errors.Is(err, io.EOF) {
-			return nil, b.fail(err, "malformed JSON")
+			return 0, b.fail(err, "malformed JSON")
 		}
-		return nil, nil // empty body: an empty batch
+		return 0, nil // empty body: an empty batch
 	default:
-		return nil, b.fail(nil, "the body must be a JSON array of event objects or NDJSON (one object per line)")
+		return 0, b.fail(nil, "the body must be a JSON array of event objects or NDJSON (one object per line)")
 	}
-	var out []T
+	var (
+		ev T
+		n  int
+	)
 	for i := 0; ; i++ {
 		k := dec.PeekKind()
 		if array && k == ']' {
@@ -136,43 +141,45 @@ func readBatch[T any](b *body, check func(index int, ev *T) error) ([]T, error) 
 			if !array && errors.Is(err, io.EOF) {
 				break
 			}
-			return nil, decodeError(b, i, array, err)
+			return 0, decodeError(b, i, array, err)
 		}
 		if i == MaxBatchEvents {
-			return nil, apierr.PayloadTooLarge(apierr.IngTooLarge, b.maxMB).WithDetail("maxEvents", MaxBatchEvents).
+			return 0, apierr.PayloadTooLarge(apierr.IngTooLarge, b.maxMB).WithDetail("maxEvents", MaxBatchEvents).
 				WithDetail("reason", "more than "+strconv.Itoa(MaxBatchEvents)+" events")
 		}
 		if k != '{' {
 			if _, err := dec.ReadValue(); err != nil {
-				return nil, decodeError(b, i, array, err)
+				return 0, decodeError(b, i, array, err)
 			}
-			return nil, eventError(i, "", "must be a JSON object")
+			return 0, eventError(i, "", "must be a JSON object")
 		}
-		out = append(out, *new(T))
-		if err := json.UnmarshalDecode(dec, &out[i], json.RejectUnknownMembers(true)); err != nil {
-			return nil, decodeError(b, i, array, err)
+		var zero T
+		ev = zero
+		if err := json.UnmarshalDecode(dec, &ev, json.RejectUnknownMembers(true)); err != nil {
+			return 0, decodeError(b, i, array, err)
 		}
-		if err := check(i, &out[i]); err != nil {
-			return nil, err
+		if err := check(i, &ev); err != nil {
+			return 0, err
 		}
+		n++
 	}
 	if array {
 		if _, err := dec.ReadToken(); err != nil {
-			return nil, decodeError(b, len(out), array, err)
+			return 0, decodeError(b, n, array, err)
 		}
 		if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 			if b.raw.hit || b.plain.hit {
-				return nil, b.fail(err, "")
+				return 0, b.fail(err, "")
 			}
-			return nil, apierr.New(apierr.IngBadRequest, "unexpected data after the JSON array").
+			return 0, apierr.New(apierr.IngBadRequest, "unexpected data after the JSON array").
 				WithDetail("reason", "unexpected data after the JSON array")
 		}
 	}
 	// Read to the end so a gzip trailer (checksum) is verified.
 	if _, err := io.Copy(io.Discard, b.plain); err != nil {
-		return nil, b.fail(err, "body could not be read")
+		return 0, b.fail(err, "body could not be read")
 	}
-	return out, nil
+	return n, nil
 }
 
 // decodeError turns a JSON error at event index into 400 naming the field
@@ -188,7 +195,7 @@ func decodeError(b *body, index int, array bool, err error) error {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			return eventError(index, field, "unknown field")
 		case sem.JSONKind != 0:
-			return eventError(index, field, "wrong type: got JSON "+kindName(sem.JSONKind))
+			return eventError(index, field, "wrong type: got JSON "+adminapi.KindName(sem.JSONKind))
 		}
 		return eventError(index, field, "invalid value")
 	}
@@ -228,23 +235,4 @@ func pointerField(ptr string, array bool) string {
 		toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
 	}
 	return strings.Join(toks, ".")
-}
-
-// kindName names a JSON kind for messages.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "boolean"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	return "value"
 }

@@ -36,18 +36,17 @@ func FuzzReadBatch(f *testing.F) {
 		b, err := openBody(bytes.NewReader(data), enc, 1)
 		if err == nil {
 			if generic {
-				var logs []GenericLogIn
-				_, err = readBatch(b, func(i int, in *GenericLogIn) error {
+				var n int
+				n, err = readBatch(b, func(i int, in *GenericLogIn) error {
 					g, fe := in.toStore(now, "f5")
 					if fe != nil {
 						return eventError(i, fe.field, fe.reason)
 					}
 					checkStored(t, g.RawURI, g.RequestPayload, g.ResponsePayload)
-					logs = append(logs, *in)
 					return nil
 				})
-				if len(logs) > MaxBatchEvents {
-					t.Fatalf("%d events accepted", len(logs))
+				if n > MaxBatchEvents {
+					t.Fatalf("%d events accepted", n)
 				}
 			} else {
 				_, err = readBatch(b, func(i int, in *LBEventIn) error {

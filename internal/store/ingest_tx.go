@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -48,21 +47,7 @@ func (s *Store) transactWithCopy(ctx context.Context, fn func(tx *Tx, cp copier)
 		})
 		return n, mapError(err)
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			sqlTx.Rollback()
-			panic(p)
-		}
-		if err != nil {
-			if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
-				err = errors.Join(err, fmt.Errorf("store: rollback: %w", rbErr))
-			}
-			return
-		}
-		if cErr := sqlTx.Commit(); cErr != nil {
-			err = fmt.Errorf("store: commit: %w", mapError(cErr))
-		}
-	}()
+	defer func() { settle(sqlTx, recover(), &err) }()
 	return fn(tx, cp)
 }
 
