@@ -52,6 +52,10 @@ func withMaxMB(mb int) envOption {
 func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 	t.Helper()
 	ctx := context.Background()
+	// A second env on one store (a second s2r instance) finds them there.
+	if bs, err := st.PermissionBindings(ctx); err != nil || len(bs) > 0 {
+		return newEnvOn(t, st, opts...)
+	}
 	err := st.Transact(ctx, func(tx *store.Tx) error {
 		for i, b := range []struct {
 			email, tenant string
@@ -70,6 +74,12 @@ func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newEnvOn(t, st, opts...)
+}
+
+// newEnvOn is newEnv on a store whose identities exist already.
+func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := discovery.Config{Store: st, Logger: log, AuthCacheTTL: 50 * time.Millisecond}
 	for _, o := range opts {

@@ -113,9 +113,16 @@ func TestIngestAuthentication(t *testing.T) {
 			}
 		}
 		e.ingest(discovery.PathLBEvents, inst.Token, body).want(t, 200)
-		// Revoked: refused within the cache TTL (50 ms here, 2 s by default).
+		// A second s2r instance on the same database, its cache warm.
+		other := newEnv(t, st)
+		other.ingest(discovery.PathHeartbeat, inst.Token, nil).want(t, 200)
+		// Revoked: refused at once here, and by the other instance within
+		// its cache TTL (50 ms here, 2 s by default).
 		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").want(t, 204)
 		e.ingest(discovery.PathLBEvents, inst.Token, body).wantError(t, 401, apierr.IngUnauthorized)
+		waitFor(t, 2*time.Second, "the other instance refuses the revoked token", func() bool {
+			return other.ingest(discovery.PathHeartbeat, inst.Token, nil).status == 401
+		})
 		e.ingest(discovery.PathHeartbeat, inst.Token, nil).wantError(t, 401, apierr.IngUnauthorized)
 		if lb, _ := countEvents(t, st); lb != 1 {
 			t.Errorf("%d events stored, want 1", lb)
