@@ -54,7 +54,9 @@ func BenchmarkIngestHTTP(b *testing.B) {
 // on PostgreSQL through scripts/bench-drilldown.sh), loaded with
 // Service.BulkLoad: 200 services with Zipf-skewed traffic (the busiest
 // takes about a fifth), 50 consumers each, 2% errors, over 30 days. One
-// op is one drill-down, cycling over every row; p50/p95/p99 are reported.
+// op is one call, cycling over every row: the drill-down with its
+// defaults; the busiest row's drill-down over 30 days and every source;
+// the failures. p50/p95/p99 are reported.
 // S2R_BENCH_DRILLDOWN_DB=postgres (or sqlite) loads and measures one
 // database only.
 func BenchmarkDrillDown(b *testing.B) {
@@ -96,23 +98,44 @@ func BenchmarkDrillDown(b *testing.B) {
 		}
 		b.Logf("%s: %d events loaded in %v", db.name, events, time.Since(t0).Round(time.Second))
 		rows := e.rows(readerEmail, "?pageSize=200").Items
-		b.Run(db.name, func(b *testing.B) {
-			e.t = b
-			lat := make([]time.Duration, 0, b.N)
-			for i := range b.N {
-				path := "/master-discovery/rows/" + strconv.FormatInt(rows[i%len(rows)].RowID, 10) + "/drill-down"
-				s := time.Now()
-				e.admin("GET", path, readerEmail, "").want(b, 200)
-				lat = append(lat, time.Since(s))
+		busiest := rows[0]
+		for _, r := range rows {
+			if r.Calls24h > busiest.Calls24h {
+				busiest = r
 			}
-			b.StopTimer()
-			slices.Sort(lat)
-			q := func(p float64) float64 {
-				return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
-			}
-			b.ReportMetric(q(0.50), "p50-ms")
-			b.ReportMetric(q(0.95), "p95-ms")
-			b.ReportMetric(q(0.99), "p99-ms")
-		})
+		}
+		b.Logf("%s: %d rows; the busiest, %s, has %d calls in 24 h", db.name, len(rows), busiest.ServiceURI, busiest.Calls24h)
+		for _, m := range []struct {
+			name string
+			path func(i int) string
+		}{
+			{"drill-down", func(i int) string {
+				return "/master-discovery/rows/" + strconv.FormatInt(rows[i%len(rows)].RowID, 10) + "/drill-down"
+			}},
+			{"drill-down-busiest-all-30d", func(int) string {
+				return "/master-discovery/rows/" + strconv.FormatInt(busiest.RowID, 10) + "/drill-down?source=all&timelineDays=30"
+			}},
+			{"failures", func(i int) string {
+				return "/master-discovery/rows/" + strconv.FormatInt(rows[i%len(rows)].RowID, 10) + "/failures"
+			}},
+		} {
+			b.Run(db.name+"/"+m.name, func(b *testing.B) {
+				e.t = b
+				lat := make([]time.Duration, 0, b.N)
+				for i := range b.N {
+					s := time.Now()
+					e.admin("GET", m.path(i), readerEmail, "").want(b, 200)
+					lat = append(lat, time.Since(s))
+				}
+				b.StopTimer()
+				slices.Sort(lat)
+				q := func(p float64) float64 {
+					return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+				}
+				b.ReportMetric(q(0.50), "p50-ms")
+				b.ReportMetric(q(0.95), "p95-ms")
+				b.ReportMetric(q(0.99), "p99-ms")
+			})
+		}
 	}
 }
