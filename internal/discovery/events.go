@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"encoding/json"
 	"math"
 	"net/netip"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
 
 	"github.com/s2r-project/s2r/internal/httpx"
@@ -331,7 +331,7 @@ func encodeHeaders(h map[string]string) (string, *fieldError) {
 		return "", &fieldError{"headers", "must hold at most 100 headers"}
 	}
 	total := 0
-	clean := make(map[string]string, len(h))
+	names := make([]string, 0, len(h))
 	for name, v := range h {
 		if name == "" || len(name) > maxNameBytes || !isToken(name) {
 			return "", &fieldError{"headers", "header names must be HTTP tokens of at most 256 bytes"}
@@ -340,19 +340,32 @@ func encodeHeaders(h map[string]string) (string, *fieldError) {
 			return "", &fieldError{"headers." + name, "must be at most 8192 bytes without NUL characters"}
 		}
 		total += len(name) + len(v)
-		if httpx.Sensitive(name) {
-			v = redactedHeaderVal
-		}
-		clean[name] = v
+		names = append(names, name)
 	}
 	if total > maxHeadersBytes {
 		return "", &fieldError{"headers", "must be at most 64 KB in all"}
 	}
-	b, err := json.Marshal(clean)
-	if err != nil {
-		return "", &fieldError{"headers", "could not be encoded"}
+	slices.Sort(names)
+	b := make([]byte, 0, total+8*len(names)+2)
+	b = append(b, '{')
+	for i, name := range names {
+		v := h[name]
+		if httpx.Sensitive(name) {
+			v = redactedHeaderVal
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = jsontext.AppendQuote(b, name); err == nil {
+			b = append(b, ':')
+			b, err = jsontext.AppendQuote(b, v)
+		}
+		if err != nil {
+			return "", &fieldError{"headers", "could not be encoded"}
+		}
 	}
-	return string(b), nil
+	return string(append(b, '}')), nil
 }
 
 // isToken reports an RFC 9110 token.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Kinds of traffic a run sends.
@@ -258,30 +261,16 @@ func Encode(events any, ndjson, gz bool) ([]byte, error) {
 		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 		w = zw
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if ndjson {
-		var err error
-		switch evs := events.(type) {
-		case []LBEvent:
-			for i := range evs {
-				if err = enc.Encode(&evs[i]); err != nil {
-					break
-				}
-			}
-		case []GenericLog:
-			for i := range evs {
-				if err = enc.Encode(&evs[i]); err != nil {
-					break
-				}
-			}
-		default:
-			err = fmt.Errorf("loadgen: cannot encode %T", events)
-		}
-		if err != nil {
-			return nil, err
-		}
-	} else if err := enc.Encode(events); err != nil {
+	var err error
+	switch evs := events.(type) {
+	case []LBEvent:
+		err = encodeAll(w, evs, ndjson)
+	case []GenericLog:
+		err = encodeAll(w, evs, ndjson)
+	default:
+		err = fmt.Errorf("loadgen: cannot encode %T", events)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if zw != nil {
@@ -290,4 +279,20 @@ func Encode(events any, ndjson, gz bool) ([]byte, error) {
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// encodeAll writes evs as one JSON array or as NDJSON lines.
+func encodeAll[T any](w io.Writer, evs []T, ndjson bool) error {
+	if !ndjson {
+		return jsonv2.MarshalWrite(w, evs)
+	}
+	for i := range evs {
+		if err := jsonv2.MarshalWrite(w, &evs[i]); err != nil {
+			return err
+		}
+		if _, err := w.Write([]byte{'\n'}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

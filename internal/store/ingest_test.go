@@ -157,7 +157,7 @@ func BenchmarkIngestBatch(b *testing.B) {
 			at := time.Now().UTC()
 			batches := make([]*store.IngestBatch, b.N)
 			for i := range batches {
-				batches[i] = lbBatch(b, at.Add(time.Duration(i)*time.Second), 250)
+				batches[i] = lbBatchRows(b, at.Add(time.Duration(i)*time.Second), 250, 48)
 				for j := range batches[i].LB {
 					batches[i].LB[j].Payload = string(make([]byte, 0)) + strings.Repeat("x", 512*(j%2))
 				}
