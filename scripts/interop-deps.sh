@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # interop-deps.sh — installs the third-party SOAP stacks of the interop tests
 # (internal/tests/interop): the npm soap package pinned in
-# test/interop/node/package-lock.json, and Debian's python3-zeep. Idempotent
-# and quiet: it does nothing when both are present. Without node/npm or
-# apt-get it says so and leaves the tests to skip (or fail under CI).
+# test/interop/node/package-lock.json, and Debian's python3-zeep, PHP ext/soap
+# (php-cli php-soap) and Perl SOAP::Lite (libsoap-lite-perl). Idempotent and
+# quiet: it does nothing when all are present. Without node/npm or apt-get
+# (as root) it says so and leaves the tests to skip — except under CI (CI or
+# S2R_REQUIRE_POSTGRES set, as make test sets it), where every stack must
+# install and a missing one fails the script (and the tests would fail too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+strict=
+[[ -n ${CI:-} || -n ${S2R_REQUIRE_POSTGRES:-} ]] && strict=1
+failed=0
 
 # apt_install PKG... installs Debian packages when running as root.
 apt_install() {
@@ -15,18 +22,36 @@ apt_install() {
 		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$@" >/dev/null; }
 }
 
+# unavailable WHAT says that a stack could not be installed.
+unavailable() {
+	if [[ -n $strict ]]; then
+		echo "interop-deps.sh: cannot install $1, which CI requires" >&2
+		failed=1
+	else
+		echo "interop-deps.sh: cannot install $1: its interop tests will skip" >&2
+	fi
+}
+
 node_dir=test/interop/node
 if [[ ! -f $node_dir/node_modules/soap/package.json ]]; then
 	command -v npm >/dev/null 2>&1 || apt_install nodejs npm || true
 	if command -v npm >/dev/null 2>&1; then
 		(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 	else
-		echo "interop-deps.sh: npm not found: the npm soap interop tests will skip" >&2
+		unavailable "npm (for the npm soap package)"
 	fi
 fi
 
 if ! /usr/bin/python3 -c 'import zeep' >/dev/null 2>&1; then
-	if ! apt_install python3-zeep; then
-		echo "interop-deps.sh: cannot install python3-zeep (needs apt-get as root): the zeep interop tests will skip" >&2
-	fi
+	apt_install python3-zeep || unavailable "python3-zeep (needs apt-get as root)"
 fi
+
+if ! php -r 'exit(extension_loaded("soap") ? 0 : 1);' >/dev/null 2>&1; then
+	apt_install php-cli php-soap || unavailable "PHP ext/soap: php-cli php-soap (needs apt-get as root)"
+fi
+
+if ! perl -MSOAP::Lite -e 1 >/dev/null 2>&1; then
+	apt_install libsoap-lite-perl || unavailable "Perl SOAP::Lite: libsoap-lite-perl (needs apt-get as root)"
+fi
+
+exit $failed

@@ -19,6 +19,7 @@ import (
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/notify"
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
@@ -105,6 +106,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := backends.settings.Load(ctx); err != nil {
 		return err
 	}
+	// Alert mail: the rules and their last hour come from discovery.
+	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL,
+		Candidates: alertCandidates(disc)})
+	if err != nil {
+		return err
+	}
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
@@ -130,7 +137,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
-			Routes:          disc.Routes(),
+			Routes:          append(disc.Routes(), alerts.Routes()...),
 		}),
 		Ingest:        disc.IngestHandler(),
 		SeparateAdmin: cfg.AdminListenAddr != "",
@@ -150,6 +157,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.checker.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
+	g.Go(func() error { return alerts.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})

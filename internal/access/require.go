@@ -22,11 +22,27 @@ func (r *Resolver) Require(min model.Role, next apierr.AdminHandlerFunc) apierr.
 	}
 }
 
-// authorize resolves the caller of req and checks it holds min.
-func (r *Resolver) authorize(req *http.Request, min model.Role) (Caller, error) {
+// Authenticated returns 401 S2R-ADM-0401 when req carries no identity,
+// nil otherwise. The admin API checks it before anything else, so that a
+// request without identity learns nothing about its paths.
+func (r *Resolver) Authenticated(req *http.Request) error {
+	_, err := identityOf(req)
+	return err
+}
+
+func identityOf(req *http.Request) (Identity, error) {
 	id, ok := IdentityFromHeader(req.Header)
 	if !ok {
-		return Caller{}, apierr.New(apierr.AdmUnauthenticated, "no authenticated identity: header "+HeaderEmail+" is missing")
+		return id, apierr.New(apierr.AdmUnauthenticated, "no authenticated identity: header "+HeaderEmail+" is missing")
+	}
+	return id, nil
+}
+
+// authorize resolves the caller of req and checks it holds min.
+func (r *Resolver) authorize(req *http.Request, min model.Role) (Caller, error) {
+	id, err := identityOf(req)
+	if err != nil {
+		return Caller{}, err
 	}
 	c, err := r.Resolve(req.Context(), id)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/secret"
@@ -52,6 +53,7 @@ type server struct {
 	now     func() time.Time
 	routes  []route
 	mux     *http.ServeMux
+	gate    http.Handler // mux behind the identity check
 	openapi openAPICache
 	// contracts parses stored WSDL import artifacts once (internal/contracts).
 	contracts *contracts.Cache
@@ -90,16 +92,25 @@ func newServer(cfg Config) *server {
 	s.contracts = contracts.New(cfg.Store)
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
+	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		if err := s.access.Authenticated(r); err != nil {
+			return err
+		}
+		s.mux.ServeHTTP(w, r)
+		return nil
+	})
 	return s
 }
 
 // ServeHTTP ensures the request has a correlation id (the server's
-// middleware normally sets it) and dispatches it.
+// middleware normally sets it) and dispatches it. A request without
+// identity is answered 401 before the mux sees it: not even the mux's
+// redirects (of /admin/v1, or of an unclean path) answer it.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if correlation.ID(r.Context()) == "" {
 		id := correlation.FromHeader(r.Header.Get(correlation.Header))
 		w.Header().Set(correlation.Header, id)
 		r = r.WithContext(correlation.WithID(r.Context(), id))
 	}
-	s.mux.ServeHTTP(w, r)
+	s.gate.ServeHTTP(w, r)
 }

@@ -101,12 +101,3 @@ func TestAuditEventsBadQuery(t *testing.T) {
 		})
 	}
 }
-
-func TestAlertMailHistoryIsAnEmptyPage(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	r := api.do("GET", "/admin/v1/settings/alert-mail-history?pageSize=10", readerEmail, "").wantStatus(t, 200)
-	if got, want := string(r.body), `{"items":[],"page":1,"pageSize":10,"totalItems":0,"totalPages":0}`+"\n"; got != want {
-		t.Errorf("body = %s, want %s", got, want)
-	}
-	api.do("GET", "/admin/v1/settings/alert-mail-history?pageSize=500", readerEmail, "").wantStatus(t, 400)
-}

@@ -3,9 +3,6 @@ package admin
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,30 +12,6 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-const goldenOpenAPI = "testdata/openapi.golden.json"
-
-func TestOpenAPIGolden(t *testing.T) {
-	api := newTestAPI(t, storetest.SQLite(t))
-	got := api.do("GET", "/admin/v1/openapi.json", readerEmail, "").wantStatus(t, 200).body
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(goldenOpenAPI), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(goldenOpenAPI, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(goldenOpenAPI)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestOpenAPIGolden -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("OpenAPI document differs from %s (-want +got; rerun with -update if intended):\n%s", goldenOpenAPI, diff)
-	}
-}
 
 func TestOpenAPIValidAndComplete(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))

@@ -28,7 +28,6 @@ func (s *server) routeTable() []route {
 
 		{"GET", "/settings", model.RoleReader, s.getSettings, docGetSettings},
 		{"PATCH", "/settings", model.RoleAdmin, s.patchSettings, docPatchSettings},
-		{"GET", "/settings/alert-mail-history", model.RoleReader, s.getAlertMailHistory, docGetAlertMailHistory},
 
 		{"GET", "/role-bindings", model.RoleReader, s.getRoleBindings, docGetRoleBindings},
 		{"PUT", "/role-bindings", model.RoleAdmin, s.putRoleBindings, docPutRoleBindings},
@@ -53,15 +52,17 @@ func (s *server) routeTable() []route {
 
 // register builds the mux. Every route's handler is wrapped in
 // authorization here, and nowhere else, so an unguarded route cannot be
-// registered. Paths under Prefix that match no route get 404
-// S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow header when the path
-// exists for other methods.
+// registered. Paths under Prefix that match no route are authorized like
+// any route (401 S2R-ADM-0401 without identity, 403 S2R-ADM-0403 for an
+// identity without a role), so that they cannot be used to map the API;
+// then they get 404 S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow
+// header when the path exists for other methods.
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
 		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, rt.Handle))
 	}
-	mux.Handle(Prefix+"/", apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+	mux.Handle(Prefix+"/", s.access.Require(model.RoleReader, func(w http.ResponseWriter, r *http.Request) error {
 		return s.unmatched(mux, w, r)
 	}))
 	return mux

@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -26,24 +27,9 @@ var docPatchSettings = adminapi.Doc{
 	Response: model.Settings{},
 }
 
-var docGetAlertMailHistory = adminapi.Doc{
-	Summary:  "Recent SMTP alert deliveries, newest first (paginated).",
-	Query:    adminapi.PageParams,
-	Response: model.ObservabilityPageRecord[alertMail]{},
-}
-
 // settingsPatchBody documents the PATCH body; the handler decodes the body
 // as a map so that every member is checked against the settings table.
 type settingsPatchBody struct{}
-
-// alertMail is one SMTP alert delivery (filled in by the alert mailer).
-type alertMail struct {
-	SentAt     string   `json:"sentAt"`
-	Recipients []string `json:"recipients"`
-	Subject    string   `json:"subject"`
-	Result     string   `json:"result"`
-	Error      string   `json:"error,omitempty"`
-}
 
 // getSettings answers the current settings.
 func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
@@ -52,16 +38,6 @@ func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, settings)
-}
-
-// getAlertMailHistory answers an empty page until alert delivery records
-// its history.
-func (s *server) getAlertMailHistory(w http.ResponseWriter, r *http.Request) error {
-	page, err := adminapi.ParsePage(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	return adminapi.WriteJSON(w, http.StatusOK, model.NewPage[alertMail](nil, page, 0))
 }
 
 // patchSettings validates and applies a partial settings update. The writes,
@@ -164,9 +140,8 @@ func (s *server) settingWritten(name string) error {
 	return s.afterSettingWrite(name)
 }
 
-// settingAAD binds a sealed credential to its setting, so it cannot be
-// copied into another credential's row and opened there.
-func settingAAD(name string) string { return "settings/" + name }
+// settingAAD binds a sealed credential to its setting (secret.SettingAAD).
+func settingAAD(name string) string { return secret.SettingAAD(name) }
 
 // settingsSubset returns the named settings of s as a JSON object; a
 // credential appears as its metadata envelope, never its value.

@@ -34,15 +34,21 @@ func (v SOAPVersion) ContentType() string {
 	return "text/xml; charset=utf-8"
 }
 
-// FaultStatus returns the HTTP status of a Fault for e: SOAP 1.1 requires
-// 500 for every Fault (SOAP 1.1 section 6.2, clients only parse Faults on
-// 500); SOAP 1.2 permits the status of the S2R code.
+// FaultStatus returns the HTTP status of a Fault for e. SOAP 1.1 sends
+// every Fault with 500 (SOAP 1.1 section 6.2). The SOAP 1.2 HTTP binding
+// (SOAP 1.2 Part 2, section 7.5.2.2) sends an env:Sender Fault with 400 and
+// every other Fault with 500; strict clients read a Fault under no other
+// status. The S2R code, and so its own status, stays in the Fault.
 func FaultStatus(v SOAPVersion, e *Error) int {
-	if v == SOAP12 {
-		return e.Status()
+	if v == SOAP12 && senderFault(e) {
+		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
 }
+
+// senderFault reports whether e is the caller's fault: Client (1.1) or
+// Sender (1.2) for the 4xx codes, Server / Receiver otherwise.
+func senderFault(e *Error) bool { return e.Status() < 500 }
 
 // MarshalFault returns the SOAP Fault envelope for e. The faultcode is
 // Client (1.1) / Sender (1.2) for 4xx codes and Server / Receiver
@@ -50,7 +56,7 @@ func FaultStatus(v SOAPVersion, e *Error) int {
 // s2r:error element with code, message, correlationId and the details.
 func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
 	var b bytes.Buffer
-	client := e.Status() < 500
+	client := senderFault(e)
 	reason := e.Code + ": " + e.Message
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
 	if v == SOAP12 {

@@ -103,7 +103,10 @@ func TestRenderFault(t *testing.T) {
 		wantCode   string
 	}{
 		{SOAP11, New(RunNotFound, "x"), 500, "text/xml", "S2R-RUN-0404"},
-		{SOAP12, New(RunNotFound, "x"), 404, "application/soap+xml", "S2R-RUN-0404"},
+		{SOAP12, New(RunNotFound, "x"), 400, "application/soap+xml", "S2R-RUN-0404"},
+		{SOAP12, New(RunBackendFault, "x"), 500, "application/soap+xml", "S2R-RUN-0502"},
+		{SOAP12, New(RunBackendTimeout, "x"), 500, "application/soap+xml", "S2R-RUN-0424"},
+		{SOAP12, PayloadTooLarge(RunPayloadTooLarge, 10), 400, "application/soap+xml", "S2R-RUN-0413"},
 		{SOAP12, errors.New("secret"), 500, "application/soap+xml", "S2R-RUN-0500"},
 	}
 	for _, tt := range tests {

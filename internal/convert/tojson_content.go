@@ -60,9 +60,13 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 	if !ok {
 		idx, ok = tp.byXML[tok.Name]
 	}
-	if !ok && (x.p.rpc && tp == x.p.root || x.p.opts.Lax) {
-		// rpc parts match by local name; lax mode also tolerates elements
-		// qualified differently from the schema (a common backend mistake).
+	if !ok && (x.p.rpc && tp == x.p.root || x.p.opts.Encoded || x.p.opts.Lax) {
+		// rpc parts match by local name. So do the members of SOAP-encoded
+		// structs: SOAP 1.1 section 5 makes them unqualified, but widely
+		// used stacks (Perl SOAP::Lite, PHP ext/soap) qualify them through
+		// a default namespace and other clients read them. Lax mode also
+		// tolerates elements qualified differently from the schema (a
+		// common backend mistake). Literal content stays strict.
 		idx, ok = tp.byLocal(tok.Name.Local)
 	}
 	if !ok && x.p.rpc && tp == x.p.root && tok.Name.Space == nsSOAP12RPC {

@@ -12,9 +12,11 @@ import (
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
-// fuzzConsume serves one SOAP 1.2 request (whose Faults carry the status
-// of their code) in process and checks that bad input never becomes a
-// 500, that the answer is a SOAP 1.2 message and that it is recorded once.
+// fuzzConsume serves one SOAP 1.2 request in process and checks that bad
+// input never becomes an internal error (S2R-RUN-0500), that a Fault's
+// status follows the SOAP 1.2 HTTP binding (400 for env:Sender, 500
+// otherwise), that the answer is a SOAP 1.2 message and that it is
+// recorded once.
 func fuzzConsume(t *testing.T, env *consumeEnv, h http.Handler, body string) {
 	req := httptest.NewRequest("POST", "/consume/dev/orders", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
@@ -22,8 +24,13 @@ func fuzzConsume(t *testing.T, env *consumeEnv, h http.Handler, body string) {
 	w := httptest.NewRecorder()
 	before := len(env.log.byCID("fuzz"))
 	h.ServeHTTP(w, req)
-	if w.Code == 500 {
-		t.Fatalf("500 for %q: %s", body, w.Body)
+	answer := w.Body.String()
+	if strings.Contains(answer, "<s2r:code>S2R-RUN-0500</s2r:code>") {
+		t.Fatalf("internal error for %q: %s", body, answer)
+	}
+	if sender := strings.Contains(answer, "<env:Value>env:Sender</env:Value>"); w.Code != 200 && w.Code != 202 &&
+		(sender && w.Code != 400 || !sender && w.Code != 500) {
+		t.Fatalf("status %d for the Fault %s", w.Code, answer)
 	}
 	if ct := w.Header().Get("Content-Type"); ct != "application/soap+xml; charset=utf-8" {
 		t.Fatalf("Content-Type %q for %q", ct, body)

@@ -94,7 +94,7 @@ func TestConsume(t *testing.T) {
 			wantResult: ResultBackendFailure},
 		{name: "backend 404 full: JSON body in the fault detail", backend: jsonAnswer(404, `{"error": "no such order"}`),
 			edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
-			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 502, wantCT: "application/soap+xml; charset=utf-8",
+			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCT: "application/soap+xml; charset=utf-8",
 			wantCode: "S2R-RUN-0502", wantBody: []string{`{&#34;error&#34;:&#34;no such order&#34;}`, `env:Receiver`}},
 		{name: "answer that is not JSON", backend: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) },
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0504"},
@@ -104,17 +104,18 @@ func TestConsume(t *testing.T) {
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502"},
 		{name: "backend hanging: timeout", backend: func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Second) },
 			edit: func(s *routing.Source) { ms := 100; s.Operations[0].TimeoutMs = &ms },
-			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 504, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout},
+			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout,
+			wantBody: []string{`<env:Value>env:Receiver</env:Value>`}},
 		{name: "oversized request", ct: "application/soap+xml", body: soap12(strings.Repeat(" ", 1<<20) + getOrder),
-			wantStatus: 413, wantCode: "S2R-RUN-0413", refused: true},
+			wantStatus: 400, wantCode: "S2R-RUN-0413", refused: true, wantBody: []string{`<env:Value>env:Sender</env:Value>`}},
 		{name: "oversized answer", backend: jsonAnswer(200, `{"order":{"name":"`+strings.Repeat("x", 1<<20)+`"}}`),
-			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 413, wantCode: "S2R-RUN-0413"},
+			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 400, wantCode: "S2R-RUN-0413"},
 		{name: "answer with an error status and HTML", backend: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(500)
 			io.WriteString(w, "<html>oops</html>")
 		}, edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
-			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 502, wantCode: "S2R-RUN-0502",
+			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502",
 			wantBody: []string{`&lt;html&gt;oops&lt;/html&gt;`}},
 		{name: "wrong content type", ct: "application/json", body: `{}`, wantStatus: 400, wantCode: "S2R-VAL-0400",
 			wantResult: ResultFailed},
@@ -215,7 +216,7 @@ func TestConsumeBackendAuth(t *testing.T) {
 		{name: "api key header", profile: func(p *model.BackendProfile) { p.AuthType, p.APIKeyHeaderName = model.AuthAPIKeyHeader, "X-Api-Key" },
 			secrets: upstream.Secrets{APIKey: "k-456"}, header: "X-Api-Key", want: "k-456", wantStatus: 200},
 		{name: "bearer without its token", profile: func(p *model.BackendProfile) { p.AuthType = model.AuthBearer },
-			wantStatus: 502, wantCode: "S2R-RUN-0505"},
+			wantStatus: 500, wantCode: "S2R-RUN-0505"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

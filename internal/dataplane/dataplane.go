@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -173,20 +174,23 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 // fail renders err in the shape of the target's direction: a SOAP Fault on
 // consume paths (SPEC 7.1), JSON otherwise.
 func (d *Dispatcher) fail(w http.ResponseWriter, r *http.Request, t Target, err error) {
-	d.recordFailure(r, t, err)
-	if t.Direction == Consume {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			// A WSDL fetch, not a SOAP call: the SOAP 1.1 rule of 500
-			// for every Fault does not apply, the code's status does.
-			e := apierr.Resolve(err, apierr.RunInternal)
-			apierr.Log(r.Context(), e)
-			writeFetchFault(w, r, e)
-			return
-		}
-		apierr.RenderFault(w, r, soapVersionOf(r), err)
+	e := apierr.Resolve(err, apierr.RunInternal)
+	if t.Direction != Consume {
+		d.recordFailure(r, t, e, e.Status())
+		apierr.Render(w, r, e, apierr.RunInternal)
 		return
 	}
-	apierr.Render(w, r, err, apierr.RunInternal)
+	apierr.Log(r.Context(), e)
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		// A WSDL fetch, not a SOAP call: the SOAP rules for the status
+		// of a Fault do not apply, the code's status does.
+		d.recordFailure(r, t, e, e.Status())
+		writeFetchFault(w, r, e)
+		return
+	}
+	v := soapVersionOf(r)
+	d.recordFailure(r, t, e, apierr.FaultStatus(v, e))
+	apierr.WriteFault(w, v, e, correlation.ID(r.Context()))
 }
 
 // soapVersionOf picks the Fault version from the request's Content-Type:

@@ -36,11 +36,11 @@ func (d *Dispatcher) newRecord(r *http.Request, t Target, start time.Time) *TxRe
 }
 
 // recordFailure records a request refused before a direction handler ran
-// (no route, license stop, payload too large).
-func (d *Dispatcher) recordFailure(r *http.Request, t Target, err error) {
-	e := apierr.Resolve(err, apierr.RunInternal)
+// (no route, license stop, payload too large) with the status it was
+// answered.
+func (d *Dispatcher) recordFailure(r *http.Request, t Target, e *apierr.Error, status int) {
 	rec := d.newRecord(r, t, d.cfg.Now())
-	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = e.Status(), e.Code, ResultForCode(e.Code)
+	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = status, e.Code, ResultForCode(e.Code)
 	if r.ContentLength > 0 {
 		rec.RequestBytes = r.ContentLength
 	}

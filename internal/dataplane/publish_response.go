@@ -123,7 +123,7 @@ func (c *publishCall) validateResponse(out []byte) error {
 }
 
 // faultError is 502 S2R-RUN-0502 for a SOAP Fault: details hold only the
-// faultCode in safe mode, the whole parsed fault in full mode (its detail
+// faultCode and faultSubcodes in safe mode, the whole parsed fault in full mode (its detail
 // pruned to the fault mapping's pick paths when it has any). The full
 // fault always goes to the operator log.
 func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
@@ -147,11 +147,20 @@ func (c *publishCall) faultError(f *soap.Fault, status int) *apierr.Error {
 			return e.With(details)
 		}
 	}
-	code := f.Class()
-	if code == "" {
-		code = f.Code.Local
+	return safeFault(e, f)
+}
+
+// safeFault adds what faultDetailExposureMode safe exposes of a fault:
+// its code and the local names of its subcodes (the specific code client
+// code branches on: soap:Client.CardDeclined gives "Sender" and
+// ["CardDeclined"], as a SOAP 1.2 Sender with a CardDeclined Subcode
+// does), never its reason or detail.
+func safeFault(e *apierr.Error, f *soap.Fault) *apierr.Error {
+	e = e.WithDetail("faultCode", f.CodeName())
+	if subs := f.SubcodeNames(); subs != nil {
+		e = e.WithDetail("faultSubcodes", subs)
 	}
-	return e.WithDetail("faultCode", code)
+	return e
 }
 
 // faultJSON is the fault in the JSON shape of docs/conversion.md section

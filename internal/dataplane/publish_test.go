@@ -103,7 +103,7 @@ func TestPublish(t *testing.T) {
 			},
 			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
 			check: func(t *testing.T, res publishResult, _ *TxRecord) {
-				if d := res.err.Error.Details; len(d) != 1 || d["faultCode"] != "Sender" {
+				if d := res.err.Error.Details; len(d) != 2 || d["faultCode"] != "Sender" || fmt.Sprint(d["faultSubcodes"]) != "[Auth]" {
 					t.Errorf("safe details = %s", res.body)
 				}
 			}},

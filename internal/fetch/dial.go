@@ -95,3 +95,18 @@ func (g *guardedDialer) control(_, address string, _ syscall.RawConn) error {
 	}
 	return g.policy.CheckAddr(ap.Addr())
 }
+
+// DialContext connects to addr ("host:port") over TCP as the fetcher
+// does: the host is resolved here, every address is checked against the
+// policy, and the socket address is checked again just before connect.
+// Other outbound connections a user can aim (the SMTP relay of alert mail)
+// use it so they cannot reach what a fetch may not. A refusal is an *Error
+// with ReasonBlockedAddress. network must be tcp, tcp4 or tcp6.
+func (p Policy) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	switch network {
+	case "tcp", "tcp4", "tcp6":
+	default:
+		return nil, newError(ReasonBadURL, "network "+network+" is not allowed", nil)
+	}
+	return newGuardedDialer(p).DialContext(ctx, network, addr)
+}

@@ -29,6 +29,8 @@ type Settings struct {
 	SMTPTLSMode                    string             `json:"smtp_tls_mode"`
 	AlertRecipients                []string           `json:"alert_recipients"`
 	AlertsEnabled                  bool               `json:"alerts_enabled"`
+	AlertEvaluationIntervalSeconds int64              `json:"alert_evaluation_interval_seconds"`
+	AlertCooldownMinutes           int64              `json:"alert_cooldown_minutes"`
 }
 
 // CredentialMetadata is what the API returns instead of a credential
@@ -68,6 +70,8 @@ func DefaultSettings() Settings {
 		SMTPTLSMode:                    SMTPTLSStartTLS,
 		AlertRecipients:                []string{},
 		AlertsEnabled:                  false,
+		AlertEvaluationIntervalSeconds: 60,
+		AlertCooldownMinutes:           60,
 	}
 }
 

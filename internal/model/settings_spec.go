@@ -128,6 +128,10 @@ var settingSpecs = []SettingSpec{
 		func(s *Settings) *[]string { return &s.AlertRecipients }),
 	boolSpec("alerts_enabled", "Send alert mails; needs smtp_host, smtp_from and at least one recipient.",
 		func(s *Settings) *bool { return &s.AlertsEnabled }),
+	intSpec("alert_evaluation_interval_seconds", "Seconds between two evaluations of the discovery alert rules.", 5, 86400,
+		func(s *Settings) *int64 { return &s.AlertEvaluationIntervalSeconds }),
+	intSpec("alert_cooldown_minutes", "Least minutes between two alert mails of one rule; a recovery waits for it too.", 1, 10080,
+		func(s *Settings) *int64 { return &s.AlertCooldownMinutes }),
 }
 
 func intSpec(name, desc string, lo, hi int64, field func(*Settings) *int64) SettingSpec {

@@ -19,7 +19,8 @@ func TestDefaultSettingsJSON(t *testing.T) {
 		`"max_payload_mb":10,"async_callback_ttl_seconds":86400,"gateway_trusted_proxies":[],` +
 		`"outbound_allowed_cidrs":[],"outbound_denied_cidrs":[],"smtp_host":"","smtp_port":587,` +
 		`"smtp_username":"","smtp_password":{"set":false},"smtp_from":"","smtp_tls_mode":"starttls",` +
-		`"alert_recipients":[],"alerts_enabled":false}`
+		`"alert_recipients":[],"alerts_enabled":false,` +
+		`"alert_evaluation_interval_seconds":60,"alert_cooldown_minutes":60}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("defaults JSON (-want +got):\n%s", diff)
 	}
@@ -70,6 +71,8 @@ func TestParseSettingsPatch(t *testing.T) {
 		{name: "host with port", body: `{"smtp_host":"mail:25"}`, wantField: "smtp_host", wantIndex: -1},
 		{name: "empty password", body: `{"smtp_password":""}`, wantField: "smtp_password", wantIndex: -1},
 		{name: "number password", body: `{"smtp_password":42}`, wantField: "smtp_password", wantIndex: -1},
+		{name: "alert interval below min", body: `{"alert_evaluation_interval_seconds":4}`, wantField: "alert_evaluation_interval_seconds", wantIndex: -1},
+		{name: "alert cooldown zero", body: `{"alert_cooldown_minutes":0}`, wantField: "alert_cooldown_minutes", wantIndex: -1},
 		{name: "first bad name wins", body: `{"zz":1,"aa":1}`, wantField: "aa", wantIndex: -1},
 	}
 	for _, tc := range tests {

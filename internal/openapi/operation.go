@@ -23,7 +23,7 @@ var publishErrors = []errorCase{
 	{400, "S2R-VAL-0411", "a request field fails a validation regex"},
 	{404, "S2R-RUN-0404", "no route: the service, version or operation is not served"},
 	{413, "S2R-RUN-0413", "request or response payload over the maximum size (details.maxPayloadMb)"},
-	{502, "S2R-RUN-0502", "the backend answered a SOAP Fault (details.fault) or a non-2xx status, or could not be reached"},
+	{502, "S2R-RUN-0502", "the backend answered a SOAP Fault (details: the fault's members) or a non-2xx status, or could not be reached"},
 	{502, "S2R-RUN-0504", "the backend's SOAP response could not be parsed"},
 	{502, "S2R-RUN-0505", "the backend auth configuration is invalid or credentials are missing"},
 	{502, "S2R-RUN-0506", "the backend response does not match the contract"},
@@ -206,12 +206,16 @@ func wrapSuccess(svc model.Service, output map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": sortStrings(required)}
 }
 
-// faultErrorSchema is the 502 error of an operation with declared faults:
-// details.fault holds the JSON fault shape; in safe exposure mode only
-// faultCode. Its detail is keyed by the detail element's local name, so
-// each declared fault has its own member.
+// faultErrorSchema is the 502 error of an operation with declared faults.
+// For S2R-RUN-0502 from a SOAP Fault, details holds the members of the
+// JSON fault shape (docs/conversion.md section 13): all of them in full
+// exposure mode, its detail described by the declared faults (keyed by the
+// detail element's local name, so each declared fault has its own
+// member); in safe mode only faultCode and faultSubcodes. The other 502
+// codes carry their own details, so none of these members is required.
 func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchemaGenerator) map[string]any {
 	var fault map[string]any
+	description := "S2R-RUN-0502 for a SOAP Fault (faultDetailExposureMode full): the members of the JSON fault shape"
 	if svc.FaultDetailExposureMode == model.FaultDetailFull {
 		var details []any
 		for _, f := range faults {
@@ -232,18 +236,17 @@ func faultErrorSchema(svc model.Service, faults []*xsd.Fault, gen *xsd.JSONSchem
 		}
 		fault = xsd.FaultJSONSchema(detail)
 	} else {
-		fault = safeFaultSchema()
+		fault = xsd.SafeFaultJSONSchema()
+		description = "S2R-RUN-0502 for a SOAP Fault (faultDetailExposureMode safe): the fault's code and subcodes, " +
+			"never its string or detail"
 	}
-	return errorBodySchema(codesOf(502), map[string]any{"fault": fault}, nil)
+	schema := errorBodySchema(codesOf(502), fault["properties"].(map[string]any), nil)
+	details := schema["properties"].(map[string]any)["error"].(map[string]any)["properties"].(map[string]any)["details"].(map[string]any)
+	details["description"] = description + "; the other codes carry their own details"
+	return schema
 }
 
 // faultDetailDescription says how the detail member is keyed and when it
 // may differ from its schema.
 const faultDetailDescription = "one member per detail element, named by its local name (which declared fault came back); " +
 	"a detail that fits no declared fault is converted naively (text values as strings)"
-
-func safeFaultSchema() map[string]any {
-	return map[string]any{"type": "object", "required": []any{"faultCode"},
-		"properties":  map[string]any{"faultCode": map[string]any{"type": "string"}},
-		"description": "faultDetailExposureMode safe: only the fault code"}
-}

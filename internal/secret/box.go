@@ -76,3 +76,9 @@ func (b *Box) Open(sealed string, aad string) ([]byte, error) {
 	}
 	return plain, nil
 }
+
+// SettingAAD is the additional data that binds a sealed credential setting
+// (smtp_password) to its setting name, so it cannot be copied into another
+// credential's row and opened there. The admin API seals with it and the
+// alert mailer opens with it.
+func SettingAAD(name string) string { return "settings/" + name }

@@ -56,13 +56,32 @@ func codeClass(n xmlstream.Name) string {
 	return ""
 }
 
+// CodeName is the fault code as the JSON fault shape names it: the
+// version-neutral class, or the local name of a custom code.
+func (f *Fault) CodeName() string {
+	if c := f.Class(); c != "" {
+		return c
+	}
+	return f.Code.Local
+}
+
+// SubcodeNames are the local names of the subcodes, outermost first: the
+// 1.2 Subcode chain, or the dotted parts of a 1.1 faultcode. nil when the
+// fault has none.
+func (f *Fault) SubcodeNames() []string {
+	if len(f.Subcodes) == 0 {
+		return nil
+	}
+	names := make([]string, len(f.Subcodes))
+	for i, s := range f.Subcodes {
+		names[i] = s.Local
+	}
+	return names
+}
+
 // Error makes a Fault usable as an error.
 func (f *Fault) Error() string {
-	c := f.Class()
-	if c == "" {
-		c = f.Code.Local
-	}
-	return "soap fault " + c + ": " + f.Reason
+	return "soap fault " + f.CodeName() + ": " + f.Reason
 }
 
 // WriteFault writes the fault as body content in the given version.

@@ -10,17 +10,14 @@ import (
 //	 "faultLang":"en","faultNode":"…","faultRole":"…","detail":…}
 //
 // faultCode is the version-neutral class, or the local name of a custom
-// code; empty members are omitted. detail is the JSON of the detail
+// code (CodeName); faultSubcodes the local names of the subcodes
+// (SubcodeNames); empty members are omitted. detail is the JSON of the detail
 // content, converted by the caller (by contract or naively) into an object
 // keyed by the detail elements' local names ({"NoSuchCodeLit":{…}});
 // nil omits it.
 func (f *Fault) AppendJSON(dst, detail []byte) []byte {
-	code := f.Class()
-	if code == "" {
-		code = f.Code.Local
-	}
 	dst = append(dst, `{"faultCode":`...)
-	dst = appendJSONString(dst, code)
+	dst = appendJSONString(dst, f.CodeName())
 	if len(f.Subcodes) > 0 {
 		dst = append(dst, `,"faultSubcodes":[`...)
 		for i, s := range f.Subcodes {

@@ -31,10 +31,11 @@ func (p *parser) fault() (*Fault, error) {
 	}
 }
 
+// fault11Child reads one child of a SOAP 1.1 Fault. The children are
+// unqualified (SOAP 1.1 section 4.4); they are matched by local name in
+// any namespace, since stacks that put a default namespace on the Fault
+// qualify them by accident.
 func (p *parser) fault11Child(f *Fault, tok xmlstream.Token) error {
-	if tok.Name.Space != "" && tok.Name.Space != NS11 {
-		return p.r.Skip()
-	}
 	var err error
 	switch tok.Name.Local {
 	case "faultcode":
@@ -54,21 +55,46 @@ func (p *parser) fault11Child(f *Fault, tok xmlstream.Token) error {
 }
 
 // code11 reads a faultcode, splitting the dotted form "Client.Auth" of the
-// envelope namespace codes into code and subcodes.
+// envelope codes into code and subcodes (see envelopeCode).
 func (p *parser) code11() (xmlstream.Name, []xmlstream.Name, error) {
 	name, err := p.qnameText()
 	if err != nil {
 		return name, nil, err
 	}
-	if name.Space != NS11 || !strings.Contains(name.Local, ".") {
+	name = envelopeCode(name)
+	head, _, dotted := strings.Cut(name.Local, ".")
+	switch {
+	case !dotted:
 		return name, nil, nil
+	case name.Space == NS11:
+	case (name.Space == "" || name.Space == NS12) && codeClass(xmlstream.Name{Local: head}) != "":
+	default:
+		return name, nil, nil // a custom code keeps its dots
 	}
 	parts := strings.Split(name.Local, ".")
 	subs := make([]xmlstream.Name, 0, len(parts)-1)
 	for _, s := range parts[1:] {
-		subs = append(subs, xmlstream.Name{Space: NS11, Local: s})
+		subs = append(subs, xmlstream.Name{Space: name.Space, Local: s})
 	}
-	return xmlstream.Name{Space: NS11, Local: parts[0]}, subs, nil
+	return xmlstream.Name{Space: name.Space, Local: parts[0]}, subs, nil
+}
+
+// envelopeCode returns a fault code whose local name begins with a SOAP
+// code ("Client", "Server.Busy", "Sender", …) as that code, with no
+// namespace (which Class reads like the envelope's), whatever namespace it
+// resolved to: PHP's ext/soap qualifies it with the service's namespace
+// (ns1:Client.CardDeclined), and an unprefixed one takes whatever default
+// namespace is in scope, though their writers meant the envelope's code.
+// Any other code is returned as it is.
+func envelopeCode(name xmlstream.Name) xmlstream.Name {
+	if name.Space == NS11 || name.Space == NS12 || name.Space == "" {
+		return name
+	}
+	head, _, _ := strings.Cut(name.Local, ".")
+	if codeClass(xmlstream.Name{Local: head}) == "" {
+		return name
+	}
+	return xmlstream.Name{Local: name.Local}
 }
 
 // qnameText reads QName text content and resolves it in the scope of its
@@ -172,7 +198,7 @@ func (p *parser) code12(f *Fault, top bool) error {
 				return err
 			}
 			if top {
-				f.Code = name
+				f.Code = envelopeCode(name)
 			} else {
 				f.Subcodes = append(f.Subcodes, name)
 			}

@@ -3,6 +3,7 @@ package soap
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +27,8 @@ func seedSection(f *testing.F, name string, add func(string)) {
 }
 
 // FuzzParseEnvelope parses arbitrary input: no panic, offsets in range, and
-// a parsed fault written again parses to the same class and reason.
+// a parsed fault written again parses to the same reason and, for a class
+// code, the same code and subcodes.
 func FuzzParseEnvelope(f *testing.F) {
 	seedSection(f, "envelope", func(s string) { f.Add([]byte(s)) })
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -57,6 +59,12 @@ func FuzzParseEnvelope(f *testing.F) {
 		}
 		if again.Fault == nil || again.Fault.Reason != m.Fault.Reason {
 			t.Fatalf("rewritten fault differs: %+v vs %+v", again.Fault, m.Fault)
+		}
+		// A class code keeps its class and subcodes (what safe exposure shows).
+		if m.Fault.Class() != "" && (again.Fault.CodeName() != m.Fault.CodeName() ||
+			!slices.Equal(again.Fault.SubcodeNames(), m.Fault.SubcodeNames())) {
+			t.Fatalf("rewritten fault code differs: %s %v vs %s %v\n%s", again.Fault.CodeName(), again.Fault.SubcodeNames(),
+				m.Fault.CodeName(), m.Fault.SubcodeNames(), w.Bytes())
 		}
 	})
 }

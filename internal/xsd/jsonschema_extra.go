@@ -36,3 +36,20 @@ func FaultJSONSchema(detail map[string]any) map[string]any {
 		"additionalProperties": false,
 	}
 }
+
+// SafeFaultJSONSchema is the schema of what faultDetailExposureMode safe
+// exposes of a fault: faultCode and faultSubcodes (docs/conversion.md).
+func SafeFaultJSONSchema() map[string]any {
+	str := map[string]any{"type": "string"}
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"faultCode": map[string]any{"type": "string",
+				"description": "Sender, Receiver, VersionMismatch, MustUnderstand, DataEncodingUnknown, or the local name of a custom code"},
+			"faultSubcodes": map[string]any{"type": "array", "items": str,
+				"description": "local names of the SOAP 1.2 Subcode chain or of the dotted parts of a SOAP 1.1 faultcode, outermost first"},
+		},
+		"required":             []string{"faultCode"},
+		"additionalProperties": false,
+	}
+}

@@ -72,6 +72,14 @@ func (o *restOrders) lastBody() string {
 // WSDL URL s2r serves.
 func importOrders(t *testing.T, base string, rest *restOrders, key, root string, others ...string) string {
 	t.Helper()
+	auto := importOrdersDraft(t, base, rest, key, root, others...)
+	return activateOrders(t, base, auto, key)
+}
+
+// importOrdersDraft does importOrders' import and mappings and returns the
+// autopilot's answer, leaving the version a draft.
+func importOrdersDraft(t *testing.T, base string, rest *restOrders, key, root string, others ...string) autopilotResult {
+	t.Helper()
 	dir := filepath.Join(repoRoot(t), "internal", "dataplane", "testdata", "orders")
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
@@ -92,6 +100,13 @@ func importOrders(t *testing.T, base string, rest *restOrders, key, root string,
 		"requestMapping": map[string]any{"mode": "identity", "restMethod": "GET", "restPath": "/orders/{id}"}}, http.StatusOK, nil)
 	admin(t, base, "PUT", "/operations/"+auto.operationID(t, "CreateOrder")+"/mapping", map[string]any{
 		"requestMapping": map[string]any{"mode": "identity", "restMethod": "POST", "restPath": "/orders"}}, http.StatusOK, nil)
+	return auto
+}
+
+// activateOrders activates an orders draft of service key and returns the
+// WSDL URL s2r serves once it serves it.
+func activateOrders(t *testing.T, base string, auto autopilotResult, key string) string {
+	t.Helper()
 	auto.activate(t, base)
 	wsdlURL := base + "/consume/dev/" + key + "?wsdl"
 	waitFor(t, 5*time.Second, "WSDL served", func() bool {

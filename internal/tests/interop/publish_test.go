@@ -39,16 +39,17 @@ type errorBody struct {
 // TestPublishNodeSOAPBackend: the npm soap package is the SOAP backend of
 // a publish service imported by autopilot from the same WSDL, in SOAP 1.1
 // and 1.2. Values come back exactly; a SOAP Fault becomes 502
-// S2R-RUN-0502 with only the fault code in safe mode and the whole fault
-// in full mode.
+// S2R-RUN-0502 with only the fault code and subcodes in safe mode and the
+// whole fault in full mode.
 func TestPublishNodeSOAPBackend(t *testing.T) {
 	dir := nodeDir(t)
 	base := startS2R(t)
 	for _, tc := range []struct {
 		version, file, key, faultCode string
+		safe                          map[string]any
 	}{
-		{"1.1", "echo11.wsdl", "echo11", "Sender"},
-		{"1.2", "echo12.wsdl", "echo12", "Sender"},
+		{"1.1", "echo11.wsdl", "echo11", "Sender", map[string]any{"faultCode": "Sender"}},
+		{"1.2", "echo12.wsdl", "echo12", "Sender", map[string]any{"faultCode": "Sender", "faultSubcodes": []any{"InvalidReason"}}},
 	} {
 		t.Run("SOAP "+tc.version, func(t *testing.T) {
 			auto := importEcho(t, base, dir, tc.file, tc.version, tc.key, "publish")
@@ -71,7 +72,7 @@ func TestPublishNodeSOAPBackend(t *testing.T) {
 			fail := base + "/publish/dev/" + tc.key + "/fail"
 			status, got = postJSON(t, fail, `{"reason":"bad <input>"}`)
 			e := decodeError(t, status, got, http.StatusBadGateway, "S2R-RUN-0502")
-			if d := cmp.Diff(map[string]any{"faultCode": tc.faultCode}, e.Error.Details); d != "" {
+			if d := cmp.Diff(tc.safe, e.Error.Details); d != "" {
 				t.Errorf("safe fault details (-want +got):\n%s", d)
 			}
 
