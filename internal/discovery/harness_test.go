@@ -81,7 +81,7 @@ func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := discovery.Config{Store: st, Logger: log, AuthCacheTTL: 50 * time.Millisecond}
+	cfg := discovery.Config{Store: st, Logger: log, AuthCacheTTL: 50 * time.Millisecond, RevisionPoll: 100 * time.Millisecond}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -144,11 +144,11 @@ func ingestBatch[T any](s *Service, w http.ResponseWriter, r *http.Request, inst
 	if err != nil {
 		return err
 	}
-	return s.store(w, r, inst, batch, n)
+	return s.commit(w, r, inst, batch, n)
 }
 
-// store commits batch and answers; n is the number of events received.
-func (s *Service) store(w http.ResponseWriter, r *http.Request, inst Instance, batch *store.IngestBatch, n int) error {
+// commit stores batch and answers; n is the number of events received.
+func (s *Service) commit(w http.ResponseWriter, r *http.Request, inst Instance, batch *store.IngestBatch, n int) error {
 	var res store.IngestResult
 	if n > 0 {
 		var err error

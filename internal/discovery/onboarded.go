@@ -132,42 +132,39 @@ func loadMatcher(ctx context.Context, st *store.Store) (*matcher, error) {
 	return newMatcher(eps), nil
 }
 
-// reconcileJob names the row re-matching job for store.TryExclusive.
-const reconcileJob = "discovery-onboarding-match"
-
 // reconcile re-matches every discovery row with m and stores the rows
 // whose match changed (a service onboarded, renamed or deprecated since).
-// It returns how many rows changed.
+// It returns how many rows changed. Every instance runs it after a
+// configuration change; they write the same matches, so no lock is taken
+// (a store.TryExclusive would hold a connection while the work takes
+// others).
 func reconcile(ctx context.Context, st *store.Store, m *matcher) (int, error) {
+	rows, err := st.DiscoveryRowMatches(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var updates []store.RowMatch
+	for _, r := range rows {
+		k := m.match(r.ServiceURI)
+		if k.ServiceID != r.OnboardedServiceID || k.Environment != r.Environment || k.ServiceKey != r.ServiceKey {
+			updates = append(updates, store.RowMatch{RowID: r.RowID, ServiceURI: r.ServiceURI,
+				OnboardedServiceID: k.ServiceID, Environment: k.Environment, ServiceKey: k.ServiceKey})
+		}
+	}
 	changed := 0
-	_, err := st.TryExclusive(ctx, reconcileJob, func(ctx context.Context) error {
-		rows, err := st.DiscoveryRowMatches(ctx)
-		if err != nil {
-			return err
-		}
-		var updates []store.RowMatch
-		for _, r := range rows {
-			k := m.match(r.ServiceURI)
-			if k.ServiceID != r.OnboardedServiceID || k.Environment != r.Environment || k.ServiceKey != r.ServiceKey {
-				updates = append(updates, store.RowMatch{RowID: r.RowID, ServiceURI: r.ServiceURI,
-					OnboardedServiceID: k.ServiceID, Environment: k.Environment, ServiceKey: k.ServiceKey})
-			}
-		}
-		for chunk := range slices.Chunk(updates, 500) {
-			err := st.Transact(ctx, func(tx *store.Tx) error {
-				for _, u := range chunk {
-					if err := tx.SetDiscoveryRowMatch(ctx, u); err != nil {
-						return err
-					}
+	for chunk := range slices.Chunk(updates, 500) {
+		err := st.Transact(ctx, func(tx *store.Tx) error {
+			for _, u := range chunk {
+				if err := tx.SetDiscoveryRowMatch(ctx, u); err != nil {
+					return err
 				}
-				return nil
-			})
-			if err != nil {
-				return err
 			}
-			changed += len(chunk)
+			return nil
+		})
+		if err != nil {
+			return changed, err
 		}
-		return nil
-	})
-	return changed, err
+		changed += len(chunk)
+	}
+	return changed, nil
 }

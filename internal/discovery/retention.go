@@ -20,8 +20,17 @@ const retentionChunk = 5000
 // window is one hour.
 const minuteRetention = 3 * time.Hour
 
-// retainLoop runs Retain at start and every RetentionInterval.
+// retentionStartDelay spaces the first run from start-up, when every
+// job runs at once.
+const retentionStartDelay = time.Minute
+
+// retainLoop runs Retain a minute after start and every RetentionInterval.
 func (s *Service) retainLoop(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(min(retentionStartDelay, s.cfg.RetentionInterval)):
+	}
 	t := time.NewTicker(s.cfg.RetentionInterval)
 	defer t.Stop()
 	for {

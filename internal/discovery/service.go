@@ -48,8 +48,8 @@ type Config struct {
 	SeenFlushInterval time.Duration
 	// RetentionInterval is how often retention runs; default 1h.
 	RetentionInterval time.Duration
-	// RevisionPoll is the fallback poll of configuration changes (the
-	// onboarded-service matcher); default 5s.
+	// RevisionPoll is how often the configuration revision is checked to
+	// reload the onboarded-service matcher; default 5s.
 	RevisionPoll time.Duration
 }
 
@@ -153,25 +153,45 @@ func (s *Service) currentMatcher(ctx context.Context) *matcher {
 
 // watchServices reloads the matcher whenever the configuration revision
 // changes (services and backend profiles are configuration) and re-matches
-// the rows.
+// the rows. It polls the revision (one small query every RevisionPoll)
+// rather than using Store.WatchRevision, whose PostgreSQL LISTEN holds a
+// pool connection for good: the pool is small, and the other watchers and
+// the jobs that hold a connection while taking another already share it.
 func (s *Service) watchServices(ctx context.Context) error {
-	refresh := func() {
-		m, err := loadMatcher(ctx, s.cfg.Store)
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.Warn("discovery: reloading onboarded services failed", "error", err.Error())
+	t := time.NewTicker(s.cfg.RevisionPoll)
+	defer t.Stop()
+	last := int64(-1)
+	for {
+		if rev, err := s.cfg.Store.Revision(ctx); err == nil && rev != last {
+			if s.refreshServices(ctx) {
+				last = rev
 			}
-			return
 		}
-		s.matcher.Store(m)
-		if n, err := reconcile(ctx, s.cfg.Store, m); err != nil && ctx.Err() == nil {
-			s.log.Warn("discovery: re-matching rows failed", "error", err.Error())
-		} else if n > 0 {
-			s.log.Info("discovery: rows re-matched to onboarded services", "rows", n)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
 		}
 	}
-	refresh()
-	return s.cfg.Store.WatchRevision(ctx, s.cfg.RevisionPoll, func(int64) { refresh() })
+}
+
+// refreshServices reloads the matcher and re-matches the rows; false when
+// the matcher could not be loaded.
+func (s *Service) refreshServices(ctx context.Context) bool {
+	m, err := loadMatcher(ctx, s.cfg.Store)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("discovery: reloading onboarded services failed", "error", err.Error())
+		}
+		return false
+	}
+	s.matcher.Store(m)
+	if n, err := reconcile(ctx, s.cfg.Store, m); err != nil && ctx.Err() == nil {
+		s.log.Warn("discovery: re-matching rows failed", "error", err.Error())
+	} else if n > 0 {
+		s.log.Info("discovery: rows re-matched to onboarded services", "rows", n)
+	}
+	return true
 }
 
 // writeJSON writes v with status.
