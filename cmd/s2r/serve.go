@@ -12,8 +12,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/async"
 	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
+	"github.com/s2r-project/s2r/internal/console"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/health"
@@ -27,6 +29,7 @@ import (
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/web"
 )
 
 // serve runs every surface until ctx ends. Each listener logs its bound
@@ -69,6 +72,15 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		"databaseUrl", redactedURL(cfg.DatabaseURL), "dataDir", cfg.DataDir, "adminListenAddr", cfg.AdminListenAddr,
 		"bootstrapAdmins", len(cfg.BootstrapAdmins), "licenseFile", cfg.LicenseFile)
 
+	if cfg.DevIdentity != "" {
+		log.Warn("S2R_DEV_IDENTITY is set: admin requests from this machine without identity headers act as "+cfg.DevIdentity+
+			"; for trying s2r on a laptop only", "devIdentity", cfg.DevIdentity)
+	}
+	consoleHandler, err := console.New(web.Console())
+	if err != nil {
+		return err
+	}
+
 	reg := obs.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
@@ -97,6 +109,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := routes.Reload(ctx); err != nil {
 		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
 	}
+	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB})
+	if err := asyncs.Load(ctx); err != nil {
+		return err
+	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
 	backends, err := newBackendMachinery(st, routes, log, reg)
@@ -112,34 +128,38 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	dispatcher := dataplane.New(dataplane.Config{
+		BadURLs:       badURLs,
+		License:       licenses,
+		MaxPayloadMB:  payload.MB,
+		Routes:        dataplane.TableRoutes{Source: routes},
+		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
+		Logger:        log,
+		Recorder:      recorder,
+		PublicBaseURL: cfg.PublicBaseURL,
+		Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
+			Client: backendClient, Selector: backends.selector},
+		Async: asyncs,
+	})
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
 		Metrics:  metrics,
 		Health:   health.New(health.Config{DB: st, License: licenses}),
-		Runtime: dataplane.New(dataplane.Config{
-			BadURLs:       badURLs,
-			License:       licenses,
-			MaxPayloadMB:  payload.MB,
-			Routes:        dataplane.TableRoutes{Source: routes},
-			Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
-			Logger:        log,
-			Recorder:      recorder,
-			PublicBaseURL: cfg.PublicBaseURL,
-			Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
-				Client: backendClient, Selector: backends.selector},
-		}),
+		Runtime:  dispatcher,
 		Admin: admin.New(admin.Config{
 			Store:           st,
 			Secrets:         box,
 			Logger:          log,
 			BootstrapAdmins: cfg.BootstrapAdmins,
+			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
-			Routes:          append(disc.Routes(), alerts.Routes()...),
+			Routes:          append(append(disc.Routes(), alerts.Routes()...), asyncs.Routes(dispatcher)...),
 		}),
 		Ingest:        disc.IngestHandler(),
+		Console:       consoleHandler,
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
 
@@ -157,6 +177,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.checker.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
+	g.Go(func() error { return asyncs.Run(gctx) })
 	g.Go(func() error { return alerts.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {

@@ -53,6 +53,8 @@ type Store struct {
 	// changes wakes in-process revision watchers after a commit that
 	// bumped the configuration revision.
 	changes *broadcast
+	// listen is the LISTEN connection shared by revision watchers (PostgreSQL).
+	listen sharedListen
 	// jobs are the background jobs running in this process (TryExclusive).
 	jobs jobLocks
 	// txLogStmt is the full-batch INSERT of runtime_tx_logs prepared on

@@ -47,21 +47,23 @@ func (s *Store) WatchRevision(ctx context.Context, interval time.Duration, fn fu
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
-	var notes <-chan struct{}
+	var remote *broadcast
 	if s.dialect == Postgres {
-		ctx, cancel := context.WithCancel(ctx)
-		var wg sync.WaitGroup
-		notes = s.listenRevisions(ctx, &wg)
-		defer wg.Wait() // the listener has released its connection on return
-		defer cancel()
+		var leave func()
+		remote, leave = s.listen.join(s)
+		defer leave()
 	}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	last := int64(-1)
 	for {
-		// Take the nudge channel before reading, so a bump committed
+		// Take the nudge channels before reading, so a bump committed
 		// after the read still wakes the loop.
 		nudge := s.changes.wait()
+		var notes <-chan struct{} // nil (never ready) on SQLite
+		if remote != nil {
+			notes = remote.wait()
+		}
 		if rev, err := s.Revision(ctx); err == nil && rev != last {
 			last = rev
 			fn(rev)
@@ -72,6 +74,60 @@ func (s *Store) WatchRevision(ctx context.Context, interval time.Duration, fn fu
 		case <-tick.C:
 		case <-nudge:
 		case <-notes:
+		}
+	}
+}
+
+// sharedListen is the one LISTEN connection of a PostgreSQL store, shared
+// by every WatchRevision of the process: the first watcher starts it, the
+// last one to leave stops it and waits until its connection is released.
+// One connection per watcher would take a pool connection each for good
+// (half of a small pool with the half dozen watchers of s2r serve).
+type sharedListen struct {
+	mu    sync.Mutex
+	users int
+	stop  func()
+	notes *broadcast // notified on every NOTIFY (and after a reconnect)
+}
+
+// join registers a watcher and returns the notification broadcast and
+// the function that unregisters it.
+func (l *sharedListen) join(s *Store) (*broadcast, func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.notes == nil {
+		l.notes = newBroadcast()
+	}
+	l.users++
+	if l.users == 1 {
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		out := s.listenRevisions(ctx, &wg)
+		notes := l.notes
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-out:
+					notes.notify()
+				}
+			}
+		}()
+		l.stop = func() { cancel(); wg.Wait() }
+	}
+	return l.notes, func() {
+		l.mu.Lock()
+		l.users--
+		var stop func()
+		if l.users == 0 {
+			stop, l.stop = l.stop, nil
+		}
+		l.mu.Unlock()
+		if stop != nil {
+			stop() // the listener has released its connection on return
 		}
 	}
 }
