@@ -47,13 +47,20 @@ var callers = []caller{
 
 var roleRank = map[string]int{"": 0, "reader": 1, "operator": 2, "admin": 3}
 
+// readOnlyActions are the non-GET routes that change nothing and are
+// open to readers by a recorded decision; each entry names it. A new one
+// must be added here deliberately.
+var readOnlyActions = map[string]string{
+	"POST /soap-to-json-preview": "docs/decisions-observe.md: the preview changes nothing",
+}
+
 // design63Role is the least role DESIGN 6.3 gives a route: reader for
-// every GET; admin for settings, role and permission bindings, ingest
-// instances, hard delete and OpenAPI generation; operator for every
-// other change.
+// every GET (and the recorded read-only actions); admin for settings,
+// role and permission bindings, ingest instances, hard delete and
+// OpenAPI generation; operator for every other change.
 func design63Role(method, path string) string {
 	switch {
-	case method == "GET":
+	case method == "GET", readOnlyActions[method+" "+path] != "":
 		return "reader"
 	case strings.HasPrefix(path, "/settings"), strings.HasPrefix(path, "/role-bindings"),
 		strings.HasPrefix(path, "/permission-bindings"), strings.HasPrefix(path, "/ingest-instances"),
