@@ -15,7 +15,6 @@
 package security
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -23,15 +22,14 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // adminEmail is the bootstrap admin of every server the suite starts.
@@ -40,21 +38,14 @@ const adminEmail = "sec-admin@example.com"
 var binPath string // the s2r binary built by TestMain
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "s2r-security-bin-")
+	bin, cleanup, err := serveproc.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "security:", err)
 		os.Exit(1)
 	}
-	binPath = filepath.Join(dir, "s2r")
-	cmd := exec.Command("go", "build", "-o", binPath, "github.com/s2r-project/s2r/cmd/s2r")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "security: go build ./cmd/s2r:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	binPath = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 
@@ -69,14 +60,8 @@ type server struct {
 	base    string
 	dataDir string
 	dbURL   string // PostgreSQL URL, "" on SQLite
-	cmd     *exec.Cmd
-	mu      sync.Mutex
-	log     bytes.Buffer // the whole stderr (bounded by maxLog)
-	done    chan struct{}
+	proc    *serveproc.Proc
 }
-
-// maxLog bounds the captured log of one server.
-const maxLog = 64 << 20
 
 // database names the store a server runs on.
 type database struct {
@@ -102,106 +87,45 @@ func databases(t *testing.T) []database {
 }
 
 // startServer starts `s2r serve` on 127.0.0.1:0 with a fresh data
-// directory and the bootstrap admin, waits for its listening line and
-// stops it at cleanup. extraEnv entries (KEY=VALUE) override the defaults.
+// directory and the bootstrap admin (the dev identity off), waits for
+// its listening line and stops it at cleanup. extraEnv entries
+// (KEY=VALUE) override the defaults.
 func startServer(t *testing.T, extraEnv ...string) *server {
 	t.Helper()
-	s := &server{dataDir: t.TempDir(), done: make(chan struct{})}
-	cmd := exec.Command(binPath, "serve")
-	cmd.Env = append(os.Environ(),
+	s := &server{dataDir: t.TempDir()}
+	env := append([]string{
 		"S2R_LISTEN_ADDR=127.0.0.1:0",
 		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR="+s.dataDir,
-		"S2R_BOOTSTRAP_ADMINS="+adminEmail,
+		"S2R_DATA_DIR=" + s.dataDir,
+		"S2R_BOOTSTRAP_ADMINS=" + adminEmail,
 		"S2R_DATABASE_URL=",
 		"S2R_SECRET_KEY=",
 		"S2R_DEV_IDENTITY=",
 		"S2R_LOG_LEVEL=info",
-	)
-	cmd.Env = append(cmd.Env, extraEnv...)
+	}, extraEnv...)
 	for _, kv := range extraEnv {
 		if v, ok := strings.CutPrefix(kv, "S2R_DATABASE_URL="); ok {
 			s.dbURL = v
 		}
 	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s.cmd = cmd
-	addr := make(chan string, 1)
-	go s.readLog(stderr, addr)
+	s.proc = serveproc.Start(t, binPath, env)
+	s.base = s.proc.Base
 	t.Cleanup(func() {
-		s.stop()
 		if t.Failed() {
-			t.Logf("s2r serve log tail:\n%s", tail(s.logText(), 4000))
+			t.Logf("s2r serve log tail:\n%s", serveproc.Tail(s.logText(), 4000))
 		}
 	})
-	select {
-	case a, ok := <-addr:
-		if !ok {
-			t.Fatalf("s2r serve exited before listening:\n%s", s.logText())
-		}
-		s.base = "http://" + a
-	case <-time.After(60 * time.Second):
-		t.Fatalf("s2r serve did not report listening within 60s:\n%s", s.logText())
-	}
 	return s
-}
-
-// readLog keeps serve's stderr and reports the main listener's address.
-func (s *server) readLog(r io.Reader, addr chan<- string) {
-	defer close(s.done)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	sent := false
-	for sc.Scan() {
-		line := sc.Bytes()
-		s.mu.Lock()
-		if s.log.Len() < maxLog {
-			s.log.Write(line)
-			s.log.WriteByte('\n')
-		}
-		s.mu.Unlock()
-		if !sent {
-			var l struct{ Msg, Listener, Addr string }
-			if json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Listener == "main" {
-				addr <- l.Addr
-				sent = true
-			}
-		}
-	}
-	if !sent {
-		close(addr)
-	}
 }
 
 // logText returns the log captured so far.
-func (s *server) logText() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.String()
-}
+func (s *server) logText() string { return s.proc.Log() }
 
 // stop kills the server and waits for it and its log reader.
-func (s *server) stop() {
-	_ = s.cmd.Process.Kill()
-	_ = s.cmd.Wait()
-	<-s.done
-}
+func (s *server) stop() { s.proc.Stop() }
 
 // pid is the process id of the server.
-func (s *server) pid() int { return s.cmd.Process.Pid }
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
-}
+func (s *server) pid() int { return s.proc.Cmd.Process.Pid }
 
 // resp is one HTTP answer.
 type resp struct {
