@@ -9,13 +9,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,23 +26,10 @@ const adminEmail = "ops@example.com"
 
 var binPath string // the s2r binary built by TestMain
 
-func TestMain(m *testing.M) {
-	bin, cleanup, err := serveproc.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		os.Exit(1)
-	}
-	binPath = bin
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serveproc.Main(m, &binPath) }
 
-// repoRoot is the module root (three levels above this package).
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
-}
+// repoRoot is the module root.
+func repoRoot() string { return serveproc.RepoRoot() }
 
 // corpusDir returns the shared WSDL corpus, skipping the test when absent.
 func corpusDir(t *testing.T) string {

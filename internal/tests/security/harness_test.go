@@ -18,12 +18,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -37,23 +34,10 @@ const adminEmail = "sec-admin@example.com"
 
 var binPath string // the s2r binary built by TestMain
 
-func TestMain(m *testing.M) {
-	bin, cleanup, err := serveproc.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "security:", err)
-		os.Exit(1)
-	}
-	binPath = bin
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serveproc.Main(m, &binPath) }
 
-// repoRoot is the module root (three levels above this package).
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
-}
+// repoRoot is the module root.
+func repoRoot() string { return serveproc.RepoRoot() }
 
 // server is one running `s2r serve` child process.
 type server struct {

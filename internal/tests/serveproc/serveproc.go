@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -129,4 +130,24 @@ func Tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// Main is a suite's TestMain: it builds the binary into *bin, runs the
+// tests and removes the binary.
+func Main(m *testing.M, bin *string) {
+	b, cleanup, err := Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serveproc:", err)
+		os.Exit(1)
+	}
+	*bin = b
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// RepoRoot is the module root.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
