@@ -22,7 +22,8 @@ import (
 type calcBackend struct {
 	t     *testing.T
 	addr  string
-	calls atomic.Int64
+	calls atomic.Int64 // HTTP requests
+	conns atomic.Int64 // TCP connections accepted (tcp health checks among them)
 
 	mu  sync.Mutex
 	srv *http.Server
@@ -83,7 +84,21 @@ func (c *calcBackend) start() {
 	c.mu.Lock()
 	c.srv = srv
 	c.mu.Unlock()
-	go srv.Serve(ln)
+	go srv.Serve(countingListener{ln, &c.conns})
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	n *atomic.Int64
+}
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.n.Add(1)
+	}
+	return c, err
 }
 
 // stop closes the listener and every connection.
