@@ -75,18 +75,7 @@ func waitRuns(t *testing.T, st *store.Store, want int64, within time.Duration) {
 func TestFollowerAsksAtTheInterval(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
-	open := func() *store.Store {
-		st, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		if err := st.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	leaderStore, followerStore := open(), open()
+	leaderStore, followerStore := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	setInterval(t, leaderStore, 7)
 	leader, _ := New(Config{Store: leaderStore})
 	follower, _ := New(Config{Store: followerStore})

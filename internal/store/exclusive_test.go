@@ -49,7 +49,7 @@ func TestTryExclusive(t *testing.T) {
 func TestTryExclusiveAcrossInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
-	a, b := openStore(t, cfg), openStore(t, cfg)
+	a, b := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	var otherRan bool
 	ran, err := a.TryExclusive(ctx, "health-checks", func(ctx context.Context) error {
 		var err error
@@ -89,7 +89,7 @@ func TestTryExclusiveAcrossInstances(t *testing.T) {
 func TestTryExclusiveLeaseIdle(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
-	a, b := openStore(t, cfg), openStore(t, cfg)
+	a, b := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	store.SetLeaseIdle(a, 50*time.Millisecond)
 	if ran, err := a.TryExclusive(ctx, "retention", noop); !ran || err != nil {
 		t.Fatalf("first run: %v, %v", ran, err)
@@ -105,20 +105,6 @@ func TestTryExclusiveLeaseIdle(t *testing.T) {
 }
 
 func noop(context.Context) error { return nil }
-
-func openStore(t *testing.T, cfg store.Config) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func wantStat(t *testing.T, s *store.Store, name string, want store.JobStat) {
 	t.Helper()

@@ -20,7 +20,7 @@ const orphanVersion = `INSERT INTO service_versions (version_id, service_id, ver
 func TestCheckIntegrity(t *testing.T) {
 	ctx := context.Background()
 	storetest.RunConfig(t, func(t *testing.T, cfg store.Config) {
-		s := openStore(t, cfg)
+		s := storetest.Open(t, cfg)
 		rep, err := s.CheckIntegrity(ctx, store.IntegrityOptions{InstallAmcheck: true})
 		if err != nil {
 			t.Fatal(err)

@@ -112,10 +112,17 @@ func (l *leases) dropLocked() {
 	l.conn, l.held = nil, nil
 }
 
-// close releases every lease (the session ends).
+// close releases every lease: explicitly first, so another instance can
+// take the jobs as soon as this returns (the server ends a closed session
+// a moment later), then by ending the session.
 func (l *leases) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.conn != nil && len(l.held) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		l.conn.ExecContext(ctx, "SELECT pg_advisory_unlock_all()")
+		cancel()
+	}
 	l.dropLocked()
 }
 

@@ -19,7 +19,7 @@ import (
 func TestPostgresRestart(t *testing.T) {
 	c := storetest.StartCluster(t)
 	cfg := store.Config{URL: c.DatabaseURL("s2r")}
-	a, b := openStore(t, cfg), openStore(t, cfg)
+	a, b := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	ctx := context.Background()
 	revs := watch(t, a)
 	expectRev(t, revs, 0)
