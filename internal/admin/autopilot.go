@@ -1,17 +1,14 @@
 package admin
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -86,39 +83,50 @@ func checkBackendURL(raw string) error {
 	return nil
 }
 
-// choosePort picks the WSDL service and SOAP port to draft from. With
-// soapVersion set, the first port of that version (in the named service
-// and port, if given) wins; otherwise catalog.SelectPort: the named
-// service/port, else the first service's SOAP 1.1 port, else its SOAP 1.2
-// port.
-func choosePort(defs *wsdl.Definitions, o autopilotOptions) (string, *wsdl.Port, error) {
+// choosePorts picks the WSDL ports to draft services from. A named port
+// (wsdlPort) gives that one port: with soapVersion, the first port of that
+// version named so (within wsdlService when given), otherwise
+// catalog.SelectPort. Without one, catalog.SelectPortTypes: one port per
+// distinct SOAP port type of the named service (every service when none is
+// named), SOAP 1.1 preferred, of soapVersion when given.
+func choosePorts(defs *wsdl.Definitions, o autopilotOptions) ([]catalog.PortChoice, error) {
+	if o.WSDLPort == "" {
+		choices, err := catalog.SelectPortTypes(defs, o.WSDLService, o.SOAPVersion)
+		if err != nil {
+			return nil, portError(o, err)
+		}
+		return choices, nil
+	}
 	if o.SOAPVersion == "" {
 		svc, p, err := catalog.SelectPort(defs, o.WSDLService, o.WSDLPort)
 		if err != nil {
-			return "", nil, portError(o, err)
+			return nil, portError(o, err)
 		}
-		return svc, p, nil
+		return []catalog.PortChoice{{Service: svc, Port: p}}, nil
 	}
 	for _, svc := range defs.Services {
 		if o.WSDLService != "" && svc.Name != o.WSDLService {
 			continue
 		}
 		for _, p := range svc.Ports {
-			if p.Skipped == "" && p.SOAPVersion == o.SOAPVersion && (o.WSDLPort == "" || p.Name == o.WSDLPort) {
-				return svc.Name, p, nil
+			if p.Skipped == "" && p.SOAPVersion == o.SOAPVersion && p.Name == o.WSDLPort {
+				return []catalog.PortChoice{{Service: svc.Name, Port: p}}, nil
 			}
 		}
 	}
-	return "", nil, adminapi.FieldError("soapVersion", "no SOAP "+o.SOAPVersion+" port matches the choice")
+	return nil, adminapi.FieldError("soapVersion", "no SOAP "+o.SOAPVersion+" port matches the choice")
 }
 
 // portError names the option a failed port choice concerns.
 func portError(o autopilotOptions, err error) error {
-	field := "wsdlService"
-	if o.WSDLPort != "" {
+	field := ""
+	switch {
+	case o.WSDLPort != "":
 		field = "wsdlPort"
-	} else if o.WSDLService == "" {
-		field = ""
+	case o.SOAPVersion != "":
+		field = "soapVersion"
+	case o.WSDLService != "":
+		field = "wsdlService"
 	}
 	return adminapi.FieldError(field, err.Error())
 }
@@ -153,20 +161,29 @@ func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl
 }
 
 // autopilotPlan is everything autopilot writes, decided before the
-// transaction starts.
+// transaction starts: the import and one service per chosen port.
 type autopilotPlan struct {
-	store      *parsedImport // the import to store; nil when the artifact exists
-	artifact   model.Artifact
-	defs       *wsdl.Definitions
+	store    *parsedImport // the import to store; nil when the artifact exists
+	artifact model.Artifact
+	defs     *wsdl.Definitions
+	services []servicePlan
+}
+
+// servicePlan is one service autopilot creates: the service, its draft and
+// the backend URL of its default profile ("" when neither given nor usable
+// in the WSDL: the draft is then BLOCKED until one is set), with what was
+// chosen and why.
+type servicePlan struct {
 	service    model.Service
 	draft      draftPlan
 	backendURL string
+	suggestion draftSuggestion
 }
 
-// planAutopilot chooses the port, derives the service and drafts the
+// planAutopilot chooses the ports, derives the services and drafts their
 // operations.
 func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autopilotOptions) (*autopilotPlan, error) {
-	svcName, port, err := choosePort(defs, o)
+	choices, err := choosePorts(defs, o)
 	if err != nil {
 		return nil, err
 	}
@@ -174,146 +191,55 @@ func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autop
 	if o.WSDLPort != "" {
 		portField = "wsdlPort"
 	}
-	draft, err := planFromDefs(defs, a.ArtifactID, svcName, port, portField)
-	if err != nil {
-		return nil, err
+	firstKey := o.ServiceKey
+	if firstKey == "" {
+		firstKey = deriveServiceKey(choices[0].Service)
 	}
-	backendURL := o.BackendURL
-	if backendURL == "" {
-		if err := checkBackendURL(port.Address); err != nil {
-			return nil, adminapi.FieldError("backendUrl", "the WSDL port "+port.Name+" has no usable http(s) soap:address; give backendUrl")
-		}
-		backendURL = port.Address
+	portTypes := make([]string, len(choices))
+	for i, c := range choices {
+		portTypes[i] = c.Port.PortType.Local
 	}
-	svc := s.newService()
-	svc.Environment, svc.Direction = o.Environment, o.Direction
-	svc.ServiceKey, svc.ServiceName = o.ServiceKey, o.ServiceName
-	if svc.ServiceKey == "" {
-		svc.ServiceKey = deriveServiceKey(svcName)
-	}
-	if svc.ServiceName == "" {
-		svc.ServiceName = svcName
-	}
-	return &autopilotPlan{artifact: a, defs: defs, service: svc, draft: draft, backendURL: backendURL}, nil
-}
-
-// autopilotResult is the 201 answer of autopilot and generate-service: at
-// least the DESIGN 8 body.
-type autopilotResult struct {
-	Artifact           artifactView             `json:"artifact"`
-	DraftSuggestion    draftSuggestion          `json:"draftSuggestion"`
-	Service            model.Service            `json:"service"`
-	Version            model.Version            `json:"version"`
-	Operations         []model.Operation        `json:"operations"`
-	BackendProfile     model.BackendProfile     `json:"backendProfile"`
-	MappingDiagnostics mappingDiagnosticsBrief  `json:"mappingDiagnostics"`
-	PublishReadiness   *catalog.ReadinessReport `json:"publishReadiness"`
-}
-
-// draftSuggestion says what autopilot chose and why.
-type draftSuggestion struct {
-	ServiceKey         string `json:"serviceKey"`
-	ServiceKeyDerived  bool   `json:"serviceKeyDerived"`
-	WSDLService        string `json:"wsdlService"`
-	WSDLPort           string `json:"wsdlPort"`
-	SOAPVersion        string `json:"soapVersion"`
-	BackendURL         string `json:"backendUrl"`
-	BackendURLFromWSDL bool   `json:"backendUrlFromWsdl"`
-}
-
-// mappingDiagnosticsBrief is the mapping diagnostics of the draft: the
-// summary counters and each operation's status.
-type mappingDiagnosticsBrief struct {
-	Summary    catalog.Summary                `json:"summary"`
-	Operations map[string]catalog.Diagnostics `json:"operations"`
-}
-
-// runAutopilot writes the plan in ONE transaction (artifact if new,
-// service, draft version, operations, auto mappings, backend profile,
-// their audit events and a revision bump) and assesses the draft. Nothing
-// is left behind when any step fails.
-func (s *server) runAutopilot(r *http.Request, p *autopilotPlan, o autopilotOptions) (*autopilotResult, error) {
-	ctx := r.Context()
-	res := &autopilotResult{Artifact: viewArtifact(p.artifact, false)}
-	err := s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
-		if p.store != nil {
-			if err := storeArtifact(r, tx, p.store); err != nil {
-				return err
-			}
-		}
-		if err := createServiceTx(r, tx, p.service); err != nil {
-			return err
-		}
-		draft, err := s.writeDraftTx(ctx, r, tx, p.service.ServiceID, p.draft, "autopilot import", nil)
+	keys := catalog.ServiceKeys(firstKey, portTypes)
+	plan := &autopilotPlan{artifact: a, defs: defs}
+	for i, c := range choices {
+		draft, err := planFromDefs(defs, a.ArtifactID, c.Service, c.Port, portField)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		res.Version, res.Operations = draft.Version, draft.Operations
-		res.BackendProfile, err = s.createImportBackendProfile(r, tx, p.service, p.backendURL)
-		if err != nil {
-			return err
+		sp := servicePlan{draft: draft, backendURL: o.BackendURL}
+		if sp.backendURL == "" && checkBackendURL(c.Port.Address) == nil {
+			sp.backendURL = c.Port.Address
 		}
-		res.Service, err = tx.Service(ctx, p.service.ServiceID)
-		return err
-	})
-	if err != nil {
-		return nil, err
+		sp.service = s.newService()
+		sp.service.Environment, sp.service.Direction, sp.service.ServiceKey = o.Environment, o.Direction, keys[i]
+		sp.service.ServiceName = serviceNameFor(o.ServiceName, c, i)
+		sp.suggestion = draftSuggestion{ServiceKey: keys[i], ServiceKeyDerived: i > 0 || o.ServiceKey == "",
+			WSDLService: c.Service, WSDLPort: c.Port.Name, PortType: c.Port.PortType.Local, SOAPVersion: c.Port.SOAPVersion,
+			BackendURL: sp.backendURL, BackendURLFromWSDL: o.BackendURL == "" && sp.backendURL != "", WSDLAddress: c.Port.Address}
+		plan.services = append(plan.services, sp)
 	}
-	s.contracts.Prime(p.artifact, p.defs)
-	report, err := s.readinessOf(ctx, s.store, res.Service, res.Version)
-	if err != nil {
-		return nil, err
-	}
-	res.PublishReadiness = &report
-	res.MappingDiagnostics = mappingDiagnosticsBrief{Summary: report.MappingSummary, Operations: map[string]catalog.Diagnostics{}}
-	for _, op := range res.Operations {
-		if d, ok := report.MappingDiagnostics[op.OperationID]; ok {
-			res.MappingDiagnostics.Operations[op.OperationKey] = d
-		}
-	}
-	res.DraftSuggestion = draftSuggestion{ServiceKey: res.Service.ServiceKey, ServiceKeyDerived: o.ServiceKey == "",
-		WSDLService: p.draft.wsdlService, WSDLPort: p.draft.wsdlPort, SOAPVersion: soapVersionOf(p.defs, p.draft),
-		BackendURL: p.backendURL, BackendURLFromWSDL: o.BackendURL == ""}
-	return res, nil
+	return plan, nil
 }
 
-// createServiceTx creates the service of an autopilot run with its audit
-// event. A service with the same direction, environment and key is 409
-// S2R-ADM-0409 naming the existing service: autopilot never adds a suffix,
-// so re-running a script cannot create look-alike services.
-func createServiceTx(r *http.Request, tx *store.Tx, svc model.Service) error {
-	ctx := r.Context()
-	existing, err := tx.ServiceByKey(ctx, svc.Direction, svc.Environment, svc.ServiceKey)
-	if err == nil {
-		return apierr.New(apierr.AdmAlreadyExists, "a "+svc.Direction+" service "+svc.ServiceKey+" already exists in environment "+
-			svc.Environment+": give another serviceKey, or draft a new version of it from this import "+
-			"(POST /services/{serviceId}/versions with artifactId)").
-			WithDetail("field", "serviceKey").WithDetail("serviceKey", svc.ServiceKey).WithDetail("serviceId", existing.ServiceID)
+// serviceNameFor is the name of the i-th service of an autopilot run: the
+// given serviceName or the WSDL service name; services after the first add
+// their port type in parentheses, so names stay distinguishable.
+func serviceNameFor(given string, c catalog.PortChoice, i int) string {
+	name := given
+	if name == "" {
+		name = c.Service
 	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return err
+	if i > 0 {
+		name += " (" + c.Port.PortType.Local + ")"
 	}
-	if err := tx.CreateService(ctx, svc); err != nil {
-		return serviceConflict(err)
+	if r := []rune(name); len(r) > maxServiceNameRunes {
+		name = string(r[:maxServiceNameRunes])
 	}
-	return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
-		"created service "+svc.ServiceKey+" ("+svc.Direction+", "+svc.Environment+") by autopilot", nil, svc))
+	return name
 }
 
-// soapVersionOf returns the SOAP version of the drafted port.
-func soapVersionOf(defs *wsdl.Definitions, d draftPlan) string {
-	for _, svc := range defs.Services {
-		for _, p := range svc.Ports {
-			if svc.Name == d.wsdlService && p.Name == d.wsdlPort {
-				return p.SOAPVersion
-			}
-		}
-	}
-	return ""
-}
+// maxServiceNameRunes bounds service names (the serviceName field's limit).
+const maxServiceNameRunes = 200
 
 // autopilotFromSource parses a new import and runs autopilot on it.
 func (s *server) autopilotFromSource(r *http.Request, src *importSource, o autopilotOptions) (*autopilotResult, error) {
@@ -329,7 +255,7 @@ func (s *server) autopilotFromSource(r *http.Request, src *importSource, o autop
 		return nil, err
 	}
 	p.store = parsed
-	return s.runAutopilot(r, p, o)
+	return s.runAutopilot(r, p)
 }
 
 // autopilotFromArtifact runs autopilot on a stored import.
@@ -349,7 +275,7 @@ func (s *server) autopilotFromArtifact(r *http.Request, artifactID string, o aut
 	if err != nil {
 		return nil, err
 	}
-	return s.runAutopilot(r, p, o)
+	return s.runAutopilot(r, p)
 }
 
 // answerAutopilot writes the 201.

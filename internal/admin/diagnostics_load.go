@@ -80,12 +80,18 @@ func (s *server) readinessOf(ctx context.Context, q catalogReader, svc model.Ser
 	if err != nil {
 		return catalog.ReadinessReport{}, err
 	}
-	profiles, err := q.CountBackendProfiles(ctx, svc.ServiceID)
+	profiles, err := q.BackendProfiles(ctx, svc.ServiceID)
 	if err != nil {
 		return catalog.ReadinessReport{}, err
 	}
+	var noURL []string
+	for _, p := range profiles {
+		if p.EndpointURL == "" {
+			noURL = append(noURL, p.ProfileID)
+		}
+	}
 	return catalog.Readiness(catalog.ReadinessInput{Service: svc, Operations: ops, Contracts: contracts,
-		Mappings: maps, BackendProfiles: profiles}), nil
+		Mappings: maps, BackendProfiles: len(profiles), ProfilesWithoutURL: noURL}), nil
 }
 
 // catalogReader is what the store and a transaction both offer for reading
@@ -93,7 +99,7 @@ func (s *server) readinessOf(ctx context.Context, q catalogReader, svc model.Ser
 type catalogReader interface {
 	Operations(ctx context.Context, versionID string) ([]model.Operation, error)
 	ActiveMappings(ctx context.Context, versionID string) (map[string]model.Mapping, error)
-	CountBackendProfiles(ctx context.Context, serviceID string) (int, error)
+	BackendProfiles(ctx context.Context, serviceID string) ([]model.BackendProfile, error)
 }
 
 // immutable is the 409 S2R-ADM-0410 of an edit of a version that is not a

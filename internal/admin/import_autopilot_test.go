@@ -44,9 +44,18 @@ func wantDraft(t *testing.T, r response, key, env string, ops int) autopilotResu
 	if res.Service.DefaultBackendProfileID == nil || *res.Service.DefaultBackendProfileID != res.BackendProfile.ProfileID {
 		t.Errorf("default backend profile %v, want %s", res.Service.DefaultBackendProfileID, res.BackendProfile.ProfileID)
 	}
-	sum := res.MappingDiagnostics.Summary
-	if sum[catalog.AutoReady]+sum[catalog.AutoReadyWithWarnings]+sum[catalog.ManualRequired] != ops {
-		t.Errorf("diagnostics summary %v", sum)
+	total := 0
+	for _, s := range res.Services {
+		sum := s.MappingDiagnostics.Summary
+		total += sum[catalog.AutoReady] + sum[catalog.AutoReadyWithWarnings] + sum[catalog.ManualRequired]
+	}
+	if total != ops || len(res.Services) == 0 || res.Services[0].Service.ServiceID != res.Service.ServiceID {
+		t.Errorf("diagnostics of %d operations over %d services, want %d", total, len(res.Services), ops)
+	}
+	for _, op := range res.Operations {
+		if op.ServiceID == "" {
+			t.Errorf("operation %s has no serviceId", op.OperationKey)
+		}
 	}
 	return res
 }
@@ -68,8 +77,12 @@ func TestAutopilotCountryInfo(t *testing.T) {
 			t.Errorf("first operation %+v", res.Operations[0])
 		}
 		want := draftSuggestion{ServiceKey: "country-info-service", ServiceKeyDerived: true, WSDLService: "CountryInfoService",
-			WSDLPort: "CountryInfoServiceSoap", SOAPVersion: "1.1",
-			BackendURL: "http://webservices.oorsprong.org/websamples.countryinfo/CountryInfoService.wso", BackendURLFromWSDL: true}
+			WSDLPort: "CountryInfoServiceSoap", PortType: "CountryInfoServiceSoapType", SOAPVersion: "1.1",
+			BackendURL: "http://webservices.oorsprong.org/websamples.countryinfo/CountryInfoService.wso", BackendURLFromWSDL: true,
+			WSDLAddress: "http://webservices.oorsprong.org/websamples.countryinfo/CountryInfoService.wso"}
+		if len(res.Services) != 1 || res.Services[0].Service.ServiceID != res.Service.ServiceID {
+			t.Errorf("services %+v: one port type gives one service", res.Services)
+		}
 		if diff := cmp.Diff(want, res.DraftSuggestion); diff != "" {
 			t.Errorf("suggestion (-want +got):\n%s", diff)
 		}

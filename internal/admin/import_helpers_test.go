@@ -46,7 +46,12 @@ func zipOf(t testing.TB, entries map[string][]byte) []byte {
 // zipOfCorpusDir zips every file of a corpus folder under prefix.
 func zipOfCorpusDir(t testing.TB, rel, prefix string) []byte {
 	t.Helper()
-	dir := filepath.Join(wsdlcorpus.Dir(t), filepath.FromSlash(rel))
+	return zipOfDir(t, filepath.Join(wsdlcorpus.Dir(t), filepath.FromSlash(rel)), prefix)
+}
+
+// zipOfDir zips every file of folder dir under prefix.
+func zipOfDir(t testing.TB, dir, prefix string) []byte {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

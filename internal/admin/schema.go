@@ -121,16 +121,24 @@ func (g *schemaGen) nameFor(t reflect.Type) string {
 	}
 }
 
-// addField adds struct field f to object schema s.
+// addField adds struct field f to object schema s. The fields of an
+// embedded struct without a json name are added in its place, as
+// encoding/json writes them.
 func (g *schemaGen) addField(s *openapi3.Schema, f reflect.StructField) {
-	if !f.IsExported() {
-		return
-	}
 	tag := f.Tag.Get("json")
 	if tag == "-" {
 		return
 	}
 	name, opts, _ := strings.Cut(tag, ",")
+	if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+		for i := range f.Type.NumField() {
+			g.addField(s, f.Type.Field(i))
+		}
+		return
+	}
+	if !f.IsExported() {
+		return
+	}
 	if name == "" {
 		name = f.Name
 	}

@@ -198,7 +198,7 @@ func viewArtifact(a model.Artifact, withContent bool) artifactView {
 		RootPath: redactLocation(a.RootPath), ContentSHA256: a.ContentSHA256, TargetNamespace: a.TargetNamespace,
 		ServiceNames: importStrings(a.ServiceNames), FileCount: a.FileCount, SizeBytes: a.SizeBytes,
 		Files: []artifactFile{}, OperationCount: a.Summary.OperationCount, Services: a.Summary.Services,
-		Warnings: importStrings(a.Warnings),
+		Warnings: redactWarnings(a.Warnings),
 	}
 	if v.Services == nil {
 		v.Services = []model.ArtifactService{}
@@ -224,4 +224,14 @@ func importStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// redactWarnings returns warnings with the URLs in them redacted
+// (redactLocation), never nil.
+func redactWarnings(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = urlInText.ReplaceAllStringFunc(w, redactLocation)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xsd"
 	"github.com/s2r-project/s2r/internal/zipset"
 )
@@ -68,10 +69,10 @@ func (src *importSource) storedFiles() map[string][]byte {
 
 // sourceFromUpload turns one uploaded file into a source: a ZIP (detected
 // by its magic bytes, whatever its name) is read safely and its root WSDL
-// chosen by zipset.FindRootWSDL; anything else is a single WSDL.
+// chosen by wsdl.FindRoot; anything else is a single WSDL.
 //
 // rootPath, when not empty, names the root WSDL inside a ZIP explicitly
-// (for archives holding several WSDLs at the same level).
+// (for archives whose root wsdl.FindRoot cannot tell).
 func sourceFromUpload(filename string, data []byte, rootPath string) (*importSource, error) {
 	name := cleanUploadName(filename)
 	if isZIP(data) {
@@ -81,7 +82,7 @@ func sourceFromUpload(filename string, data []byte, rootPath string) (*importSou
 		}
 		root := rootPath
 		if root == "" {
-			if root, err = zipset.FindRootWSDL(files); err != nil {
+			if root, err = wsdl.FindRoot(files); err != nil {
 				return nil, importDetailError(name, 0, err.Error())
 			}
 		} else if _, ok := files[root]; !ok {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -14,16 +15,17 @@ const (
 
 // Reason codes of diagnostics.
 const (
-	ReasonAnyContent    = "ANY_CONTENT"     // warning: xs:any, anyType or anyAttribute content
-	ReasonRPCEncoded    = "RPC_ENCODED"     // warning: SOAP encoding rules apply
-	ReasonMTOM          = "MTOM"            // warning: binary parts travel as base64 in JSON
-	ReasonRecursive     = "RECURSIVE_TYPE"  // warning: a type contains itself
-	ReasonTruncated     = "DEEP_CONTRACT"   // warning: deeper or wider than the walk limits
-	ReasonOneWay        = "ONE_WAY"         // warning: no response message
-	ReasonSOAPHeaders   = "SOAP_HEADERS"    // warning: a soap:header part named by type, whose element name is a guess
-	ReasonNoContract    = "NO_CONTRACT"     // manual: the operation is not in its WSDL import
-	ReasonMappingError  = "MAPPING_INVALID" // manual: a mapping does not parse or names unknown fields
-	ReasonManualMapping = "MANUAL_MAPPING"  // information: the mapping was written by hand
+	ReasonAnyContent    = "ANY_CONTENT"          // warning: xs:any, anyType or anyAttribute content
+	ReasonRPCEncoded    = "RPC_ENCODED"          // warning: SOAP encoding rules apply
+	ReasonMTOM          = "MTOM"                 // warning: binary parts travel as base64 in JSON
+	ReasonRecursive     = "RECURSIVE_TYPE"       // warning: a type contains itself
+	ReasonTruncated     = "DEEP_CONTRACT"        // warning: deeper or wider than the walk limits
+	ReasonOneWay        = "ONE_WAY"              // warning: no response message
+	ReasonSOAPHeaders   = "SOAP_HEADERS"         // warning: a soap:header part named by type, whose element name is a guess
+	ReasonNoContract    = "NO_CONTRACT"          // manual: the operation is not in its WSDL import
+	ReasonUnresolved    = "UNRESOLVED_REFERENCE" // manual: the body needs a schema component the import could not resolve
+	ReasonMappingError  = "MAPPING_INVALID"      // manual: a mapping does not parse or names unknown fields
+	ReasonManualMapping = "MANUAL_MAPPING"       // information: the mapping was written by hand
 )
 
 // Reason explains a diagnostic status.
@@ -33,6 +35,12 @@ type Reason struct {
 	Section  string `json:"section,omitempty"`
 	Field    string `json:"field,omitempty"`
 	Message  string `json:"message"`
+	// File, Line and Name locate an UNRESOLVED_REFERENCE: the document
+	// and line of the reference and the name it could not resolve (in
+	// {namespace}local form; empty when the component failed otherwise).
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Name string `json:"name,omitempty"`
 }
 
 // Diagnostics is the mapping readiness of one operation.
@@ -50,9 +58,11 @@ func NewSummary() Summary {
 }
 
 // Diagnose assesses the mapping m of an operation with contract op (nil
-// when the operation has no contract). MANUAL_REQUIRED: no contract, or a
-// mapping that does not parse, names fields the contract lacks, or (request
-// mapping of a consume operation) has an unusable REST target.
+// when the operation has no contract). MANUAL_REQUIRED: no contract, a
+// contract whose body needs what its import could not resolve (while the
+// mapping is the auto mapping), or a mapping that does not parse, names
+// fields the contract lacks, or (request mapping of a consume operation)
+// has an unusable REST target.
 // AUTO_READY_WITH_WARNINGS: the mapping is usable but the contract has
 // content JSON cannot pin down exactly (wildcards, rpc/encoded, MTOM,
 // recursion, very deep or wide types, one-way). AUTO_READY otherwise.
@@ -70,6 +80,7 @@ func diagnose(c shapes, op *xsd.Operation, m model.Mapping) Diagnostics {
 		d.Reasons = append(d.Reasons, Reason{Code: code, Severity: "blocking", Section: p.Section, Field: p.Field, Message: p.Reason})
 	}
 	if op != nil {
+		d.Reasons = append(d.Reasons, unresolvedReasons(op, m)...)
 		d.Reasons = append(d.Reasons, contractWarnings(c, op)...)
 	}
 	if m.Source == model.MappingManual {
@@ -87,6 +98,37 @@ func diagnose(c shapes, op *xsd.Operation, m model.Mapping) Diagnostics {
 		}
 	}
 	return d
+}
+
+// unresolvedReasons reports what op's input or output needs but its import
+// could not resolve (xsd.Operation.Unresolved): xs:anyType stands in, so
+// the JSON of that part is passed as naive XML. Blocking while the mapping
+// is the auto mapping (a person must look at it); a warning once a person
+// has saved a mapping for the operation.
+func unresolvedReasons(op *xsd.Operation, m model.Mapping) []Reason {
+	severity := "blocking"
+	if m.Source == model.MappingManual {
+		severity = "warning"
+	}
+	out := make([]Reason, 0, len(op.Unresolved))
+	for _, u := range op.Unresolved {
+		r := Reason{Code: ReasonUnresolved, Severity: severity, File: u.File, Line: u.Line,
+			Message: u.String() + ": xs:anyType stands in, so this part's JSON is passed as naive XML without a schema; " +
+				"fix the WSDL and import it again, or review and save the mapping (PUT /operations/{operationId}/mapping)"}
+		if u.Name.Local != "" {
+			r.Name = showName(u.Name)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// showName renders n as {namespace}local, or local without namespace.
+func showName(n xmlstream.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return "{" + n.Space + "}" + n.Local
 }
 
 // contractWarnings lists what makes op's JSON shape less than exact.

@@ -35,6 +35,10 @@ type ReadinessInput struct {
 	Mappings map[string]model.Mapping
 	// BackendProfiles is the number of backend profiles of the service.
 	BackendProfiles int
+	// ProfilesWithoutURL names (by profile id) the backend profiles that
+	// have no endpoint URL yet: autopilot leaves it empty when the WSDL's
+	// soap:address is not an absolute http(s) URL and none was given.
+	ProfilesWithoutURL []string
 }
 
 // Check is one readiness check.
@@ -222,6 +226,16 @@ func (r *readiness) rules() {
 }
 
 func (r *readiness) backend() {
+	if len(r.in.ProfilesWithoutURL) > 0 {
+		issues := make([]Issue, 0, len(r.in.ProfilesWithoutURL))
+		for _, id := range r.in.ProfilesWithoutURL {
+			issues = append(issues, Issue{Code: "NO_BACKEND_URL", Message: "backend profile " + id + " has no endpoint URL: " +
+				"the WSDL's soap:address is not an absolute http(s) URL and no backendUrl was given"})
+		}
+		r.check("backendProfile", "", CheckFail, issues,
+			`set the backend URL: PATCH /backend-profiles/{profileId} with {"endpointUrl": "https://…"}`)
+		return
+	}
 	if r.in.BackendProfiles > 0 {
 		r.check("backendProfile", itoa(r.in.BackendProfiles)+" backend profiles", CheckPass, nil, "")
 		return

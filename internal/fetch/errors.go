@@ -33,7 +33,8 @@ const (
 )
 
 // Error is the only error type Get returns. Its message is safe to show to
-// users: URLs in it are redacted (never userinfo, never query values).
+// users: URLs in it are redacted (Redact: never userinfo, never the values
+// of query parameters whose names suggest a secret).
 type Error struct {
 	// Reason is the machine-readable cause.
 	Reason Reason

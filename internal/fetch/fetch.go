@@ -9,7 +9,7 @@
 // environment are ignored, and the body is read through a size limit within
 // an overall deadline. Every failure is an *Error with a machine-readable
 // Reason and a message that is safe to show: it never contains userinfo or
-// query-string values.
+// the values of query parameters whose names suggest a secret (Redact).
 package fetch
 
 import (

@@ -93,9 +93,12 @@ func validPort(p string) bool {
 	return n >= 1 && n <= 65535
 }
 
-// Redact renders u for messages and logs: scheme, host and path are kept,
-// userinfo and fragment are dropped, and query values are replaced by
-// "REDACTED" (names are kept, so "?wsdl" stays readable).
+// Redact renders u for messages and logs: scheme, host, path and query are
+// kept, userinfo and fragment are dropped, and the value of a query
+// parameter is replaced by "REDACTED" when the parameter's name suggests a
+// secret (see SecretParam) or the value embeds a URL with user-info. So a
+// WCF layout reads "Service.svc?xsd=xsd0" and "?wsdl" stays readable, while
+// "?api_key=…" or "?sig=…" do not leak.
 func Redact(u *url.URL) string {
 	if u == nil {
 		return ""
@@ -117,20 +120,57 @@ func RedactString(rawURL string) string {
 	return Redact(u)
 }
 
+// secretNameParts are the substrings that make a query parameter name
+// suggest a secret, compared case-insensitively.
+var secretNameParts = []string{"key", "token", "pass", "pwd", "secret", "sig", "auth", "credential", "session", "code"}
+
+// SecretParam reports whether a query parameter name suggests a secret:
+// it contains (case-insensitively) key, token, pass (password, passwd),
+// pwd, secret, sig (signature), auth, credential, session or code (Azure
+// Functions keys, OAuth codes).
+func SecretParam(name string) bool {
+	name = strings.ToLower(name)
+	for _, p := range secretNameParts {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func redactQuery(raw string) string {
 	parts := strings.Split(raw, "&")
 	out := make([]string, 0, len(parts))
 	for _, p := range parts {
-		name, _, hasValue := strings.Cut(p, "=")
-		if n, err := url.QueryUnescape(name); err == nil {
-			name = url.QueryEscape(n)
-		} else {
-			name = "_"
+		rawName, rawValue, hasValue := strings.Cut(p, "=")
+		name, err := url.QueryUnescape(rawName)
+		if err != nil {
+			out = append(out, "_=REDACTED")
+			continue
 		}
-		if hasValue {
-			name += "=REDACTED"
+		value, verr := url.QueryUnescape(rawValue)
+		switch {
+		case !hasValue:
+			out = append(out, p)
+		case SecretParam(name) || verr != nil || embedsUserinfo(value):
+			out = append(out, url.QueryEscape(name)+"=REDACTED")
+		default:
+			out = append(out, p) // as written
 		}
-		out = append(out, name)
 	}
 	return strings.Join(out, "&")
+}
+
+// embedsUserinfo reports whether a query value holds a URL with user-info
+// (a redirect target "http://user:pw@host/").
+func embedsUserinfo(v string) bool {
+	i := strings.Index(v, "://")
+	if i < 0 {
+		return false
+	}
+	rest := v[i+3:]
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		rest = rest[:end]
+	}
+	return strings.Contains(rest, "@")
 }

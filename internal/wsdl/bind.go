@@ -41,10 +41,14 @@ func (p *parser) build() (*Definitions, error) {
 			defs.Services = append(defs.Services, svc)
 		}
 	}
+	if ops == 0 && p.leftOut != nil {
+		return nil, p.leftOut // nothing usable remains: refuse with the first reason
+	}
 	if ops == 0 {
 		p.warnf("%s: no operation bound to SOAP 1.1 or SOAP 1.2: nothing to import", root.location)
 	}
-	defs.Warnings = append(p.warnings, p.schemas.Warnings()...)
+	p.warnUnresolved(defs)
+	defs.Warnings = dedupe(append(p.warnings, p.schemas.Warnings()...))
 	return defs, nil
 }
 
@@ -63,12 +67,9 @@ func (p *parser) bindingsOnly(root *wdoc) (*Service, error) {
 		if sb == nil {
 			continue
 		}
-		ops, err := p.binding(br, sb)
-		if err != nil {
-			return nil, err
-		}
-		port := &Port{Name: bn.Local, Binding: bn, SOAPVersion: version, Operations: ops}
+		port := &Port{Name: bn.Local, Binding: bn, SOAPVersion: version}
 		port.Transport, _ = sb.Attr("", "transport")
+		p.bindPort(port, br, sb)
 		svc.Ports = append(svc.Ports, port)
 	}
 	if len(svc.Ports) == 0 {
@@ -84,11 +85,11 @@ func (p *parser) port(doc *wdoc, pe *xmlstream.Element) (*Port, error) {
 	port.Name, _ = pe.Attr("", "name")
 	bn, err := p.resolve(doc, pe, "binding")
 	if err != nil {
-		return nil, err
+		return p.skipPort(port, err), nil
 	}
 	br, ok := p.lookup(p.bindings, bn, doc, pe)
 	if !ok {
-		return nil, &ImportError{File: doc.location, Line: pe.Line, Reason: fmt.Sprintf("port %s refers to undeclared binding %s", port.Name, showName(bn))}
+		return p.skipPort(port, &ImportError{File: doc.location, Line: pe.Line, Reason: fmt.Sprintf("port %s refers to undeclared binding %s", port.Name, showName(bn))}), nil
 	}
 	port.Binding = xmlstream.Name{Space: br.doc.tns, Local: bn.Local}
 	for _, ch := range pe.Children {
@@ -107,17 +108,59 @@ func (p *parser) port(doc *wdoc, pe *xmlstream.Element) (*Port, error) {
 	}
 	port.SOAPVersion = version
 	port.Transport, _ = sb.Attr("", "transport")
-	if ops, done := p.bound[br.el]; done {
-		port.Operations = ops
-		return port, nil
-	}
-	ops, err := p.binding(br, sb)
-	if err != nil {
-		return nil, err
-	}
-	p.bound[br.el] = ops
-	port.Operations = ops
+	p.bindPort(port, br, sb)
 	return port, nil
+}
+
+// bindPort sets the port type and operations of a SOAP port from its
+// binding, compiled once per binding. A binding whose portType cannot be
+// found leaves the port skipped, with the reason as a warning.
+func (p *parser) bindPort(port *Port, br ref, sb *xmlstream.Element) {
+	b, done := p.bound[br.el]
+	if !done {
+		b.portType, b.ops, b.err = p.binding(br, sb)
+		p.bound[br.el] = b
+	}
+	if b.err != nil {
+		p.skipPort(port, b.err)
+		return
+	}
+	port.PortType, port.Operations = b.portType, b.ops
+}
+
+// boundBinding is a compiled binding: its port type and operations, or why
+// it cannot be used.
+type boundBinding struct {
+	portType xmlstream.Name
+	ops      []*xsd.Operation
+	err      *ImportError
+}
+
+// skipPort marks a port that cannot be imported: skipped, with the reason
+// as a warning, recorded in case nothing usable remains.
+func (p *parser) skipPort(port *Port, err error) *Port {
+	ie := asImportError(err)
+	port.Skipped = ie.Reason
+	p.leaveOut(ie, "port "+port.Name)
+	return port
+}
+
+// leaveOut warns that what is left out of the import (an operation, a
+// port) is left out and why; the first reason is the refusal when nothing
+// usable remains.
+func (p *parser) leaveOut(ie *ImportError, what string) {
+	p.warnf("%v: %s left out", ie, what)
+	if p.leftOut == nil {
+		p.leftOut = ie
+	}
+}
+
+// asImportError returns err as an *ImportError, wrapping other errors.
+func asImportError(err error) *ImportError {
+	if ie, ok := xsd.AsImportError(err); ok {
+		return ie
+	}
+	return &ImportError{Reason: err.Error()}
 }
 
 // soapBinding returns the soap:binding or soap12:binding of a binding.
@@ -131,23 +174,26 @@ func soapBinding(b *xmlstream.Element) (*xmlstream.Element, string) {
 	return nil, ""
 }
 
-// binding compiles every operation of a SOAP binding.
-func (p *parser) binding(br ref, sb *xmlstream.Element) ([]*xsd.Operation, error) {
+// binding compiles every operation of a SOAP binding and names its port
+// type. An operation that cannot be bound is left out with a warning.
+func (p *parser) binding(br ref, sb *xmlstream.Element) (xmlstream.Name, []*xsd.Operation, *ImportError) {
 	ptn, err := p.resolve(br.doc, br.el, "type")
 	if err != nil {
-		return nil, err
+		return ptn, nil, asImportError(err)
 	}
 	pt, ok := p.lookup(p.ports, ptn, br.doc, br.el)
 	if !ok {
-		return nil, &ImportError{File: br.doc.location, Line: br.el.Line, Reason: fmt.Sprintf("binding refers to undeclared portType %s", showName(ptn))}
+		return ptn, nil, &ImportError{File: br.doc.location, Line: br.el.Line, Reason: fmt.Sprintf("binding refers to undeclared portType %s", showName(ptn))}
 	}
+	ptName := xmlstream.Name{Space: pt.doc.tns, Local: attr(pt.el, "name")}
 	style, _ := sb.Attr("", "style")
 	mtom := p.bindingMTOM(br.el)
 	var ops []*xsd.Operation
 	for _, bop := range children(br.el, NSWSDL, "operation") {
 		op, err := p.operation(br.doc, bop, pt, style)
 		if err != nil {
-			return nil, err
+			p.leaveOut(asImportError(err), "operation "+attr(bop, "name"))
+			continue
 		}
 		if op.Input == nil {
 			p.warnf("%s:%d: operation %s has no input (a notification): skipped", br.doc.location, bop.Line, op.Name)
@@ -156,7 +202,7 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) ([]*xsd.Operation, error
 		op.MTOM = op.MTOM || mtom
 		ops = append(ops, op)
 	}
-	return ops, nil
+	return ptName, ops, nil
 }
 
 // children returns the children of el named {space}local.

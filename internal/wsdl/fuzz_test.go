@@ -15,7 +15,9 @@ import (
 // same input.
 func FuzzParseWSDL(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "unit", "*.wsdl"))
-	for _, s := range seeds {
+	lenient, _ := filepath.Glob(filepath.Join("testdata", "lenient", "*.wsdl"))
+	multi, _ := filepath.Glob(filepath.Join("testdata", "multiport", "*.wsdl"))
+	for _, s := range append(append(seeds, lenient...), multi...) {
 		if data, err := os.ReadFile(s); err == nil {
 			f.Add(data)
 		}
@@ -31,5 +33,20 @@ func FuzzParseWSDL(f *testing.F) {
 		_, _ = ParseFiles(context.Background(), "root.wsdl", files)
 		_, _, _ = RepairNamespaces(map[string][]byte{"root.wsdl": data})
 		_, _ = References(context.Background(), xsd.FileSet(files), "root.wsdl")
+	})
+}
+
+// FuzzFindRoot picks the root of a two-file set of arbitrary bytes (one
+// named .wsdl, one .xml): it must never panic, and a root it returns is
+// one of the files.
+func FuzzFindRoot(f *testing.F) {
+	f.Add([]byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><import location="b.xml"/></definitions>`),
+		[]byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><service name="s"/></definitions>`))
+	f.Add([]byte(`<definitions`), []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="a.wsdl"/></xs:schema>`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		root, err := FindRoot(map[string][]byte{"a.wsdl": a, "b.xml": b})
+		if err == nil && root != "a.wsdl" && root != "b.xml" {
+			t.Fatalf("root %q is not a file of the set", root)
+		}
 	})
 }

@@ -1,8 +1,10 @@
 package wsdl
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
@@ -30,10 +32,6 @@ func (p *parser) message(doc *wdoc, io *xmlstream.Element, op *xsd.Operation, sp
 	if !ok {
 		return nil, &ImportError{File: doc.location, Line: io.Line, Reason: fmt.Sprintf("unresolved message reference %s", showName(mn))}
 	}
-	all, err := p.parts(mr)
-	if err != nil {
-		return nil, err
-	}
 	m := &xsd.Message{Name: xmlstream.Name{Space: mr.doc.tns, Local: attr(mr.el, "name")}, Namespace: spec.namespace}
 	// Without a parts attribute the body has every part except those this
 	// binding places in the Header (WS-I BP R2208; CXF, .NET and zeep read
@@ -46,14 +44,12 @@ func (p *parser) message(doc *wdoc, io *xmlstream.Element, op *xsd.Operation, sp
 			}
 		}
 	}
-	for _, part := range all {
-		if (spec.parts == nil && !inHeader[part.Name]) || slices.Contains(spec.parts, part.Name) {
-			m.Parts = append(m.Parts, part)
+	for _, pe := range children(mr.el, NSWSDL, "part") {
+		if name := attr(pe, "name"); (spec.parts == nil && !inHeader[name]) || slices.Contains(spec.parts, name) {
+			m.Parts = append(m.Parts, p.part(mr.doc, pe))
 		}
 	}
-	if m.Headers, err = p.headers(spec); err != nil {
-		return nil, err
-	}
+	m.Headers = p.headers(spec, op.Name)
 	if op.Style == xsd.RPC {
 		if m.Namespace == "" {
 			m.Namespace = spec.doc.tns
@@ -111,41 +107,92 @@ func rpcWrapper(opName string, response bool, m *xsd.Message) *xsd.Element {
 	return &xsd.Element{Name: xmlstream.Name{Space: m.Namespace, Local: name}, Type: &xsd.Type{Content: seq}}
 }
 
-// parts compiles the parts of a wsdl:message.
-func (p *parser) parts(mr ref) ([]*xsd.Part, error) {
-	var out []*xsd.Part
-	for _, pe := range children(mr.el, NSWSDL, "part") {
-		part, err := p.part(mr.doc, pe)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, part)
+// part compiles one part. When its element or type is not declared, its
+// QName does not resolve or its schema component fails to compile, the
+// import goes on: the part becomes an element of that name (or a type
+// part) of an xs:anyType stand-in recording where and why, so the
+// operations carrying it are flagged for review rather than the whole WSDL
+// refused.
+func (p *parser) part(doc *wdoc, pe *xmlstream.Element) *xsd.Part {
+	part, err := p.strictPart(doc, pe)
+	if err == nil {
+		return part
 	}
-	return out, nil
+	u := &xsd.Unresolved{File: doc.location, Line: pe.Line, Reason: err.Error()}
+	if ie, ok := xsd.AsImportError(err); ok {
+		u.File, u.Line, u.Reason = ie.File, ie.Line, ie.Reason
+		if ie.Err != nil {
+			u.Reason += ": " + ie.Err.Error()
+		}
+	}
+	var ue *unresolvedName
+	if errors.As(err, &ue) {
+		u.Name = ue.name
+	}
+	p.partStandIns = append(p.partStandIns, u)
+	if raw, ok := pe.Attr("", "element"); ok {
+		n := ue.nameOr(partQName(pe, raw))
+		return &xsd.Part{Name: part.Name, Element: &xsd.Element{Name: n, Type: xsd.AnyTypeFor(u)}}
+	}
+	return &xsd.Part{Name: part.Name, Type: xsd.AnyTypeFor(u)}
 }
 
-func (p *parser) part(doc *wdoc, pe *xmlstream.Element) (*xsd.Part, error) {
+// strictPart compiles one part or reports why it cannot be; the returned
+// part always carries the part name.
+func (p *parser) strictPart(doc *wdoc, pe *xmlstream.Element) (*xsd.Part, error) {
 	part := &xsd.Part{Name: attr(pe, "name")}
+	kind := "type"
 	if _, ok := pe.Attr("", "element"); ok {
-		n, err := p.resolve(doc, pe, "element")
+		kind = "element"
+	}
+	n, err := p.resolve(doc, pe, kind)
+	if err != nil {
+		return part, err
+	}
+	if kind == "element" {
+		el, err := p.schemas.Element(n)
 		if err != nil {
-			return nil, err
+			return part, p.schemaErr(doc, pe, kind, n, err)
 		}
-		part.Element, err = p.schemas.Element(n)
-		if err != nil {
-			return nil, p.schemaErr(doc, pe, "element", n, err)
-		}
+		part.Element = el
 		return part, nil
 	}
-	n, err := p.resolve(doc, pe, "type")
+	t, err := p.schemas.Type(n)
 	if err != nil {
-		return nil, err
+		return part, p.schemaErr(doc, pe, kind, n, err)
 	}
-	part.Type, err = p.schemas.Type(n)
-	if err != nil {
-		return nil, p.schemaErr(doc, pe, "type", n, err)
-	}
+	part.Type = t
 	return part, nil
+}
+
+// partQName is the name a stand-in element takes when the part's element
+// QName does not resolve: its local part, unqualified.
+func partQName(pe *xmlstream.Element, raw string) xmlstream.Name {
+	raw = strings.TrimSpace(raw)
+	if n, err := pe.ResolveQName(raw); err == nil {
+		return n
+	}
+	if i := strings.LastIndexByte(raw, ':'); i >= 0 {
+		raw = raw[i+1:]
+	}
+	return xmlstream.Name{Local: raw}
+}
+
+// unresolvedName is the error of a part naming an undeclared element or
+// type: the place, and the name not found.
+type unresolvedName struct {
+	ImportError
+	name xmlstream.Name
+}
+
+func (e *unresolvedName) Unwrap() error { return &e.ImportError }
+
+// nameOr returns the name not found, or n when e is nil.
+func (e *unresolvedName) nameOr(n xmlstream.Name) xmlstream.Name {
+	if e == nil {
+		return n
+	}
+	return e.name
 }
 
 // schemaErr places a failed schema lookup at the part that asked for it
@@ -154,38 +201,44 @@ func (p *parser) schemaErr(doc *wdoc, at *xmlstream.Element, kind string, n xmls
 	if _, ok := xsd.AsImportError(err); ok {
 		return err
 	}
-	return &ImportError{File: doc.location, Line: at.Line, Reason: fmt.Sprintf("unresolved %s reference %s", kind, showName(n))}
+	return &unresolvedName{ImportError: ImportError{File: doc.location, Line: at.Line,
+		Reason: fmt.Sprintf("unresolved %s reference %s", kind, showName(n))}, name: n}
 }
 
-// headers compiles the soap:header parts of one direction.
-func (p *parser) headers(spec bodySpec) ([]*xsd.Part, error) {
+// headers compiles the soap:header parts of one direction of operation
+// op. A header whose message or part does not exist, or whose element or
+// type cannot be built, is left out with a warning: the body does not need
+// it.
+func (p *parser) headers(spec bodySpec, op string) []*xsd.Part {
 	var out []*xsd.Part
 	for _, h := range spec.headers {
-		mn, err := p.resolve(spec.doc, h, "message")
+		part, err := p.header(spec, h)
 		if err != nil {
-			return nil, err
+			p.warnf("%v: soap:header left out of operation %s", err, op)
+			continue
 		}
-		mr, ok := p.lookup(p.messages, mn, spec.doc, h)
-		if !ok {
-			return nil, &ImportError{File: spec.doc.location, Line: h.Line, Reason: fmt.Sprintf("unresolved message reference %s", showName(mn))}
-		}
-		want := attr(h, "part")
-		found := false
-		for _, pe := range children(mr.el, NSWSDL, "part") {
-			if attr(pe, "name") != want {
-				continue
-			}
-			part, err := p.part(mr.doc, pe)
-			if err != nil {
-				return nil, err
-			}
-			out, found = append(out, part), true
-		}
-		if !found {
-			return nil, &ImportError{File: spec.doc.location, Line: h.Line, Reason: fmt.Sprintf("soap:header part %q is not in message %s", want, showName(mn))}
+		out = append(out, part)
+	}
+	return out
+}
+
+// header compiles one soap:header.
+func (p *parser) header(spec bodySpec, h *xmlstream.Element) (*xsd.Part, error) {
+	mn, err := p.resolve(spec.doc, h, "message")
+	if err != nil {
+		return nil, err
+	}
+	mr, ok := p.lookup(p.messages, mn, spec.doc, h)
+	if !ok {
+		return nil, &ImportError{File: spec.doc.location, Line: h.Line, Reason: fmt.Sprintf("unresolved message reference %s", showName(mn))}
+	}
+	want := attr(h, "part")
+	for _, pe := range children(mr.el, NSWSDL, "part") {
+		if attr(pe, "name") == want {
+			return p.strictPart(mr.doc, pe)
 		}
 	}
-	return out, nil
+	return nil, &ImportError{File: spec.doc.location, Line: h.Line, Reason: fmt.Sprintf("soap:header part %q is not in message %s", want, showName(mn))}
 }
 
 // messageMTOM reports xmime hints on the elements a message carries.

@@ -55,8 +55,9 @@ type Service struct {
 type Port struct {
 	Name        string
 	Binding     xmlstream.Name
-	Address     string // soap:address location
-	SOAPVersion string // SOAP11 or SOAP12; empty when skipped
+	PortType    xmlstream.Name // the binding's portType; zero when skipped
+	Address     string         // soap:address location
+	SOAPVersion string         // SOAP11 or SOAP12; empty when skipped
 	Transport   string
 	Skipped     string // why the port is not imported, empty when it is
 	Operations  []*xsd.Operation

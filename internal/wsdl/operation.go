@@ -20,6 +20,10 @@ type bodySpec struct {
 }
 
 // operation compiles one wsdl:operation of a binding against its portType.
+// An error (an *ImportError) means the operation is left out: it is not in
+// the portType, or its input or output message does not exist. A fault
+// whose message does not exist is left out with a warning; parts whose
+// schema components cannot be built get xs:anyType stand-ins (part).
 func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style string) (*xsd.Operation, error) {
 	name, _ := bop.Attr("", "name")
 	op := &xsd.Operation{Name: name, Style: xsd.Document, Use: xsd.Literal}
@@ -56,7 +60,8 @@ func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style stri
 	for _, pf := range children(ptop, NSWSDL, "fault") {
 		f := &xsd.Fault{Name: attr(pf, "name")}
 		if f.Message, err = p.message(pt.doc, pf, op, bodySpec{use: "literal", doc: doc}, true); err != nil {
-			return nil, err
+			p.warnf("%v: fault %s left out of operation %s", err, f.Name, op.Name)
+			continue
 		}
 		f.Message.Wrapper, f.Message.Wrapped = nil, false
 		if len(f.Message.Parts) == 1 && f.Message.Parts[0].Element != nil {
@@ -66,6 +71,15 @@ func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style stri
 		op.Faults = append(op.Faults, f)
 	}
 	op.MTOM = op.MTOM || p.messageMTOM(op.Input) || p.messageMTOM(op.Output)
+	if p.schemas.HasUnresolved() || len(p.partStandIns) > 0 {
+		var body []*xsd.Part
+		for _, m := range []*xsd.Message{op.Input, op.Output} {
+			if m != nil {
+				body = append(body, m.Parts...)
+			}
+		}
+		op.Unresolved = xsd.UnresolvedIn(body)
+	}
 	return op, nil
 }
 

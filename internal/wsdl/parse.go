@@ -41,8 +41,13 @@ type parser struct {
 	services     []ref
 	policies     map[string]*xmlstream.Element // by wsu:Id or Id
 	warnings     []string
-	bound        map[*xmlstream.Element][]*xsd.Operation
+	bound        map[*xmlstream.Element]boundBinding
 	ptIndex      map[*xmlstream.Element]map[string][]*xmlstream.Element
+	// partStandIns are the xs:anyType stand-ins of parts (part), and
+	// leftOut the first reason an operation or port was left out, the
+	// refusal when nothing usable remains.
+	partStandIns []*xsd.Unresolved
+	leftOut      *ImportError
 }
 
 // ParseFiles imports the WSDL at root from an in-memory file set (a ZIP
@@ -60,9 +65,10 @@ func Parse(ctx context.Context, loader xsd.Loader, location string, limits xmlst
 		schemas: xsd.NewSet(loader, limits), loaded: map[string]bool{},
 		messages: map[xmlstream.Name]ref{}, ports: map[xmlstream.Name]ref{},
 		bindings: map[xmlstream.Name]ref{}, policies: map[string]*xmlstream.Element{},
-		bound:   map[*xmlstream.Element][]*xsd.Operation{},
+		bound:   map[*xmlstream.Element]boundBinding{},
 		ptIndex: map[*xmlstream.Element]map[string][]*xmlstream.Element{},
 	}
+	p.schemas.SetLenient()
 	if err := p.load(location, "", 0); err != nil {
 		return nil, err
 	}

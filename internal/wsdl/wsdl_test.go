@@ -132,12 +132,15 @@ func TestImportErrors(t *testing.T) {
 <binding name="B" type="tns:P"><soap:binding style="document"/><operation name="o"><input><soap:body use="literal"/></input></operation></binding>
 <service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`)},
 			"a.wsdl:3: unresolved message reference {urn:t}Nope"},
-		{"unresolved element", map[string][]byte{"a.wsdl": []byte(defsHead + `
-<message name="M"><part name="p" element="tns:Nope"/></message>
-<portType name="P"><operation name="o"><input message="tns:M"/></operation></portType>
+		{"operation not in portType", map[string][]byte{"a.wsdl": []byte(defsHead + `
+<portType name="P"/>
 <binding name="B" type="tns:P"><soap:binding style="document"/><operation name="o"><input><soap:body use="literal"/></input></operation></binding>
 <service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`)},
-			"a.wsdl:2: unresolved element reference {urn:t}Nope"},
+			"a.wsdl:3: operation o is not in portType {urn:t}P"},
+		{"unresolved portType", map[string][]byte{"a.wsdl": []byte(defsHead + `
+<binding name="B" type="tns:Nope"><soap:binding style="document"/></binding>
+<service name="S"><port name="p" binding="tns:B"><soap:address location="http://x"/></port></service></definitions>`)},
+			"a.wsdl:2: binding refers to undeclared portType {urn:t}Nope"},
 		{"unresolved binding", map[string][]byte{"a.wsdl": []byte(defsHead + `
 <service name="S"><port name="p" binding="tns:Nope"/></service></definitions>`)},
 			"a.wsdl:2: port p refers to undeclared binding {urn:t}Nope"},

@@ -138,6 +138,9 @@ func (c *compiler) globalAttribute(name xmlstream.Name, from decl, at *xmlstream
 	}
 	resolved, d, ok := c.lookupRef(c.s.attributes, name, from)
 	if !ok {
+		if u := c.dangling(from, at, "attribute", name); u != nil {
+			return &Attribute{Name: name, Type: anySimpleFor(u)}, nil
+		}
 		return nil, refErr(from, at, "attribute", name)
 	}
 	st, err := c.attributeType(d, d.el)
@@ -178,6 +181,9 @@ func (c *compiler) attributeGroup(d decl, el *xmlstream.Element) ([]*Attribute, 
 	}
 	_, gd, ok := c.lookupRef(c.s.attrGroups, gn, d)
 	if !ok {
+		if c.dangling(d, el, "attributeGroup", gn) != nil {
+			return nil, true, nil // any attribute stands in for the group
+		}
 		return nil, false, refErr(d, el, "attributeGroup", gn)
 	}
 	if g, ok := c.attrGroups[gd.el]; ok {

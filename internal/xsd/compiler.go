@@ -307,6 +307,9 @@ func (c *compiler) typeRef(name xmlstream.Name, from decl, at *xmlstream.Element
 	}
 	resolved, d, ok := c.lookupRef(c.s.types, name, from)
 	if !ok {
+		if u := c.dangling(from, at, "type", name); u != nil {
+			return AnyTypeFor(u), nil
+		}
 		return nil, refErr(from, at, "type", name)
 	}
 	if e, ok := c.types[resolved]; ok {

@@ -256,6 +256,9 @@ func (c *compiler) groupRef(d decl, el *xmlstream.Element, minOcc, maxOcc int) (
 	}
 	_, gd, ok := c.lookupRef(c.s.groups, gn, d)
 	if !ok {
+		if u := c.dangling(d, el, "group", gn); u != nil {
+			return anyGroupFor(u, minOcc, maxOcc), nil
+		}
 		return nil, refErr(d, el, "group", gn)
 	}
 	p, err := c.groupParticle(gd, gn, el)

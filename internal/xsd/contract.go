@@ -31,6 +31,9 @@ type SimpleType struct {
 	List  *SimpleType   // item type of an xs:list (JSON: array of items)
 	Union []*SimpleType // member types of an xs:union (JSON: first member that accepts)
 	Facets
+	// Unresolved is set on the xs:anySimpleType stand-in of a reference a
+	// lenient import could not resolve (and on restrictions of it).
+	Unresolved *Unresolved
 }
 
 // Facets are the restriction facets of a simple type; absent numeric facets
@@ -74,6 +77,9 @@ type Type struct {
 	// ArrayItem is set for SOAP-encoded arrays (soapenc:Array restrictions):
 	// the element every item is written as.
 	ArrayItem *Element
+	// Unresolved is set on the xs:anyType stand-in of a reference a
+	// lenient import could not resolve (Set.SetLenient).
+	Unresolved *Unresolved
 }
 
 // IsSimple reports whether t has no element content and no attributes.
@@ -109,6 +115,9 @@ type Wildcard struct {
 	// Namespace is the raw namespace constraint ("##any", "##other", a list).
 	Namespace       string
 	ProcessContents string // strict, lax, skip
+	// Unresolved is set on the stand-in of a model group reference a
+	// lenient import could not resolve.
+	Unresolved *Unresolved
 }
 
 // Element is a compiled element declaration. Name.Space is empty when the
@@ -198,4 +207,8 @@ type Operation struct {
 	Faults        []*Fault
 	// MTOM is true when the binding or policy hints at MTOM/XOP.
 	MTOM bool
+	// Unresolved lists what the input and output bodies need but a lenient
+	// import could not resolve, each replaced by xs:anyType: such an
+	// operation needs a person's review (MANUAL_REQUIRED).
+	Unresolved []*Unresolved
 }

@@ -12,6 +12,9 @@ func (c *compiler) elementRef(name xmlstream.Name, from decl, at *xmlstream.Elem
 	}
 	resolved, d, ok := c.lookupRef(c.s.elements, name, from)
 	if !ok {
+		if u := c.dangling(from, at, "element", name); u != nil {
+			return &Element{Name: name, Type: AnyTypeFor(u)}, nil
+		}
 		return nil, refErr(from, at, "element", name)
 	}
 	if e, ok := c.elements[resolved]; ok {
@@ -91,7 +94,10 @@ func (c *compiler) headType(d decl, el *xmlstream.Element) (*Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		he := c.elements[head.Name]
+		he, ok := c.elements[head.Name]
+		if !ok || he.e != head { // a lenient stand-in for an undeclared head
+			return head.Type, nil
+		}
 		if err := c.completeElement(he); err != nil {
 			return nil, err
 		}

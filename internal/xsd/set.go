@@ -57,6 +57,11 @@ type Set struct {
 
 	warnings []string
 	c        compiler
+
+	// lenient makes references to undeclared components compile to
+	// stand-ins recorded in unresolved (SetLenient).
+	lenient    bool
+	unresolved []*Unresolved
 }
 
 // NewSet returns an empty Set reading imports and includes through loader

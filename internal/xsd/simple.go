@@ -25,6 +25,9 @@ func (c *compiler) simpleRef(name xmlstream.Name, from decl, at *xmlstream.Eleme
 	}
 	resolved, d, ok := c.lookupRef(c.s.types, name, from)
 	if !ok {
+		if u := c.dangling(from, at, "type", name); u != nil {
+			return anySimpleFor(u), nil
+		}
 		return nil, refErr(from, at, "type", name)
 	}
 	if d.el.Name.Local == "complexType" {

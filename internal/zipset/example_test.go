@@ -20,7 +20,6 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	root, err := zipset.FindRootWSDL(files)
-	fmt.Println(len(files), root, err)
-	// Output: 2 calc.wsdl <nil>
+	fmt.Println(len(files), string(files["calc.wsdl"]))
+	// Output: 2 <definitions/>
 }

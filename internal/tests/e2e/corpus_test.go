@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,8 +28,10 @@ var corpusExpectations = wsdlcorpus.ImportFailures
 // autopilot (multi-file ones with files) and, for each success, checks
 // publish-readiness, activation, OpenAPI generation, the OpenAPI document
 // (valid, X-OpenAPI-SHA256 equal to the body's SHA-256) and its package
-// (checksums.json matches the entries). Failures must be 400 S2R-VAL-0400
-// with a reason, never a 500.
+// (checksums.json matches the entries). A draft that is BLOCKED must be
+// pinned in wsdlcorpus.BlockedDrafts with its blocking issue, and its
+// activation is refused. Failures must be 400 S2R-VAL-0400 with a reason,
+// never a 500.
 func TestCorpusOnboarding(t *testing.T) {
 	dir := corpusDir(t)
 	wsdls := wsdlcorpus.WSDLs(t)
@@ -83,6 +86,15 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	if status != str(m, "publishReadiness", "status") {
 		t.Errorf("%s: readiness %s, autopilot said %s", rel, status, str(m, "publishReadiness", "status"))
 	}
+	if blocked, want := blockedBy(ready), wsdlcorpus.BlockedDrafts[rel]; blocked != "" || want != "" {
+		if !strings.Contains(blocked, want) || want == "" {
+			t.Errorf("%s: readiness blocked by %q, expected %q", rel, blocked, want)
+		}
+		if ra := s.admin(t, "POST", vpath+":activate", nil); ra.status != 409 {
+			t.Errorf("%s: activate of a BLOCKED draft: %d %.300s", rel, ra.status, ra.body)
+		}
+		return "imported, BLOCKED by " + blocked
+	}
 	if ra := s.admin(t, "POST", vpath+":activate", nil); ra.status != 200 {
 		t.Errorf("%s: activate: %d %.500s", rel, ra.status, ra.body)
 		return "imported, " + status + ", activate failed"
@@ -109,7 +121,7 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	} else {
 		ops, _ := m["operations"].([]any)
 		for _, op := range ops {
-			if kdoc.Paths.Find(str(op, "restPath")) == nil {
+			if str(op, "serviceId") == sid && kdoc.Paths.Find(str(op, "restPath")) == nil {
 				t.Errorf("%s: OpenAPI has no path %s", rel, str(op, "restPath"))
 			}
 		}
@@ -117,6 +129,19 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	pkg := s.admin(t, "GET", vpath+"/openapi/package", nil).want(t, 200)
 	checkPackage(t, rel, pkg.body, doc.body)
 	return fmt.Sprintf("imported, %s, activated, OpenAPI %s", status, valid)
+}
+
+// blockedBy lists the codes of a readiness report's blocking issues,
+// comma-separated ("" when there are none).
+func blockedBy(report map[string]any) string {
+	issues, _ := report["blockingIssues"].([]any)
+	var codes []string
+	for _, is := range issues {
+		if c := str(is, "code"); !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	return strings.Join(codes, ",")
 }
 
 // checkPackage unzips the OpenAPI package and verifies checksums.json.

@@ -101,9 +101,15 @@ func zipFolder(t *testing.T, folder string) []byte {
 func TestZIPOnboarding(t *testing.T) {
 	dir := corpusDir(t)
 	forEachBackend(t, func(t *testing.T, s *server) {
-		// Several WSDLs at the top of a ZIP are ambiguous without rootPath.
-		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(dir, "vpulim+node-soap/test/wsdl/wsdlImport")), map[string]string{"environment": "dev"}); r.status != 400 ||
-			r.errorCode() != "S2R-VAL-0400" || !strings.Contains(string(r.body), "main.wsdl") {
+		// WSDLs at the top of a ZIP that import each other: the root is the
+		// one no other file imports. Two unrelated WSDLs side by side are a
+		// genuine tie, refused with both names.
+		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(dir, "vpulim+node-soap/test/wsdl/wsdlImport")),
+			map[string]string{"environment": "dev", "serviceKey": "zip-root"}); r.status != 201 || str(r.json(t), "artifact", "rootPath") != "main.wsdl" {
+			t.Errorf("root by imports: %d %.500s", r.status, r.body)
+		}
+		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(repoRoot(), "internal/wsdl/testdata/rootzip/tie")), map[string]string{"environment": "dev"}); r.status != 400 ||
+			r.errorCode() != "S2R-VAL-0400" || !strings.Contains(string(r.body), `\"Alpha.wsdl\", \"Beta.wsdl\"`) {
 			t.Errorf("ambiguous root: %d %.500s", r.status, r.body)
 		}
 		roots := []string{"main.wsdl", "main.wsdl", "recursive_schema_main.wsdl"}

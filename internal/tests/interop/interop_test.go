@@ -244,7 +244,13 @@ type autopilotResult struct {
 		OperationID       string `json:"operationId"`
 		OperationKey      string `json:"operationKey"`
 		SOAPOperationName string `json:"soapOperationName"`
+		ServiceID         string `json:"serviceId"`
 	} `json:"operations"`
+	MappingDiagnostics struct {
+		Operations map[string]struct {
+			Status string `json:"status"`
+		} `json:"operations"`
+	} `json:"mappingDiagnostics"`
 	BackendProfile struct {
 		ProfileID string `json:"profileId"`
 	} `json:"backendProfile"`
@@ -282,6 +288,25 @@ func (a autopilotResult) operationKey(t *testing.T, soapName string) string {
 func (a autopilotResult) activate(t *testing.T, base string) {
 	t.Helper()
 	admin(t, base, "POST", "/services/"+a.Service.ServiceID+"/versions/"+a.Version.VersionID+":activate", nil, http.StatusOK, nil)
+}
+
+// reviewManualMappings saves (unchanged, as a person reviewing them would)
+// the mapping of every operation of the first service that the answer
+// reports MANUAL_REQUIRED (its body needs a type the WSDL does not
+// define), so that the draft can be activated; it returns how many.
+func (a autopilotResult) reviewManualMappings(t *testing.T, base string) int {
+	t.Helper()
+	n := 0
+	for _, op := range a.Operations {
+		if op.ServiceID != a.Service.ServiceID || a.MappingDiagnostics.Operations[op.OperationKey].Status != "MANUAL_REQUIRED" {
+			continue
+		}
+		n++
+		identity := map[string]any{"mode": "identity"}
+		admin(t, base, "PUT", "/operations/"+op.OperationID+"/mapping",
+			map[string]any{"requestMapping": identity, "responseMapping": identity, "faultMapping": identity}, http.StatusOK, nil)
+	}
+	return n
 }
 
 // runTool runs name with args in dir (a minute at most) and returns its
