@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/async"
 	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/dataplane"
@@ -95,6 +96,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := routes.Reload(ctx); err != nil {
 		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
 	}
+	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB})
+	if err := asyncs.Load(ctx); err != nil {
+		return err
+	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
 	backends, err := newBackendMachinery(st, routes, log, reg)
@@ -110,23 +115,25 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	dispatcher := dataplane.New(dataplane.Config{
+		BadURLs:       badURLs,
+		License:       licenses,
+		MaxPayloadMB:  payload.MB,
+		Routes:        dataplane.TableRoutes{Source: routes},
+		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
+		Logger:        log,
+		Recorder:      recorder,
+		PublicBaseURL: cfg.PublicBaseURL,
+		Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
+			Client: backendClient, Selector: backends.selector},
+		Async: asyncs,
+	})
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
 		Metrics:  metrics,
 		Health:   health.New(health.Config{DB: st, License: licenses}),
-		Runtime: dataplane.New(dataplane.Config{
-			BadURLs:       badURLs,
-			License:       licenses,
-			MaxPayloadMB:  payload.MB,
-			Routes:        dataplane.TableRoutes{Source: routes},
-			Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
-			Logger:        log,
-			Recorder:      recorder,
-			PublicBaseURL: cfg.PublicBaseURL,
-			Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
-				Client: backendClient, Selector: backends.selector},
-		}),
+		Runtime:  dispatcher,
 		Admin: admin.New(admin.Config{
 			Store:           st,
 			Secrets:         box,
@@ -135,7 +142,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
-			Routes:          alerts.Routes(),
+			Routes:          append(alerts.Routes(), asyncs.Routes(dispatcher)...),
 		}),
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
@@ -153,6 +160,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.Run(gctx) })
+	g.Go(func() error { return asyncs.Run(gctx) })
 	g.Go(func() error { return alerts.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}
 	if cfg.AdminListenAddr != "" {

@@ -40,7 +40,8 @@ var docGetService = adminapi.Doc{Summary: "One service.", Response: model.Servic
 var docPatchService = adminapi.Doc{
 	Summary: "Partial update of a service: metadata, status (active or disabled; deprecated is DELETE), debugEnabled and " +
 		"the route-level fields. serviceKey, environment and direction cannot change. null clears defaultBackendProfileId, " +
-		"envelopeWrapOverride and errorShapeOverride.",
+		"envelopeWrapOverride and errorShapeOverride. callbackSecret (async callbacks with callbackAuthMode shared_secret) is " +
+		"write-only: a string sets it, null clears it; answers show only its credential metadata envelope.",
 	Request:  serviceBody{},
 	Response: model.Service{},
 }
@@ -65,7 +66,14 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 		return err
 	}
 	svc := s.newService()
+	secret, err := takeCallbackSecret(members)
+	if err != nil {
+		return err
+	}
 	if err := applyServiceMembers(&svc, members, true); err != nil {
+		return err
+	}
+	if err := s.applyCallbackSecret(r, &svc, secret); err != nil {
 		return err
 	}
 	for _, req := range []struct{ name, v string }{{"serviceKey", svc.ServiceKey}, {"environment", svc.Environment}} {
@@ -167,9 +175,16 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 	if len(members) == 0 {
 		return s.getService(w, r)
 	}
+	secret, err := takeCallbackSecret(members)
+	if err != nil {
+		return err
+	}
 	var after model.Service
 	err = s.changeService(r, id, "service.update", func(svc *model.Service) error {
-		return applyServiceMembers(svc, members, false)
+		if err := applyServiceMembers(svc, members, false); err != nil {
+			return err
+		}
+		return s.applyCallbackSecret(r, svc, secret)
 	}, &after, checkDefaultProfile)
 	if err != nil {
 		return err

@@ -36,6 +36,8 @@ type serviceBody struct {
 	EnvelopeWrapOverride          json.RawMessage `json:"envelopeWrapOverride,omitempty"`
 	ErrorShapeOverride            json.RawMessage `json:"errorShapeOverride,omitempty"`
 	CallbackAuthMode              *string         `json:"callbackAuthMode,omitempty"`
+	// CallbackSecret is write-only (PATCH): a string sets it, null clears it.
+	CallbackSecret *string `json:"callbackSecret,omitempty"`
 }
 
 // serviceField applies one member of a service body to svc.

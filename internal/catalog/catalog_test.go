@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -191,6 +192,15 @@ func TestReadinessBlocked(t *testing.T) {
 		}, ReadyWithRisk, ""},
 		{"disabled service", func(in *ReadinessInput) { in.Service.Status = model.ServiceDisabled }, ReadyWithRisk, ""},
 		{"async without auth", func(in *ReadinessInput) { in.Operations[0].ExecutionMode = model.ExecutionAsyncCallback }, ReadyWithRisk, ""},
+		{"async without secret", func(in *ReadinessInput) {
+			in.Operations[0].ExecutionMode = model.ExecutionAsyncCallback
+			in.Service.CallbackAuthMode = model.CallbackAuthSharedSecret
+		}, ReadyWithRisk, ""},
+		{"async with secret", func(in *ReadinessInput) {
+			in.Operations[0].ExecutionMode = model.ExecutionAsyncCallback
+			in.Service.CallbackAuthMode = model.CallbackAuthSharedSecret
+			in.Service.CallbackSecret = model.NewCredential("v1:sealed", time.Time{}, "")
+		}, ReadyToPublish, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -255,9 +255,17 @@ func (r *readiness) service() {
 			Message: "the service is " + r.in.Service.Status + ": the runtime serves it only while active"})
 	}
 	for _, op := range r.in.Operations {
-		if op.ExecutionMode == model.ExecutionAsyncCallback && r.in.Service.CallbackAuthMode != model.CallbackAuthSharedSecret {
+		if op.ExecutionMode != model.ExecutionAsyncCallback {
+			continue
+		}
+		switch {
+		case r.in.Service.CallbackAuthMode != model.CallbackAuthSharedSecret:
 			issues = append(issues, opIssue("CALLBACK_UNAUTHENTICATED", op,
 				"operation "+op.OperationKey+" is async_callback but callbacks are not authenticated (callbackAuthMode none)"))
+		case !r.in.Service.CallbackSecret.IsSet():
+			issues = append(issues, opIssue("CALLBACK_SECRET_MISSING", op,
+				"operation "+op.OperationKey+" is async_callback with callbackAuthMode shared_secret but the service has "+
+					"no callbackSecret: every callback is refused (401)"))
 		}
 	}
 	status := CheckPass

@@ -75,8 +75,12 @@ type Config struct {
 	// Gateway configures the gateway passthrough (gateway.go).
 	Gateway GatewayConfig
 	// PublicBaseURL (S2R_PUBLIC_BASE_URL) is the base of the URLs served
-	// WSDLs advertise; "" derives it from the request (wsdl.go).
+	// WSDLs advertise and of async callback addresses; "" derives it from
+	// the request (wsdl.go).
 	PublicBaseURL string
+	// Async keeps async callback executions; nil answers async_callback
+	// operations, polls and callbacks with 500 S2R-RUN-0500.
+	Async AsyncExecutions
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -120,6 +124,10 @@ func New(cfg Config) *Dispatcher {
 func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	target, ok := parseTarget(r.URL.Path)
 	if !ok {
+		if strings.HasPrefix(r.URL.Path, CallbackPrefix) {
+			d.serveCallback(w, r)
+			return
+		}
 		d.recordBadURL(r)
 		apierr.Render(w, r, apierr.Newf(apierr.RunBadDirection,
 			"missing or invalid direction segment: the path must start with /publish/, /consume/ or /gateway/ followed by an environment"),
@@ -162,6 +170,12 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case t.Direction == Publish && route.Service != nil:
+		if r.Method == http.MethodGet {
+			if opKey, id, ok := pollTarget(route.Service, t); ok {
+				d.servePoll(w, r, t, route.Service, opKey, id)
+				return
+			}
+		}
 		d.servePublish(w, r, t, route.Service)
 		return
 	case t.Direction == Consume && route.Service != nil:

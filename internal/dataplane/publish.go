@@ -11,6 +11,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -34,6 +35,12 @@ type publishCall struct {
 	body, out *[]byte
 	// called is set once the backend call was made.
 	called bool
+	// wsa holds the WS-Addressing headers of an async request; nil for sync.
+	wsa *soap.Addressing
+	// accepted is set when an async request was accepted (202).
+	accepted *model.AsyncExecution
+	// pollToken is the first poll token of an accepted request.
+	pollToken string
 }
 
 // release returns the pooled buffers unless a debug record holds them.
@@ -67,6 +74,8 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 		if e.Code == apierr.RunPayloadTooLarge && c.called {
 			c.rec.ResultCode = ResultBackendFailure // the backend's answer was too large
 		}
+	} else if c.accepted != nil {
+		n = c.writeAccepted(w, body)
 	} else {
 		out := wrapSuccess(svc.EnvelopeWrap, body, c.cid, svc.ServiceKey, c.rec.OperationKey, start)
 		h := w.Header()
@@ -101,6 +110,9 @@ func (c *publishCall) run(t Target) ([]byte, error) {
 	raw, err := c.readBody()
 	if err != nil {
 		return nil, err
+	}
+	if op.ExecutionMode == model.ExecutionAsyncCallback {
+		return c.runAsync(raw, params)
 	}
 	t0 := time.Now()
 	envelope, err := c.buildRequest(raw, params)

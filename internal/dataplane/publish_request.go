@@ -72,7 +72,7 @@ func (c *publishCall) buildRequest(raw []byte, path []routing.PathParam) ([]byte
 		}
 	}
 	w := xmlstream.NewWriter(make([]byte, 0, 2*len(raw)+512))
-	env := soap.Envelope{Version: op.SOAPVersion, Namespaces: op.Namespaces}
+	env := soap.Envelope{Version: op.SOAPVersion, Namespaces: op.Namespaces, Addressing: c.wsa}
 	if len(headers) > 0 {
 		env.Headers = [][]byte{headers}
 	}

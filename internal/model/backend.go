@@ -70,6 +70,17 @@ func NewCredential(sealed string, at time.Time, by string) Credential {
 // Sealed returns the sealed value, "" when unset.
 func (c Credential) Sealed() string { return c.sealed }
 
+// Equal reports whether c and o hold the same sealed value and metadata
+// (go-cmp uses it, so structures holding a credential compare).
+func (c Credential) Equal(o Credential) bool {
+	return c.sealed == o.sealed && c.Set == o.Set && timePtrEqual(c.LastUpdatedAt, o.LastUpdatedAt) &&
+		(c.LastUpdatedBy == nil) == (o.LastUpdatedBy == nil) && (c.LastUpdatedBy == nil || *c.LastUpdatedBy == *o.LastUpdatedBy)
+}
+
+func timePtrEqual(a, b *time.Time) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.Equal(*b))
+}
+
 // IsSet reports whether the credential holds a value.
 func (c Credential) IsSet() bool { return c.sealed != "" }
 

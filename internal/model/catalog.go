@@ -66,10 +66,14 @@ type Service struct {
 	EnvelopeWrapOverride          json.RawMessage `json:"envelopeWrapOverride"`
 	ErrorShapeOverride            json.RawMessage `json:"errorShapeOverride"`
 	CallbackAuthMode              string          `json:"callbackAuthMode"`
-	ActiveVersionID               *string         `json:"activeVersionId"`
-	LastTrafficAt                 *time.Time      `json:"lastTrafficAt"`
-	CreatedAt                     time.Time       `json:"createdAt"`
-	UpdatedAt                     time.Time       `json:"updatedAt"`
+	// CallbackSecret is the shared secret of async callbacks
+	// (callbackAuthMode shared_secret): write-only, shown as its
+	// credential metadata envelope.
+	CallbackSecret  Credential `json:"callbackSecret"`
+	ActiveVersionID *string    `json:"activeVersionId"`
+	LastTrafficAt   *time.Time `json:"lastTrafficAt"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	UpdatedAt       time.Time  `json:"updatedAt"`
 }
 
 // ServiceFilter selects services for the paged list.

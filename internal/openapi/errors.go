@@ -29,22 +29,12 @@ func codesOf(status int) []string {
 	return out
 }
 
-// errorComponents are the S2R components: the SPEC 7.1 error body, one
-// per error status with its codes, and the async 202 body. With an
+// errorComponents are the S2R components: the SPEC 7.1 error body and
+// one per error status with its codes (async.go adds the async ones). With an
 // errorShapeOverride the error bodies follow the service's template, so
 // they are described as objects carrying it.
 func errorComponents(svc model.Service) map[string]any {
-	out := map[string]any{
-		componentAsyncAccepted: map[string]any{
-			"type":     "object",
-			"required": []any{"correlationId", "pollPath", "pollToken"},
-			"properties": map[string]any{
-				"correlationId": map[string]any{"type": "string"},
-				"pollPath":      map[string]any{"type": "string"},
-				"pollToken":     map[string]any{"type": "string"},
-			},
-		},
-	}
+	out := map[string]any{}
 	var shape any
 	if len(svc.ErrorShapeOverride) > 0 && json.Unmarshal(svc.ErrorShapeOverride, &shape) == nil {
 		shaped := map[string]any{"type": "object",

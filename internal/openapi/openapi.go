@@ -100,6 +100,12 @@ func Build(in Input) (map[string]any, error) {
 		}
 	}
 	components := errorComponents(in.Service)
+	if hasAsync(in) {
+		if err := addPollPaths(paths, in, gen); err != nil {
+			return nil, err
+		}
+		asyncComponents(in.Service, components)
+	}
 	doc := map[string]any{
 		"openapi":           Version,
 		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",

@@ -131,10 +131,14 @@ func responses(svc model.Service, op Operation, output map[string]any, faults []
 	out := map[string]any{}
 	if op.ExecutionMode == model.ExecutionAsyncCallback {
 		out["202"] = map[string]any{
-			"description": "accepted: the SOAP request was sent; poll pollPath with the X-S2R-Poll-Token header",
-			"headers": map[string]any{"X-S2R-Poll-Token": map[string]any{"description": "single-use poll token",
-				"schema": map[string]any{"type": "string"}}},
-			"content": jsonContent(map[string]any{"$ref": refPrefix + "S2RAsyncAccepted"}),
+			"description": "accepted: the SOAP request was sent with WS-Addressing headers and the backend acknowledged " +
+				"it; its answer arrives later as a callback. Poll pollPath (GET " + PollPath(op.OperationKey) +
+				") with the X-S2R-Poll-Token header until the status is completed or failed.",
+			"headers": map[string]any{
+				"X-S2R-Poll-Token": map[string]any{"description": "single-use poll token", "schema": map[string]any{"type": "string"}},
+				"Location":         map[string]any{"description": "the poll path", "schema": map[string]any{"type": "string"}},
+			},
+			"content": jsonContent(map[string]any{"$ref": refPrefix + componentAsyncAccepted}),
 		}
 	} else {
 		out["200"] = map[string]any{"description": "the converted SOAP response",

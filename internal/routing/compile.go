@@ -28,6 +28,8 @@ type Source struct {
 	Mappings map[string]model.Mapping
 	Backends []upstream.Backend
 	Grants   []string
+	// CallbackSecret is the service's opened callback secret, nil for none.
+	CallbackSecret []byte
 	// DefaultTimeout and DefaultRetries are the settings
 	// default_timeout_ms and default_retry_count.
 	DefaultTimeout time.Duration
@@ -52,6 +54,7 @@ func Compile(src Source) (*Service, error) {
 		DebugEnabled:        m.DebugEnabled,
 		FaultDetailExposure: orDefault(m.FaultDetailExposureMode, model.FaultDetailSafe),
 		CallbackAuthMode:    orDefault(m.CallbackAuthMode, model.CallbackAuthNone),
+		CallbackSecret:      src.CallbackSecret,
 		RoutingMode:         orDefault(m.BackendRoutingMode, model.RoutingSingle),
 		HealthCheckMode:     orDefault(m.BackendHealthCheckMode, model.HealthCheckNone),
 		HealthCheckInterval: time.Duration(m.BackendHealthCheckIntervalSec) * time.Second,

@@ -28,6 +28,9 @@ type Service struct {
 	// shape.
 	ErrorShape       *ErrorShape
 	CallbackAuthMode string
+	// CallbackSecret is the opened shared secret of async callbacks; nil
+	// when none is set (or it does not open). Never logged or rendered.
+	CallbackSecret []byte
 
 	RoutingMode         string
 	HealthCheckMode     string

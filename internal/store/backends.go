@@ -177,20 +177,47 @@ func credentialsText(c model.BackendCredentials) (string, error) {
 		if !f.IsSet() && f.LastUpdatedAt == nil {
 			continue
 		}
-		sc := storedCredential{Sealed: f.Sealed()}
-		if f.LastUpdatedAt != nil {
-			sc.UpdatedAt = NewTime(*f.LastUpdatedAt).Time
-		}
-		if f.LastUpdatedBy != nil {
-			sc.UpdatedBy = *f.LastUpdatedBy
-		}
-		m[name] = sc
+		m[name] = storedCredentialOf(*f)
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return "", fmt.Errorf("credentials: %w", err)
 	}
 	return string(b), nil
+}
+
+// storedCredentialOf is the stored form of c.
+func storedCredentialOf(c model.Credential) storedCredential {
+	sc := storedCredential{Sealed: c.Sealed()}
+	if c.LastUpdatedAt != nil {
+		sc.UpdatedAt = NewTime(*c.LastUpdatedAt).Time
+	}
+	if c.LastUpdatedBy != nil {
+		sc.UpdatedBy = *c.LastUpdatedBy
+	}
+	return sc
+}
+
+// credentialText encodes a single-credential column ("{}" when the
+// credential was never set or cleared).
+func credentialText(c model.Credential) string {
+	if !c.IsSet() && c.LastUpdatedAt == nil {
+		return "{}"
+	}
+	b, _ := json.Marshal(storedCredentialOf(c)) // a struct of strings and a time cannot fail
+	return string(b)
+}
+
+// parseCredential decodes a single-credential column.
+func parseCredential(text string) (model.Credential, error) {
+	var sc storedCredential
+	if text == "" {
+		return model.Credential{}, nil
+	}
+	if err := json.Unmarshal([]byte(text), &sc); err != nil {
+		return model.Credential{}, err
+	}
+	return model.NewCredential(sc.Sealed, sc.UpdatedAt, sc.UpdatedBy), nil
 }
 
 func parseCredentials(text string) (model.BackendCredentials, error) {

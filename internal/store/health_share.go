@@ -27,9 +27,8 @@ func (s *Store) PublishBackendHealth(ctx context.Context, payload []byte) error 
 // on the watcher's goroutine; results arriving faster than fn handles them
 // beyond a buffer are dropped.
 func (s *Store) WatchBackendHealth(ctx context.Context, fn func(payload []byte)) error {
-	sub, unsubscribe := s.notes.subscribe(backendHealthChannel, 1024)
+	sub, unsubscribe := s.subscribe(backendHealthChannel, 1024)
 	defer unsubscribe()
-	s.ensureListening()
 	for {
 		select {
 		case <-ctx.Done():

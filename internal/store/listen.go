@@ -47,18 +47,22 @@ func (s *subscription) signalMissed() {
 }
 
 // notifications fans the notifications of the Store's LISTEN connection
-// out to subscribers. On SQLite (one process) Notify delivers in process.
+// out to subscribers. On PostgreSQL the first subscriber starts the
+// listening connection and the last one to leave stops it (and waits
+// until it is released). On SQLite (one process) notify delivers in
+// process.
 type notifications struct {
-	mu      sync.Mutex
-	subs    map[string]map[*subscription]struct{}
-	started bool
-	cancel  context.CancelFunc
-	done    chan struct{}
+	mu     sync.Mutex
+	subs   map[string]map[*subscription]struct{}
+	count  int
+	cancel context.CancelFunc // of the running LISTEN loop, nil when none
+	done   chan struct{}
 }
 
 // subscribe registers a subscriber of channel with a payload buffer of
 // size buf; the returned function unregisters it.
-func (n *notifications) subscribe(channel string, buf int) (*subscription, func()) {
+func (s *Store) subscribe(channel string, buf int) (*subscription, func()) {
+	n := &s.notes
 	sub := &subscription{payloads: make(chan string, buf), missed: make(chan struct{}, 1)}
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -69,10 +73,31 @@ func (n *notifications) subscribe(channel string, buf int) (*subscription, func(
 		n.subs[channel] = map[*subscription]struct{}{}
 	}
 	n.subs[channel][sub] = struct{}{}
+	n.count++
+	if s.dialect == Postgres && n.cancel == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		n.cancel, n.done = cancel, done
+		go func() {
+			defer close(done)
+			s.listenLoop(ctx)
+		}()
+	}
 	return sub, func() {
 		n.mu.Lock()
-		defer n.mu.Unlock()
 		delete(n.subs[channel], sub)
+		n.count--
+		var cancel context.CancelFunc
+		var done chan struct{}
+		if n.count == 0 {
+			cancel, done = n.cancel, n.done
+			n.cancel, n.done = nil, nil
+		}
+		n.mu.Unlock()
+		if cancel != nil {
+			cancel()
+			<-done
+		}
 	}
 }
 
@@ -100,31 +125,12 @@ func (n *notifications) resync() {
 	}
 }
 
-// ensureListening starts the Store's LISTEN loop once (PostgreSQL only).
-func (s *Store) ensureListening() {
-	if s.dialect != Postgres {
-		return
-	}
-	n := &s.notes
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.started {
-		return
-	}
-	n.started = true
-	ctx, cancel := context.WithCancel(context.Background())
-	n.cancel, n.done = cancel, make(chan struct{})
-	go func() {
-		defer close(n.done)
-		s.listenLoop(ctx)
-	}()
-}
-
-// stopListening ends the LISTEN loop and waits until it released its
-// connection.
+// stopListening ends the LISTEN loop, if one runs, and waits until it
+// released its connection (Close, with subscribers left).
 func (n *notifications) stopListening() {
 	n.mu.Lock()
 	cancel, done := n.cancel, n.done
+	n.cancel, n.done = nil, nil
 	n.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -14,13 +14,13 @@ import (
 const serviceColumns = `service_id, service_key, service_name, environment, direction, status, debug_enabled,
 	description, backend_routing_mode, backend_health_check_mode, backend_health_check_interval_sec,
 	default_backend_profile_id, fault_detail_exposure_mode, envelope_wrap_override, error_shape_override,
-	callback_auth_mode, active_version_id, last_traffic_at, created_at, updated_at`
+	callback_auth_mode, active_version_id, last_traffic_at, created_at, updated_at, callback_secret`
 
 // CreateService stores a new service. Another service with the same
 // direction, environment and key gives ErrAlreadyExists.
 func (tx *Tx) CreateService(ctx context.Context, s model.Service) error {
 	_, err := tx.Exec(ctx, "INSERT INTO services ("+serviceColumns+`) VALUES
-		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		serviceArgs(s)...)
 	if err != nil {
 		return fmt.Errorf("store: create service: %w", err)
@@ -37,8 +37,8 @@ func (tx *Tx) UpdateService(ctx context.Context, s model.Service) error {
 		backend_routing_mode = $6, backend_health_check_mode = $7, backend_health_check_interval_sec = $8,
 		default_backend_profile_id = $9, fault_detail_exposure_mode = $10, envelope_wrap_override = $11,
 		error_shape_override = $12, callback_auth_mode = $13, active_version_id = $14, last_traffic_at = $15,
-		updated_at = $16 WHERE service_id = $1`, a[0], a[2], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14],
-		a[15], a[16], a[17], a[19])
+		updated_at = $16, callback_secret = $17 WHERE service_id = $1`, a[0], a[2], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+		a[12], a[13], a[14], a[15], a[16], a[17], a[19], a[20])
 	if err != nil {
 		return fmt.Errorf("store: update service: %w", err)
 	}
@@ -162,7 +162,7 @@ func serviceArgs(s model.Service) []any {
 		s.Description, s.BackendRoutingMode, s.BackendHealthCheckMode, s.BackendHealthCheckIntervalSec,
 		s.DefaultBackendProfileID, s.FaultDetailExposureMode, jsonOrNull(s.EnvelopeWrapOverride),
 		jsonOrNull(s.ErrorShapeOverride), s.CallbackAuthMode, s.ActiveVersionID, lastTraffic,
-		NewTime(s.CreatedAt), NewTime(s.UpdatedAt)}
+		NewTime(s.CreatedAt), NewTime(s.UpdatedAt), credentialText(s.CallbackSecret)}
 }
 
 func scanService(scan func(...any) error) (model.Service, error) {
@@ -171,13 +171,17 @@ func scanService(scan func(...any) error) (model.Service, error) {
 		envelope, errShape   *string
 		lastTraffic, created Time
 		updated              Time
+		secret               string
 	)
 	err := scan(&s.ServiceID, &s.ServiceKey, &s.ServiceName, &s.Environment, &s.Direction, &s.Status, &s.DebugEnabled,
 		&s.Description, &s.BackendRoutingMode, &s.BackendHealthCheckMode, &s.BackendHealthCheckIntervalSec,
 		&s.DefaultBackendProfileID, &s.FaultDetailExposureMode, &envelope, &errShape, &s.CallbackAuthMode,
-		&s.ActiveVersionID, &lastTraffic, &created, &updated)
+		&s.ActiveVersionID, &lastTraffic, &created, &updated, &secret)
 	if err != nil {
 		return model.Service{}, err
+	}
+	if s.CallbackSecret, err = parseCredential(secret); err != nil {
+		return model.Service{}, fmt.Errorf("callback_secret column: %w", err)
 	}
 	s.EnvelopeWrapOverride, s.ErrorShapeOverride = rawOrNil(envelope), rawOrNil(errShape)
 	if !lastTraffic.IsZero() {

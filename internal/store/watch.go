@@ -43,10 +43,9 @@ func (s *Store) WatchRevision(ctx context.Context, interval time.Duration, fn fu
 	var notes <-chan string
 	var missed <-chan struct{}
 	if s.dialect == Postgres {
-		sub, unsubscribe := s.notes.subscribe(revisionChannel, 1)
+		sub, unsubscribe := s.subscribe(revisionChannel, 1)
 		defer unsubscribe()
 		notes, missed = sub.payloads, sub.missed
-		s.ensureListening()
 	}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()

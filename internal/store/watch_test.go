@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 	"time"
 
@@ -75,19 +76,7 @@ func TestWatchRevisionInProcess(t *testing.T) {
 // PostgreSQL database: the watcher learns it through LISTEN/NOTIFY.
 func TestWatchRevisionAcrossInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
-	ctx := context.Background()
-	open := func() *store.Store {
-		s, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	watcher, other := open(), open()
+	watcher, other := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	revs := watch(t, watcher)
 	expectRev(t, revs, 0)
 	// LISTEN starts asynchronously: bump until a change arrives.
@@ -103,4 +92,62 @@ func TestWatchRevisionAcrossInstances(t *testing.T) {
 		}
 	}
 	t.Fatal("no revision change delivered across instances within 10s")
+}
+
+// TestWatchersShareOneListen: every watcher of a PostgreSQL store learns
+// another instance's bump through one shared LISTEN connection, which is
+// released when the last watcher stops.
+func TestWatchersShareOneListen(t *testing.T) {
+	cfg := storetest.PostgresConfig(t)
+	ctx := context.Background()
+	watcher, other := storetest.Open(t, cfg), storetest.Open(t, cfg)
+	db, err := sql.Open("pgx", cfg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	listening := func() int {
+		var n int
+		err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "+
+			"AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()").Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var cancels []context.CancelFunc
+	var dones []chan struct{}
+	var chans []chan int64
+	for range 6 {
+		revs := make(chan int64, 64)
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); watcher.WatchRevision(wctx, time.Hour, func(rev int64) { revs <- rev }) }()
+		cancels, dones, chans = append(cancels, cancel), append(dones, done), append(chans, revs)
+	}
+	for _, revs := range chans {
+		expectRev(t, revs, 0)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for listening() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d LISTEN connections for 6 watchers, want 1", listening())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	bump(t, other)
+	for _, revs := range chans {
+		expectRev(t, revs, 1)
+	}
+	for i := range cancels {
+		cancels[i]()
+		<-dones[i]
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for listening() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d LISTEN connections after the watchers stopped", listening())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -159,6 +159,16 @@ func source(ctx context.Context, cfg Config, m model.Service, settings model.Set
 		}
 		src.Backends = append(src.Backends, b)
 	}
+	if m.CallbackSecret.IsSet() {
+		if cfg.Secrets == nil {
+			cfg.logger().Warn("callback secret cannot be opened: no secret key", "serviceId", m.ServiceID)
+		} else if b, err := cfg.Secrets.Open(m.CallbackSecret.Sealed(), model.CallbackSecretAAD(m.ServiceID)); err != nil {
+			// Callbacks of a shared_secret service then all answer 401.
+			cfg.logger().Warn("callback secret does not open", "serviceId", m.ServiceID, "error", err.Error())
+		} else {
+			src.CallbackSecret = b
+		}
+	}
 	g, err := st.ConsumerGrants(ctx, m.ServiceID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return src, readErr("consumer grants", err)

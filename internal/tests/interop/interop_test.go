@@ -1,6 +1,7 @@
-// Package interop tests s2r against real third-party SOAP stacks (issues 5
-// and 16): the npm soap package as a SOAP backend of publish and as a
-// client of consume, Debian's python3-zeep as a client of consume, and
+// Package interop tests s2r against real third-party SOAP stacks (issues 5,
+// 10 and 16): the npm soap package as a SOAP backend of publish (also an
+// asynchronous one answering by WS-Addressing callback) and as a client of
+// consume, Debian's python3-zeep as a client of consume, and
 // Debian's PHP ext/soap and Perl SOAP::Lite each as a client of consume
 // (SOAP 1.1 and 1.2) and as a backend of publish (document/literal and
 // rpc/encoded). Each test runs the real s2r binary (built from cmd/s2r, on

@@ -1,0 +1,148 @@
+package async
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+// concurrently runs n calls of f at once and counts the statuses.
+func concurrently(n int, f func(i int) int) map[int]int {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		start = make(chan struct{})
+		got   = map[int]int{}
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			st := f(i)
+			mu.Lock()
+			got[st]++
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return got
+}
+
+// TestAsyncExactlyOnce: 100 concurrent duplicate callbacks of one
+// execution give exactly one 200 and 99 409 S2R-RUN-0431, and one stored
+// result; 20 concurrent polls with one token give one 200.
+func TestAsyncExactlyOnce(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		s := newStack(t, st)
+		be := newBackend(t)
+		s.onboard("calc", be.srv.URL+"/calc", cbSecret, "add")
+		acc := s.start("calc", "add", `{"a":1,"b":2}`)
+
+		got := concurrently(20, func(int) int {
+			a, _ := s.poll(acc.PollPath, acc.PollToken)
+			return a.status
+		})
+		if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 19 {
+			t.Fatalf("20 polls with one token: %v", got)
+		}
+
+		got = concurrently(100, func(i int) int {
+			cb := callback11(relatesTo(acc.CorrelationID), addResponse(itoa(i)))
+			return send(t, "POST", s.base+"/_s2r/callback/dev/calc/add", "text/xml", []byte(cb),
+				"X-S2R-Callback-Secret", cbSecret).status
+		})
+		if got[http.StatusOK] != 1 || got[http.StatusConflict] != 99 {
+			t.Fatalf("100 duplicate callbacks: %v", got)
+		}
+		e := s.execution(acc.CorrelationID)
+		if e.Status != model.AsyncCompleted || e.Result == nil {
+			t.Fatalf("execution %+v", e)
+		}
+		// The stored callback is the one whose result was stored.
+		var winner string
+		for i := range 100 {
+			if string(e.Result) == `{"result":`+itoa(i)+`}` {
+				winner = itoa(i)
+			}
+		}
+		if winner == "" || string(e.Callback) != callback11(relatesTo(acc.CorrelationID), addResponse(winner)) {
+			t.Errorf("result %s and callback %s disagree", e.Result, e.Callback)
+		}
+	})
+}
+
+// TestAsyncTwoInstances: two instances on one PostgreSQL database; an
+// execution started through A is completed by a callback to B and polled
+// through A, and the sweeper runs on one instance at a time.
+func TestAsyncTwoInstances(t *testing.T) {
+	cfg := storetest.PostgresConfig(t)
+	open := func() *store.Store {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		st, err := store.Open(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		if err := st.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	a, b := newStack(t, open()), newStack(t, open())
+	be := newBackend(t)
+	a.onboard("calc", be.srv.URL+"/calc", cbSecret, "add")
+	acc := a.start("calc", "add", `{"a":20,"b":22}`)
+	// B serves the route once its table has reloaded (LISTEN/NOTIFY).
+	eventually(t, "instance B serves the callback", func() bool {
+		r := b.callback("calc", "add", "text/xml", callback11(relatesTo(acc.CorrelationID), addResponse("42")),
+			"X-S2R-Callback-Secret", cbSecret)
+		return r.status != http.StatusNotFound
+	})
+	ans, p := a.poll(acc.PollPath, acc.PollToken)
+	if ans.want(t, http.StatusOK); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":42}` {
+		t.Fatalf("poll through A: %s", ans.body)
+	}
+	// One token, two instances: one poll wins.
+	got := concurrently(10, func(i int) int {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		r, _ := s.poll(acc.PollPath, p.PollToken)
+		return r.status
+	})
+	if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 9 {
+		t.Errorf("10 polls with one token on two instances: %v", got)
+	}
+	// The sweeper: while A holds the job, B's run does nothing.
+	held := make(chan struct{})
+	release := make(chan struct{})
+	go a.st.TryExclusive(context.Background(), sweepJob, func(context.Context) error {
+		close(held)
+		<-release
+		return nil
+	})
+	<-held
+	acc2 := a.start("calc", "add", `{"a":1,"b":1}`)
+	b.clock.advance(48 * time.Hour)
+	if n, _, err := b.x.Sweep(context.Background()); err != nil || n != 0 {
+		t.Errorf("B swept %d (%v) while A held the job", n, err)
+	}
+	close(release)
+	eventually(t, "B sweeps once A is done", func() bool {
+		n, _, err := b.x.Sweep(context.Background())
+		return err == nil && n == 1
+	})
+	if e := a.execution(acc2.CorrelationID); e.Status != model.AsyncExpired {
+		t.Errorf("swept execution is %s", e.Status)
+	}
+}

@@ -1,0 +1,403 @@
+package async
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/obs"
+	"github.com/s2r-project/s2r/internal/observe"
+	routeload "github.com/s2r-project/s2r/internal/routing/load"
+	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/server"
+	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/upstream"
+)
+
+// Identities of the tests: root is a bootstrap admin, the others get
+// direct permission bindings.
+const (
+	rootEmail     = "root@example.com"
+	operatorEmail = "operator@example.com"
+	readerEmail   = "reader@example.com"
+	nobodyEmail   = "nobody@example.com"
+)
+
+// testKey is the secret key of every stack (instances sharing a database
+// share the key).
+var testKey = bytes.Repeat([]byte{7}, secret.KeySize)
+
+// clock is a settable test clock: real time plus an offset.
+type clock struct{ offset atomic.Int64 }
+
+func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// stack is one s2r instance in process, wired as cmd/s2r/serve.go wires
+// it: route table reloader, transaction recorder, async executions,
+// runtime dispatcher and admin API behind the real middleware, served on
+// 127.0.0.1.
+type stack struct {
+	t     testing.TB
+	st    *store.Store
+	x     *Executions
+	clock *clock
+	base  string
+	logs  *syncBuffer
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func newStack(t testing.TB, st *store.Store) *stack {
+	t.Helper()
+	box, err := secret.NewBox(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+		if t.Failed() {
+			t.Logf("stack log tail:\n%s", tail(logs.String(), 4000))
+		}
+	})
+	run := func(f func(context.Context) error) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(ctx) }()
+	}
+	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 200*time.Millisecond)
+	if err := routes.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := observe.New(observe.Config{Store: st, Logger: log, FlushInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &clock{}
+	x := New(Config{Store: st, Logger: log, Now: c.now, SweepInterval: time.Hour, WatchInterval: 200 * time.Millisecond})
+	if err := x.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	client := upstream.NewClient()
+	t.Cleanup(client.Close)
+	d := dataplane.New(dataplane.Config{Routes: dataplane.TableRoutes{Source: routes}, Recorder: rec,
+		Backends: dataplane.DefaultBackend{Client: client}, Logger: log, Async: x, MaxPayloadMB: func() int { return 1 }})
+	adm := admin.New(admin.Config{Store: st, Secrets: box, Logger: log, BootstrapAdmins: []string{rootEmail},
+		Version: "test", Routes: x.Routes(d)})
+	reg := obs.NewRegistry()
+	metrics, err := httpx.NewHTTPMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := server.Config{Logger: log, Registry: reg, Metrics: metrics, Health: http.NotFoundHandler(), Runtime: d, Admin: adm}.MainHandler()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	run(routes.Run)
+	run(rec.Run)
+	run(x.Run)
+	s := &stack{t: t, st: st, x: x, clock: c, base: srv.URL, logs: logs}
+	s.bindRoles()
+	return s
+}
+
+// bindRoles gives operator and reader their roles (once per database:
+// stacks may share one).
+func (s *stack) bindRoles() {
+	ctx := context.Background()
+	for i, b := range []struct {
+		email string
+		role  model.Role
+	}{{operatorEmail, model.RoleOperator}, {readerEmail, model.RoleReader}} {
+		err := s.st.Transact(ctx, func(tx *store.Tx) error {
+			return tx.InsertPermissionBinding(ctx, model.PermissionBinding{
+				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
+				TenantID: model.DefaultTenant, CreatedAt: time.Now(), CreatedBy: "setup"})
+		})
+		if err != nil && !errors.Is(err, store.ErrAlreadyExists) {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// answer is one HTTP answer.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a answer) json(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(a.body, &m); err != nil {
+		t.Fatalf("answer is not a JSON object (%v): %.500s", err, a.body)
+	}
+	return m
+}
+
+func (a answer) want(t testing.TB, status int) answer {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("status %d, want %d: %.1500s", a.status, status, a.body)
+	}
+	return a
+}
+
+// wantError checks an SPEC 7.1 error answer.
+func (a answer) wantError(t testing.TB, status int, code string) {
+	t.Helper()
+	var e struct {
+		Error struct{ Code, Message, CorrelationID string }
+	}
+	if err := json.Unmarshal(a.body, &e); err != nil || a.status != status || e.Error.Code != code || e.Error.Message == "" {
+		t.Fatalf("answer %d %s, want %d %s", a.status, a.body, status, code)
+	}
+}
+
+var httpClient = &http.Client{Timeout: 30 * time.Second}
+
+// do sends one request; headers are name/value pairs.
+func (s *stack) do(method, path, ct string, body []byte, hdr ...string) answer {
+	s.t.Helper()
+	return send(s.t, method, s.base+path, ct, body, hdr...)
+}
+
+func send(t testing.TB, method, url, ct string, body []byte, hdr ...string) answer {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// admin sends an admin request as email with a JSON body (nil for none).
+func (s *stack) admin(method, path, email string, body any) answer {
+	s.t.Helper()
+	var b []byte
+	ct := ""
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			s.t.Fatal(err)
+		}
+		ct = "application/json"
+	}
+	return s.do(method, "/admin/v1"+path, ct, b, "X-Idp-Authenticated-User-Email", email)
+}
+
+// service is an onboarded calc service.
+type service struct {
+	id, key string
+	ops     map[string]string // operationKey → operationId
+}
+
+// onboard imports testdata/calc.wsdl by autopilot as service key with its
+// backend at backendURL, makes the given operations async_callback,
+// optionally sets a shared callback secret, and activates it.
+func (s *stack) onboard(key, backendURL, callbackSecret string, asyncOps ...string) service {
+	s.t.Helper()
+	wsdl, err := os.ReadFile("testdata/calc.wsdl")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	a := s.admin("POST", "/wsdl/import-xml:autopilot", rootEmail, map[string]any{"xml": string(wsdl), "environment": "dev",
+		"serviceKey": key, "backendUrl": backendURL}).want(s.t, http.StatusCreated)
+	var auto struct {
+		Service    struct{ ServiceID string }
+		Version    struct{ VersionID string }
+		Operations []struct{ OperationID, OperationKey string }
+	}
+	if err := json.Unmarshal(a.body, &auto); err != nil {
+		s.t.Fatal(err)
+	}
+	svc := service{id: auto.Service.ServiceID, key: key, ops: map[string]string{}}
+	for _, op := range auto.Operations {
+		svc.ops[op.OperationKey] = op.OperationID
+	}
+	for _, k := range asyncOps {
+		s.admin("PATCH", "/operations/"+svc.ops[k], operatorEmail, map[string]any{"executionMode": "async_callback"}).
+			want(s.t, http.StatusOK)
+	}
+	if callbackSecret != "" {
+		s.admin("PATCH", "/services/"+svc.id, operatorEmail, map[string]any{"callbackAuthMode": "shared_secret",
+			"callbackSecret": callbackSecret}).want(s.t, http.StatusOK)
+	}
+	s.admin("POST", "/services/"+svc.id+"/versions/"+auto.Version.VersionID+":activate", operatorEmail, nil).
+		want(s.t, http.StatusOK)
+	return svc
+}
+
+// publish posts a JSON body to a publish operation, waiting until the
+// route table serves the service.
+func (s *stack) publish(key, op, body string, hdr ...string) answer {
+	s.t.Helper()
+	var a answer
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a = s.do("POST", "/publish/dev/"+key+"/"+op, "application/json", []byte(body), hdr...)
+		if a.status != http.StatusNotFound || time.Now().After(deadline) {
+			return a
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// accepted is the 202 answer of an async publish.
+type accepted struct {
+	CorrelationID, Status, PollPath, PollToken string
+	ExpiresAt                                  time.Time
+}
+
+func (s *stack) start(key, op, body string, hdr ...string) accepted {
+	s.t.Helper()
+	a := s.publish(key, op, body, hdr...).want(s.t, http.StatusAccepted)
+	var acc accepted
+	if err := json.Unmarshal(a.body, &acc); err != nil {
+		s.t.Fatal(err)
+	}
+	if acc.PollToken == "" || a.header.Get("X-S2R-Poll-Token") != acc.PollToken || a.header.Get("Location") != acc.PollPath ||
+		acc.Status != model.AsyncWaiting || acc.PollPath != "/publish/dev/"+key+"/"+op+"/async/"+acc.CorrelationID {
+		s.t.Fatalf("202 answer: %s, headers %v", a.body, a.header)
+	}
+	return acc
+}
+
+// pollAnswer is a decoded poll answer.
+type pollAnswer struct {
+	CorrelationID, Status, PollToken string
+	ExpiresAt                        time.Time
+	Result, Fault, Error             json.RawMessage
+}
+
+// poll polls with token and returns the answer (decoded when 200).
+func (s *stack) poll(path, token string) (answer, pollAnswer) {
+	s.t.Helper()
+	var hdr []string
+	if token != "" {
+		hdr = []string{"X-S2R-Poll-Token", token}
+	}
+	a := s.do("GET", path, "", nil, hdr...)
+	var p pollAnswer
+	if a.status == http.StatusOK {
+		if err := json.Unmarshal(a.body, &p); err != nil {
+			s.t.Fatal(err)
+		}
+		if p.PollToken == "" || p.PollToken == token || a.header.Get("X-S2R-Poll-Token") != p.PollToken {
+			s.t.Fatalf("poll token not rotated: %s", a.body)
+		}
+	}
+	return a, p
+}
+
+// pollAnswer polls with token and returns the raw answer.
+func (s *stack) pollAnswer(path, token string) answer {
+	s.t.Helper()
+	a, _ := s.poll(path, token)
+	return a
+}
+
+// callback posts a callback envelope to the operation's callback path.
+func (s *stack) callback(key, op, ct, body string, hdr ...string) answer {
+	s.t.Helper()
+	return s.do("POST", "/_s2r/callback/dev/"+key+"/"+op, ct, []byte(body), hdr...)
+}
+
+// execution reads an execution from the store.
+func (s *stack) execution(id string) model.AsyncExecution {
+	s.t.Helper()
+	e, err := s.st.AsyncExecution(context.Background(), id)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return e
+}
+
+// txLogs waits until the recorder has stored at least n runtime logs of
+// correlation id (10 s at most) and returns them.
+func (s *stack) txLogs(id string, n int) []store.TxLog {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		logs, err := s.st.TxLogsByCorrelation(context.Background(), id)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		if len(logs) >= n || time.Now().After(deadline) {
+			return logs
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// eventually retries cond until it holds or 10 s pass.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
