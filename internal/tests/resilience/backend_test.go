@@ -124,6 +124,33 @@ type calcService struct {
 // serves it.
 func onboardCalc(t *testing.T, base, key, endpoint string, patch map[string]any) calcService {
 	t.Helper()
+	s := importCalc(t, base, key, endpoint, patch)
+	activateCalc(t, base, s, func() string {
+		if r := s.add(base, 2, 3); !r.ok() || string(r.body) != `{"result":5}` {
+			return r.String()
+		}
+		return ""
+	})
+	return s
+}
+
+// onboardAsyncCalc is onboardCalc with the add operation in
+// async_callback mode: a call answers 202 with an execution.
+func onboardAsyncCalc(t *testing.T, base, key, endpoint string) calcService {
+	t.Helper()
+	s := importCalc(t, base, key, endpoint, nil)
+	mustAdmin(t, base, "PATCH", "/operations/"+s.Operations["add"], map[string]any{"executionMode": "async_callback"}, http.StatusOK)
+	activateCalc(t, base, s, func() string {
+		if r := s.add(base, 2, 3); r.status != http.StatusAccepted {
+			return r.String()
+		}
+		return ""
+	})
+	return s
+}
+
+func importCalc(t *testing.T, base, key, endpoint string, patch map[string]any) calcService {
+	t.Helper()
 	var auto struct {
 		Service        struct{ ServiceID string } `json:"service"`
 		Version        struct{ VersionID string } `json:"version"`
@@ -142,14 +169,14 @@ func onboardCalc(t *testing.T, base, key, endpoint string, patch map[string]any)
 	if len(patch) > 0 {
 		mustAdmin(t, base, "PATCH", "/services/"+s.ServiceID, patch, http.StatusOK)
 	}
-	mustAdmin(t, base, "POST", "/services/"+s.ServiceID+"/versions/"+s.VersionID+":activate", nil, http.StatusOK)
-	eventually(t, 5*time.Second, key+" served", func() string {
-		if r := s.add(base, 2, 3); !r.ok() || string(r.body) != `{"result":5}` {
-			return r.String()
-		}
-		return ""
-	})
 	return s
+}
+
+// activateCalc activates s's version and waits until served says "".
+func activateCalc(t *testing.T, base string, s calcService, served func() string) {
+	t.Helper()
+	mustAdmin(t, base, "POST", "/services/"+s.ServiceID+"/versions/"+s.VersionID+":activate", nil, http.StatusOK)
+	eventually(t, 5*time.Second, s.Key+" served", served)
 }
 
 // add calls the service's add operation on base.

@@ -55,6 +55,7 @@ func TestCrashSafety(t *testing.T) {
 			}
 			w := &workload{t: t, acks: map[string][]ack{}}
 			w.calc = onboardCalc(t, in.base, "calc", calc.url(), nil)
+			w.async = onboardAsyncCalc(t, in.base, "calcasync", calc.url())
 			var scratch struct{ ProfileID string }
 			mustAdmin(t, in.base, "POST", "/services/"+w.calc.ServiceID+"/backend-profiles", map[string]any{
 				"name": "scratch", "endpointUrl": "http://127.0.0.1:9/scratch", "routingPriority": 50}, http.StatusCreated).decode(t, &scratch)

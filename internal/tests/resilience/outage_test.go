@@ -162,10 +162,11 @@ func cleanRuntimeFailure(r reply) bool {
 }
 
 // TestPostgresRestartUnderLoad stops s2r's PostgreSQL server under load
-// (publish calls, admin writes and reads, readiness probes), first
-// cleanly then as a crash, and starts it again: while it is down publish
-// keeps serving from the compiled route table, admin calls answer 503
-// S2R-ADM-0503 and /health/ready 503; within recoveryWindow of its return
+// (publish calls, async publish calls, admin writes and reads, readiness
+// probes), first cleanly then as a crash, and starts it again: while it
+// is down publish keeps serving from the compiled route table, async
+// publish (which stores an execution) answers 503 S2R-RUN-0503, admin
+// calls 503 S2R-ADM-0503 and /health/ready 503; within recoveryWindow of its return
 // everything succeeds again, a configuration change is served, the
 // transaction recorder writes again and the background jobs run again,
 // all without restarting s2r.
@@ -177,6 +178,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	in := startInstance(t, "s2r", "S2R_DATABASE_URL="+dbURL)
 	svc := onboardCalc(t, in.base, "calc", calc.url(), nil)
 	probe := onboardCalc(t, in.base, "probe", calc.url(), nil) // changed after each restart
+	asyncSvc := onboardAsyncCalc(t, in.base, "calcasync", calc.url())
 	mustAdmin(t, in.base, "PATCH", "/settings", map[string]any{"alert_evaluation_interval_seconds": 5}, http.StatusOK)
 
 	tl := &timeline{}
@@ -195,6 +197,10 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		}()
 	}
 	pub := publishLoad(ctx, 2, svc, func() string { return in.base }, func(r reply, a, b int) { tl.add("publish", r, addOK(r, a, b)) })
+	loop("async-publish", 20*time.Millisecond, func(int) (reply, bool) {
+		r := asyncSvc.add(in.base, 1, 2)
+		return r, r.status == http.StatusAccepted
+	})
 	loop("admin-write", 20*time.Millisecond, func(i int) (reply, bool) {
 		r := admin(in.base, "POST", "/services", map[string]any{"serviceKey": fmt.Sprintf("pg-%d-%d", time.Now().UnixNano(), i),
 			"serviceName": "x", "environment": "pg"})
@@ -231,12 +237,13 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				t.Errorf("%s: publish while PostgreSQL was down: %s", mode, a.r)
 			}
 		}
-		for _, stream := range []string{"admin-write", "admin-read"} {
+		for stream, code := range map[string]string{"admin-write": "S2R-ADM-0503", "admin-read": "S2R-ADM-0503",
+			"async-publish": "S2R-RUN-0503"} {
 			as := during(stream)
 			t.Logf("%s: %s while PostgreSQL was down: %s", mode, stream, codes(as))
 			for _, a := range as {
-				if a.r.status != http.StatusServiceUnavailable || a.r.code() != "S2R-ADM-0503" {
-					t.Errorf("%s: %s while PostgreSQL was down: %s", mode, stream, a.r)
+				if a.r.status != http.StatusServiceUnavailable || a.r.code() != code {
+					t.Errorf("%s: %s while PostgreSQL was down: %s, want 503 %s", mode, stream, a.r, code)
 				}
 			}
 		}
@@ -245,7 +252,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				t.Errorf("%s: /health/ready while PostgreSQL was down: %s", mode, a.r)
 			}
 		}
-		for _, stream := range []string{"publish", "admin-write", "admin-read", "ready"} {
+		for _, stream := range []string{"publish", "async-publish", "admin-write", "admin-read", "ready"} {
 			took, ok := tl.recovered(stream, back)
 			t.Logf("%s: %s all ok %v after PostgreSQL's return (%s)", mode, stream, took, codes(tl.between(stream, back, time.Now())))
 			if !ok || took > recoveryWindow {

@@ -38,6 +38,7 @@ type jobKind struct {
 var jobKinds = []jobKind{
 	{name: "backend-health-checks", every: time.Second}, // a round per second; each backend at its interval
 	{name: "alert-evaluation", every: 5 * time.Second},  // alert_evaluation_interval_seconds
+	{name: "async-expiry", every: 10 * time.Second},     // the sweeper's period
 	{name: "runtime-tx-retention", every: time.Hour},
 	{name: "bad-url-prune", every: time.Hour},
 }
@@ -147,13 +148,14 @@ func TestScaleOut(t *testing.T) {
 			if j.every > failoverWindow || !slices.Contains(leading, j.name) {
 				continue
 			}
-			took := eventually(t, failoverWindow, j.name+" taken over", func() string {
-				if w.runsSince(j.name, killed) == 0 {
+			eventually(t, failoverWindow-time.Since(killed), j.name+" taken over", func() string {
+				if _, ok := w.firstRunSince(j.name, killed); !ok {
 					return "no run since the kill"
 				}
 				return ""
 			})
-			t.Logf("%s taken over by %s %v after the kill", j.name, w.leaderOf(j.name).name, took)
+			first, _ := w.firstRunSince(j.name, killed)
+			t.Logf("%s taken over by %s: first run sampled %v after the kill", j.name, first.in.name, first.at.Sub(killed))
 		}
 	}
 	stop()
@@ -333,18 +335,17 @@ func (w *jobWatch) leads(in *instance) []string {
 	return out
 }
 
-// runsSince counts the samples in which some live instance ran job after
-// t.
-func (w *jobWatch) runsSince(job string, t time.Time) int {
+// firstRunSince returns the first sampled run of job by a live instance
+// after t.
+func (w *jobWatch) firstRunSince(job string, t time.Time) (jobRun, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	n := 0
 	for _, r := range w.runs[job] {
 		if r.at.After(t) && !w.dead[r.in] {
-			n++
+			return r, true
 		}
 	}
-	return n
+	return jobRun{}, false
 }
 
 // report logs which instances ran each job, and fails for a job that

@@ -32,7 +32,8 @@ type writeKind struct {
 type workload struct {
 	t       *testing.T
 	calc    calcService
-	scratch string // profile id updated by "backend-profile-update"
+	async   calcService // add is an async_callback operation
+	scratch string      // profile id updated by "backend-profile-update"
 
 	mu   sync.Mutex
 	acks map[string][]ack // by kind
@@ -55,7 +56,8 @@ func (w *workload) acked(kind string) []ack {
 
 // writeKinds are the acknowledged writes of s2r as of this branch: admin
 // changes of several shapes (row creation, singleton and row updates,
-// multi-table autopilot import). Runtime transaction records are not among
+// multi-table autopilot import) and async executions (the 202 of an
+// async_callback publish). Runtime transaction records are not among
 // them: they are written asynchronously by design (DESIGN 2) and may be
 // lost in a crash; see docs/decisions-resilience.md.
 var writeKinds = []writeKind{
@@ -159,6 +161,20 @@ var writeKinds = []writeKind{
 				ops := listItems(r)
 				if r.status != http.StatusOK || strconv.Itoa(len(ops)) != p[2] {
 					return fmt.Sprintf("autopilot %s: %d operations, want %s: %s", k, len(ops), p[2], r)
+				}
+			}
+			return ""
+		}},
+	{name: "async-execution",
+		write: func(w *workload, base string, n int, cid string) (string, reply) {
+			r := call("POST", base+"/publish/dev/"+w.async.Key+"/add", fmt.Sprintf(`{"a":%d,"b":1}`, n), "X-Correlation-Id", cid)
+			return cid, r
+		},
+		verify: func(w *workload, base string, keys []string) string {
+			for _, id := range keys {
+				r := admin(base, "GET", "/async-executions/"+url.PathEscape(id), nil)
+				if r.status != http.StatusOK {
+					return "async execution " + id + ": " + r.String()
 				}
 			}
 			return ""
