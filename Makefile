@@ -6,11 +6,15 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 BENCHTIME ?= 200ms
 
-.PHONY: run build test test-sqlite bench lint fuzz
+.PHONY: run build test test-sqlite bench lint fuzz screenshots
 
-## run: start s2r with the embedded SQLite database in ./s2r-data
+## run: start s2r on 127.0.0.1:8080 with the embedded SQLite database in ./s2r-data;
+## the console at http://127.0.0.1:8080/console/ acts as admin@localhost (S2R_DEV_IDENTITY)
+RUN_ADDR     ?= 127.0.0.1:8080
+RUN_IDENTITY ?= admin@localhost
 run:
-	go run -ldflags "$(LDFLAGS)" ./cmd/s2r serve
+	S2R_LISTEN_ADDR=$(RUN_ADDR) S2R_DEV_IDENTITY=$(RUN_IDENTITY) S2R_BOOTSTRAP_ADMINS=$(RUN_IDENTITY) \
+		go run -ldflags "$(LDFLAGS)" ./cmd/s2r serve
 
 ## build: build bin/s2r with version information
 build:
@@ -30,8 +34,12 @@ bench:
 
 ## lint: gofmt must report nothing; go vet must pass
 lint:
-	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l cmd internal web); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet ./...
+
+## screenshots: retake the console screenshots of docs/console.md
+screenshots:
+	scripts/console-screenshots.sh
 
 ## fuzz: every fuzz target for FUZZTIME each
 fuzz:

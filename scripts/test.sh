@@ -16,6 +16,7 @@ export S2R_PG_TEST_LOG="$log"
 export S2R_REQUIRE_POSTGRES=1
 
 scripts/interop-deps.sh # npm soap and python3-zeep for internal/tests/interop
+scripts/browser-deps.sh # chromium for the console's browser tests (internal/tests/browser)
 
 rc=0
 scripts/with-postgres.sh go test -count=1 "$@" ./... || rc=$?

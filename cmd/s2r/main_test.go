@@ -214,6 +214,9 @@ func TestRunCommands(t *testing.T) {
 			wantErr: `S2R_LISTEN_ADDR: invalid address "x": address x: missing port in address`},
 		{name: "bad license file", args: []string{"serve"}, env: map[string]string{"S2R_LICENSE_FILE": "/nonexistent/l.json"}, wantCode: 2,
 			wantErr: "S2R_LICENSE_FILE: license: open /nonexistent/l.json: no such file or directory"},
+		{name: "dev identity on a public listener", args: []string{"serve"},
+			env: map[string]string{"S2R_LISTEN_ADDR": ":8080", "S2R_DEV_IDENTITY": "admin@localhost"}, wantCode: 2,
+			wantErr: `S2R_DEV_IDENTITY: allowed only when every listener is on a loopback address; S2R_LISTEN_ADDR is ":8080" (use 127.0.0.1:<port>)`},
 		{name: "bad config migrate", args: []string{"migrate"}, env: map[string]string{"S2R_LOG_LEVEL": "loud"}, wantCode: 2,
 			wantErr: `S2R_LOG_LEVEL: invalid level "loud": want debug, info, warn or error`},
 	}

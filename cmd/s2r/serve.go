@@ -15,6 +15,7 @@ import (
 	"github.com/s2r-project/s2r/internal/async"
 	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
+	"github.com/s2r-project/s2r/internal/console"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
@@ -27,6 +28,7 @@ import (
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/web"
 )
 
 // serve runs every surface until ctx ends. Each listener logs its bound
@@ -68,6 +70,15 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	log.Info("starting s2r", "version", version, "commit", commit, "database", st.Dialect().String(), "schemaVersion", schema,
 		"databaseUrl", redactedURL(cfg.DatabaseURL), "dataDir", cfg.DataDir, "adminListenAddr", cfg.AdminListenAddr,
 		"bootstrapAdmins", len(cfg.BootstrapAdmins), "licenseFile", cfg.LicenseFile)
+
+	if cfg.DevIdentity != "" {
+		log.Warn("S2R_DEV_IDENTITY is set: admin requests from this machine without identity headers act as "+cfg.DevIdentity+
+			"; for trying s2r on a laptop only", "devIdentity", cfg.DevIdentity)
+	}
+	consoleHandler, err := console.New(web.Console())
+	if err != nil {
+		return err
+	}
 
 	reg := obs.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
@@ -139,11 +150,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Secrets:         box,
 			Logger:          log,
 			BootstrapAdmins: cfg.BootstrapAdmins,
+			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes:          append(alerts.Routes(), asyncs.Routes(dispatcher)...),
 		}),
+		Console:       consoleHandler,
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
 

@@ -32,6 +32,7 @@ const DefaultCacheTTL = 5 * time.Second
 type Resolver struct {
 	src       BindingSource
 	bootstrap map[string]bool
+	dev       string // S2R_DEV_IDENTITY (devidentity.go); "" when off
 	ttl       time.Duration
 	now       func() time.Time
 

@@ -30,8 +30,11 @@ type Config struct {
 	Secrets         *secret.Box
 	Logger          *slog.Logger
 	BootstrapAdmins []string // e-mails that are always admin (S2R_BOOTSTRAP_ADMINS)
-	Version         string   // s2r version, shown in the OpenAPI document
-	PublicBaseURL   string   // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
+	// DevIdentity (S2R_DEV_IDENTITY) is the identity of loopback requests
+	// without identity headers (access.DevRequest); "" turns it off.
+	DevIdentity   string
+	Version       string // s2r version, shown in the OpenAPI document
+	PublicBaseURL string // S2R_PUBLIC_BASE_URL: server URL of generated publish OpenAPI documents ("" = relative)
 
 	// BackendHealth is the runtime's live backend health (backend_health.go); nil: every backend healthy.
 	BackendHealth BackendHealthReader
@@ -87,6 +90,7 @@ func newServer(cfg Config) *server {
 		public:  cfg.PublicBaseURL,
 		now:     adminapi.Now,
 	}
+	s.access.SetDevIdentity(cfg.DevIdentity)
 	s.backendHealth = cfg.BackendHealth
 	s.extra = cfg.Routes
 	s.contracts = contracts.New(cfg.Store)

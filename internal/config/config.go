@@ -27,6 +27,7 @@ const (
 	EnvLogLevel        = "S2R_LOG_LEVEL"
 	EnvPublicBaseURL   = "S2R_PUBLIC_BASE_URL"
 	EnvLicenseFile     = "S2R_LICENSE_FILE"
+	EnvDevIdentity     = "S2R_DEV_IDENTITY"
 )
 
 // Defaults.
@@ -51,6 +52,10 @@ type Config struct {
 	LogLevel        slog.Level
 	PublicBaseURL   string // external base URL, used in generated documents
 	LicenseFile     string // optional license file
+	// DevIdentity (S2R_DEV_IDENTITY) is the e-mail that admin requests
+	// from a loopback peer without identity headers act as; it is only
+	// accepted when every listener is on a loopback address.
+	DevIdentity string
 }
 
 // FromEnv reads the configuration from getenv, applies defaults and
@@ -65,6 +70,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		SecretKeyFile:   strings.TrimSpace(getenv(EnvSecretKeyFile)),
 		PublicBaseURL:   strings.TrimSpace(getenv(EnvPublicBaseURL)),
 		LicenseFile:     strings.TrimSpace(getenv(EnvLicenseFile)),
+		DevIdentity:     strings.ToLower(strings.TrimSpace(getenv(EnvDevIdentity))),
 	}
 	if c.SecretKeyFile == "" {
 		c.SecretKeyFile = filepath.Join(c.DataDir, SecretKeyFileName)
@@ -122,7 +128,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s: invalid URL %q: want http(s)://host[:port][/path]", EnvPublicBaseURL, c.PublicBaseURL)
 		}
 	}
-	return nil
+	return c.checkDevIdentity()
 }
 
 func orDefault(v, def string) string {
@@ -197,7 +203,7 @@ type Variable struct {
 func Variables() []Variable {
 	return []Variable{
 		{EnvListenAddr, DefaultListenAddr, "listen address of the runtime, ingest and (by default) admin surfaces"},
-		{EnvAdminListenAddr, "", "optional separate listener; when set, /admin/v1 is served only there"},
+		{EnvAdminListenAddr, "", "optional separate listener; when set, /admin/v1 and the console are served only there"},
 		{EnvDataDir, DefaultDataDir, "data directory: SQLite database s2r.db and the generated secret.key"},
 		{EnvDatabaseURL, "", "postgres://user:pass@host:5432/db; empty uses SQLite in the data directory"},
 		{EnvBootstrapAdmins, "", "comma-separated e-mails that always have the admin role"},
@@ -206,5 +212,6 @@ func Variables() []Variable {
 		{EnvLogLevel, DefaultLogLevel, "debug, info, warn or error"},
 		{EnvPublicBaseURL, "", "external base URL (http/https) used in generated documents"},
 		{EnvLicenseFile, "", "optional license file (JSON: expiresAt, graceDays)"},
+		{EnvDevIdentity, "", "for trying s2r on a laptop: e-mail that admin requests from loopback without identity headers act as; every listener must be on a loopback address"},
 	}
 }

@@ -110,7 +110,7 @@ func TestVariablesCoverEnv(t *testing.T) {
 		names[v.Name] = true
 	}
 	for _, n := range []string{EnvListenAddr, EnvAdminListenAddr, EnvDataDir, EnvDatabaseURL, EnvBootstrapAdmins,
-		EnvSecretKey, EnvSecretKeyFile, EnvLogLevel, EnvPublicBaseURL, EnvLicenseFile} {
+		EnvSecretKey, EnvSecretKeyFile, EnvLogLevel, EnvPublicBaseURL, EnvLicenseFile, EnvDevIdentity} {
 		if !names[n] {
 			t.Errorf("Variables() lacks %s", n)
 		}

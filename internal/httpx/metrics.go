@@ -16,6 +16,7 @@ const (
 	SurfaceIngest  = "ingest"
 	SurfaceHealth  = "health"
 	SurfaceMetrics = "metrics"
+	SurfaceConsole = "console"
 )
 
 // SurfaceOf classifies a request path. Everything that is not one of the
@@ -30,6 +31,8 @@ func SurfaceOf(path string) string {
 		return SurfaceHealth
 	case path == "/metrics":
 		return SurfaceMetrics
+	case path == "/console" || strings.HasPrefix(path, "/console/"):
+		return SurfaceConsole
 	}
 	return SurfaceRuntime
 }

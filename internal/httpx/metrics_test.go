@@ -12,6 +12,7 @@ func TestSurfaceOf(t *testing.T) {
 		"/admin/v1/me": SurfaceAdmin, "/admin/v1": SurfaceAdmin, "/admin/v10": SurfaceRuntime,
 		"/ingest/v1/x": SurfaceIngest, "/health/live": SurfaceHealth, "/metrics": SurfaceMetrics,
 		"/publish/dev/a": SurfaceRuntime, "/foo": SurfaceRuntime, "/": SurfaceRuntime,
+		"/console": SurfaceConsole, "/console/services/x": SurfaceConsole, "/consoles": SurfaceRuntime,
 	}
 	for path, want := range tests {
 		if got := SurfaceOf(path); got != want {

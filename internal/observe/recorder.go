@@ -74,6 +74,10 @@ type Recorder struct {
 	lastWarn     atomic.Int64 // unix nanoseconds of the last queue-full warning
 	warnDropped  atomic.Int64 // drops at the last warning
 
+	// marked holds, per service id, the lastTrafficAt last written
+	// (writer goroutine; traffic_mark.go).
+	marked map[string]time.Time
+
 	// Last backend target redacted, and its result (writer goroutine).
 	lastTarget   string
 	lastRedacted *string
@@ -102,7 +106,7 @@ func New(cfg Config) (*Recorder, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &Recorder{cfg: cfg, queue: make(chan *dataplane.TxRecord, cfg.QueueSize)}
+	r := &Recorder{cfg: cfg, queue: make(chan *dataplane.TxRecord, cfg.QueueSize), marked: map[string]time.Time{}}
 	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(len(r.queue)) })
 	if err != nil {
 		return nil, err

@@ -105,6 +105,7 @@ func (r *Recorder) flush(wctx context.Context, batch []store.TxLog) []store.TxLo
 			r.written.Add(int64(len(batch)))
 			r.batches.Add(1)
 			r.metrics.written.Add(float64(len(batch)))
+			r.markTraffic(wctx, batch)
 			break
 		}
 	}

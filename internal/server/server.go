@@ -1,6 +1,6 @@
 // Package server assembles the HTTP surfaces into handlers and runs the
 // listeners: one main listener (runtime, health, metrics, ingest and, by
-// default, admin) and an optional separate admin listener.
+// default, admin and the console) and an optional separate admin listener.
 package server
 
 import (
@@ -23,26 +23,28 @@ type Config struct {
 	Runtime  http.Handler // everything that is not another surface
 	Admin    http.Handler // /admin/v1/*; nil serves 404 S2R-ADM-0404
 	Ingest   http.Handler // /ingest/v1/*; nil serves 404 S2R-RUN-0404
-	// SeparateAdmin serves /admin/v1 only on the admin listener: on the
-	// main listener it answers 404 S2R-ADM-0404.
+	// Console is the web console (/console/*), a client of /admin/v1: it
+	// is served wherever the admin API is. nil serves 404 S2R-ADM-0404.
+	Console http.Handler
+	// SeparateAdmin serves /admin/v1 and the console only on the admin
+	// listener: on the main listener they answer 404 S2R-ADM-0404.
 	SeparateAdmin bool
 }
 
 // MainHandler returns the handler of the main listener with the middleware
 // chain recover → correlation → access log → metrics.
 func (c Config) MainHandler() http.Handler {
-	admin := c.Admin
-	if admin == nil || c.SeparateAdmin {
-		msg := "the admin API is not available"
-		if c.SeparateAdmin {
-			msg = "the admin API is served on the admin listener only"
-		}
-		admin = notFound(apierr.AdmNotFound, msg)
+	admin := orNotFound(c.Admin, apierr.AdmNotFound, "the admin API is not available")
+	console := orNotFound(c.Console, apierr.AdmNotFound, "the console is not available")
+	if c.SeparateAdmin {
+		admin = notFound(apierr.AdmNotFound, "the admin API is served on the admin listener only")
+		console = notFound(apierr.AdmNotFound, "the console is served on the admin listener only")
 	}
 	rt := router{
 		health:  c.Health,
 		metrics: obs.MetricsHandler(c.Registry),
-		admin:   admin,
+		admin:   httpx.CrossOrigin(admin),
+		console: console,
 		ingest:  orNotFound(c.Ingest, apierr.RunNotFound, "the ingest API is not available"),
 		runtime: c.Runtime,
 	}
@@ -50,12 +52,14 @@ func (c Config) MainHandler() http.Handler {
 }
 
 // AdminHandler returns the handler of the separate admin listener: only
-// /admin/v1/* (and the health probes, for its own load balancer checks).
+// /admin/v1/*, the console (and the health probes, for its own load
+// balancer checks).
 func (c Config) AdminHandler() http.Handler {
 	rt := router{
 		health:  c.Health,
 		metrics: notFound(apierr.AdmNotFound, "metrics are served on the main listener"),
-		admin:   orNotFound(c.Admin, apierr.AdmNotFound, "the admin API is not available"),
+		admin:   httpx.CrossOrigin(orNotFound(c.Admin, apierr.AdmNotFound, "the admin API is not available")),
+		console: orNotFound(c.Console, apierr.AdmNotFound, "the console is not available"),
 		ingest:  notFound(apierr.AdmNotFound, "not served on the admin listener"),
 		runtime: notFound(apierr.AdmNotFound, "not served on the admin listener"),
 	}
@@ -73,7 +77,7 @@ func (c Config) chain(h http.Handler) http.Handler {
 // switch rather than a ServeMux so runtime paths are never cleaned or
 // redirected.
 type router struct {
-	health, metrics, admin, ingest, runtime http.Handler
+	health, metrics, admin, console, ingest, runtime http.Handler
 }
 
 func (rt router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -86,6 +90,8 @@ func (rt router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.admin.ServeHTTP(w, r)
 	case httpx.SurfaceIngest:
 		rt.ingest.ServeHTTP(w, r)
+	case httpx.SurfaceConsole:
+		rt.console.ServeHTTP(w, r)
 	default:
 		rt.runtime.ServeHTTP(w, r)
 	}

@@ -36,6 +36,9 @@ func testConfig(t *testing.T, separate bool) Config {
 		Admin: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, "admin:"+r.URL.Path)
 		}),
+		Console: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "console:"+r.URL.Path)
+		}),
 		SeparateAdmin: separate,
 	}
 }
@@ -80,6 +83,10 @@ func TestRouting(t *testing.T) {
 		{"separate: admin listener serves admin", sepAdmin.URL, "/admin/v1/me", 200, "admin:/admin/v1/me"},
 		{"separate: admin listener has no runtime", sepAdmin.URL, "/publish/dev/x", 404, "S2R-ADM-0404"},
 		{"separate: admin listener health", sepAdmin.URL, "/health/live", 200, "UP"},
+		{"console", main.URL, "/console/services/1", 200, "console:/console/services/1"},
+		{"console root", main.URL, "/console", 200, "console:/console"},
+		{"separate: console hidden on main", sepMain.URL, "/console/", 404, "the console is served on the admin listener only"},
+		{"separate: admin listener serves console", sepAdmin.URL, "/console/audit", 200, "console:/console/audit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,5 +230,26 @@ func TestListenerGracefulShutdown(t *testing.T) {
 	}
 	if err := <-runErr; err != nil {
 		t.Errorf("Run = %v, want nil", err)
+	}
+}
+
+// TestAdminRefusesCrossOriginWrites: the admin surface of both listeners
+// refuses a browser's cross-site change (the console's CSRF guard).
+func TestAdminRefusesCrossOriginWrites(t *testing.T) {
+	cfg := testConfig(t, true)
+	for name, h := range map[string]http.Handler{"main": testConfig(t, false).MainHandler(), "admin": cfg.AdminHandler()} {
+		srv := httptest.NewServer(h)
+		req, _ := http.NewRequest("POST", srv.URL+"/admin/v1/services", nil)
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != 403 || !strings.Contains(string(b), "S2R-ADM-0403") {
+			t.Errorf("%s: cross-site POST = %d %s, want 403 S2R-ADM-0403", name, resp.StatusCode, b)
+		}
 	}
 }
