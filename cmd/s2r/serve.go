@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -23,6 +24,7 @@ import (
 	"github.com/s2r-project/s2r/internal/notify"
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
+	"github.com/s2r-project/s2r/internal/observe/query"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
@@ -100,6 +102,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	aggregator, err := observe.NewAggregator(observe.AggregatorConfig{Store: st, Logger: log})
+	if err != nil {
+		return err
+	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
 		return err
@@ -154,7 +160,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
-			Routes:          append(alerts.Routes(), asyncs.Routes(dispatcher)...),
+			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
+				query.New(query.Config{Store: st, Logger: log}).Routes()),
 		}),
 		Console:       consoleHandler,
 		SeparateAdmin: cfg.AdminListenAddr != "",
@@ -169,6 +176,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return badURLs.Run(gctx) })
+	g.Go(func() error { return aggregator.Run(gctx) })
 	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })

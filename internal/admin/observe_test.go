@@ -111,37 +111,6 @@ func TestRuntimeLogs(t *testing.T) {
 	})
 }
 
-func TestDebugTraces(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		api := newTestAPI(t, st)
-		seedTxLogs(t, st, time.Now())
-		var tr debugTrace
-		api.do("GET", "/admin/v1/debug-traces/cid-debug", operatorEmail, "").wantStatus(t, 200).decode(t, &tr)
-		if tr.PayloadsWithheld || len(tr.Records) != 1 || tr.Records[0].Payloads == nil {
-			t.Fatalf("operator trace %+v", tr)
-		}
-		want := tracePayloads{Request: `{"a":1}`, BackendResponse: "<r>\uFFFD</r>"}
-		if diff := cmp.Diff(want, *tr.Records[0].Payloads); diff != "" {
-			t.Errorf("payloads (-want +got):\n%s", diff)
-		}
-		tr = debugTrace{}
-		api.do("GET", "/admin/v1/debug-traces/cid-debug", readerEmail, "").wantStatus(t, 200).decode(t, &tr)
-		if !tr.PayloadsWithheld || len(tr.Records) != 1 || tr.Records[0].Payloads != nil {
-			t.Errorf("reader trace shows payloads: %+v", tr)
-		}
-		tr = debugTrace{}
-		api.do("GET", "/admin/v1/debug-traces/cid-03", adminEmail, "").wantStatus(t, 200).decode(t, &tr)
-		if len(tr.Records) != 1 || tr.Records[0].Payloads != nil || tr.Records[0].Record.ResultCode != "timeout" {
-			t.Errorf("non-debug trace %+v", tr)
-		}
-		api.do("GET", "/admin/v1/debug-traces/%FF", readerEmail, "").wantStatus(t, 400)
-		e := api.do("GET", "/admin/v1/debug-traces/nope", readerEmail, "").wantStatus(t, 404).errorOf(t)
-		if e.Error.Code != "S2R-ADM-0404" {
-			t.Errorf("unknown id code %s", e.Error.Code)
-		}
-	})
-}
-
 func TestBadURLSummaryEndpoint(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)

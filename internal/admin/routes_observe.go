@@ -4,16 +4,16 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// observeRoutes lists the runtime observability routes (SPEC 4.10): the
-// runtime transaction logs, their latency percentiles, debug traces and
-// the bad-URL summary. All are reads, so reader may call them; a debug
-// trace's payloads are shown to operator and admin only (see
-// docGetDebugTrace).
+// observeRoutes lists the runtime observability routes kept in admin
+// (SPEC 4.10): the runtime transaction logs, their latency percentiles and
+// the bad-URL summary. All are reads, so reader may call them. The other
+// observability queries (metrics, dashboard, SLO, search, debug traces,
+// previews) live in internal/observe/query and come in through
+// Config.Routes.
 func (s *server) observeRoutes() []route {
 	return []route{
 		{"GET", "/runtime-logs", model.RoleReader, s.getRuntimeLogs, docGetRuntimeLogs},
 		{"GET", "/runtime-logs/latency", model.RoleReader, s.getRuntimeLatency, docGetRuntimeLatency},
-		{"GET", "/debug-traces/{correlationId}", model.RoleReader, s.getDebugTrace, docGetDebugTrace},
 		{"GET", "/bad-url-summary", model.RoleReader, s.getBadURLSummary, docGetBadURLSummary},
 	}
 }

@@ -71,6 +71,8 @@ func formatted(s *openapi3.Schema, format string) *openapi3.Schema {
 		s.Format = "email"
 	case model.FormatHost:
 		s.Format = "hostname"
+	case model.FormatName:
+		s.Pattern = `^[^ :<>"]+$`
 	case model.FormatCIDR:
 		s.Description = "CIDR"
 		s.Pattern = `^[0-9A-Fa-f:.]+/[0-9]{1,3}$`

@@ -20,6 +20,7 @@ import (
 type consumeCall struct {
 	d     *Dispatcher
 	r     *http.Request
+	w     http.ResponseWriter
 	svc   *routing.Service
 	op    *routing.Operation
 	rec   *TxRecord
@@ -41,7 +42,7 @@ type consumeCall struct {
 // Fault of the request's version carrying the S2R code.
 func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Target, svc *routing.Service) {
 	start := d.cfg.Now()
-	c := &consumeCall{d: d, r: r, svc: svc, cid: correlation.ID(r.Context()), version: soap.V11,
+	c := &consumeCall{d: d, r: r, w: w, svc: svc, cid: correlation.ID(r.Context()), version: soap.V11,
 		maxMB: maxPayloadMB(d.cfg.MaxPayloadMB)}
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Type"))), soap.MediaType12) {
 		c.version = soap.V12
@@ -50,6 +51,9 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 	c.rec.ServiceKey, c.rec.ServiceID = svc.ServiceKey, svc.ID
 	c.debug = svc.DebugEnabled
 	c.rec.Debug = c.debug
+	if c.debug {
+		c.rec.Headers = &DebugHeaders{Request: r.Header.Clone()}
+	}
 
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if doc, ok := wsdlDocument(r, t); ok {
@@ -111,6 +115,9 @@ func (c *consumeCall) finish(status, n int, e *apierr.Error, start time.Time) {
 	c.rec.ResponseBytes = int64(n)
 	c.rec.TotalMs = Ms(c.d.cfg.Now().Sub(start))
 	c.rec.ConverterMs = Ms(c.conv)
+	if c.debug {
+		c.rec.Headers.Response = c.w.Header().Clone()
+	}
 	c.d.cfg.Recorder.Record(c.rec)
 }
 

@@ -228,8 +228,10 @@ func (c *consumeCall) send(call restCall) (*upstream.Response, error) {
 	}
 	if c.debug {
 		c.rec.BackendRequest = call.body
+		c.rec.Headers.BackendRequest = h
 		if resp != nil {
 			c.rec.BackendResponse = resp.Body
+			c.rec.Headers.BackendRequest, c.rec.Headers.BackendResponse = resp.SentHeader, resp.Header
 		}
 	}
 	if err != nil {

@@ -49,6 +49,16 @@ type gwCall struct {
 	sniffFault  bool
 	inBodyFault atomic.Bool
 	errCode     string // S2R code when the gateway answered an error itself
+	// debug captures the exchange for the record (service debug on):
+	// the inbound headers, the request and answer bodies as relayed, and
+	// the backend request headers as sent (auth included) and answer
+	// headers. Only the handler goroutine touches them.
+	debug       bool
+	inHeader    http.Header
+	sentHeader  http.Header
+	respHeader  http.Header
+	reqCapture  []byte
+	respCapture []byte
 }
 
 type gwCallKey struct{}
@@ -83,11 +93,17 @@ func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *T
 	if r.TLS != nil {
 		call.inProto = "https"
 	}
+	if svc.DebugEnabled {
+		call.debug, call.inHeader = true, r.Header.Clone()
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		call.body = &limitedBody{src: r.Body, limit: limit}
 		r.Body = call.body
 		if r.ContentLength > 0 && r.ContentLength <= smallBody {
 			r.Body, call.small = readSmallBody(call.body, r.ContentLength)
+		}
+		if call.debug && call.small == nil {
+			r.Body = &captureBody{ReadCloser: r.Body, dst: &call.reqCapture}
 		}
 	}
 	sw := &statusWriter{ResponseWriter: w}
@@ -108,6 +124,9 @@ func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter
 	}
 	rec.BackendMs = float64(call.backendMs.Load()) / 1000
 	rec.InBodyFault = call.inBodyFault.Load()
+	if call.debug {
+		call.capture(rec, sw)
+	}
 	switch {
 	case call.tooLarge.Load():
 		// Over the limit on the response side: the backend's fault
@@ -161,6 +180,9 @@ func modifyGatewayResponse(resp *http.Response) error {
 		return errResponseTooLarge
 	}
 	call.sniffFault = resp.StatusCode == http.StatusOK
+	if call.debug {
+		call.respHeader = resp.Header.Clone()
+	}
 	resp.Body = &countedBody{src: resp.Body, call: call}
 	return nil
 }
@@ -293,6 +315,9 @@ func (b *countedBody) Read(p []byte) (int, error) {
 	n, err := b.src.Read(p)
 	total := b.call.respBytes.Add(int64(n))
 	sniffFault(b.call, p[:n], total-int64(n))
+	if b.call.debug {
+		b.call.respCapture = append(b.call.respCapture, p[:n]...)
+	}
 	if total > b.call.respLimit {
 		b.call.tooLarge.Store(true)
 		return 0, errResponseTooLarge
@@ -312,6 +337,32 @@ func (b *countedBody) end() {
 func (b *countedBody) Close() error {
 	b.end()
 	return b.src.Close()
+}
+
+// capture puts the debug capture of the exchange in rec. The gateway
+// relays bodies unchanged, so the backend request and answer bodies are
+// the request and answer payloads and are not stored twice.
+func (call *gwCall) capture(rec *TxRecord, sw *statusWriter) {
+	rec.Debug = true
+	rec.RequestPayload, rec.ResponsePayload = call.reqCapture, call.respCapture
+	if call.small != nil {
+		rec.RequestPayload = call.small
+	}
+	rec.Headers = &DebugHeaders{Request: call.inHeader, Response: sw.Header().Clone(),
+		BackendRequest: call.sentHeader, BackendResponse: call.respHeader}
+}
+
+// captureBody copies what is read through it to *dst (debug captures;
+// the payload limit bounds the request body before it).
+type captureBody struct {
+	io.ReadCloser
+	dst *[]byte
+}
+
+func (b *captureBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	*b.dst = append(*b.dst, p[:n]...)
+	return n, err
 }
 
 // statusWriter notes the status and size of the answer for the record.

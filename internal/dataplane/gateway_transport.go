@@ -99,6 +99,9 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		cancel(nil)
 		return nil, upstream.Verdict{Failover: true}, err
 	}
+	if call.debug {
+		call.sentHeader = req.Header.Clone()
+	}
 	call.sentAt = time.Now()
 	resp, err := rt.RoundTrip(req)
 	timer.Stop()

@@ -62,6 +62,9 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	c.rec.ServiceKey, c.rec.ServiceID = svc.ServiceKey, svc.ID
 	c.debug = svc.DebugEnabled || strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Debug-Enabled")), "true")
 	c.rec.Debug = c.debug
+	if c.debug {
+		c.rec.Headers = &DebugHeaders{Request: r.Header.Clone()}
+	}
 
 	body, err := c.run(t)
 	n := 0
@@ -92,6 +95,9 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	c.rec.ResponseBytes = int64(n)
 	c.rec.TotalMs = Ms(d.cfg.Now().Sub(start))
 	c.rec.ConverterMs = Ms(c.conv)
+	if c.debug {
+		c.rec.Headers.Response = w.Header().Clone()
+	}
 	d.cfg.Recorder.Record(c.rec)
 	c.release()
 }
@@ -231,8 +237,10 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	}
 	if c.debug {
 		c.rec.BackendRequest = envelope
+		c.rec.Headers.BackendRequest = h
 		if resp != nil {
 			c.rec.BackendResponse = resp.Body
+			c.rec.Headers.BackendRequest, c.rec.Headers.BackendResponse = resp.SentHeader, resp.Header
 		}
 	}
 	if err != nil {

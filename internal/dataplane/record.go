@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"net/http"
 	"net/url"
 	"time"
 )
@@ -58,9 +59,10 @@ func ResultForCode(code string) string {
 // handler fills it once the response is written; the Recorder owns it
 // afterwards and the handler must not touch it again.
 //
-// Payload fields are set only when Debug is true, and hold bodies only:
-// never headers, so Authorization and other credentials cannot reach the
-// store. The recorder caps them at setting debug_max_payload_kb.
+// Payload fields and Headers are set only when Debug is true. The recorder
+// masks credentials in them (internal/redact: credential headers,
+// WS-Security values, debug_redact_names) before they are stored, and
+// caps payloads at setting debug_max_payload_kb.
 type TxRecord struct {
 	CorrelationID string
 	OccurredAt    time.Time // when the request arrived
@@ -91,6 +93,14 @@ type TxRecord struct {
 	ResponsePayload []byte
 	BackendRequest  []byte
 	BackendResponse []byte
+	Headers         *DebugHeaders
+}
+
+// DebugHeaders are the headers of a debug transaction: the client's
+// request, the answer to it, and the backend request (as sent, auth
+// included) and answer. Absent ones are nil.
+type DebugHeaders struct {
+	Request, Response, BackendRequest, BackendResponse http.Header
 }
 
 // Recorder receives every runtime transaction. Record must never block

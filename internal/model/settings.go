@@ -15,7 +15,9 @@ type Settings struct {
 	DefaultRetentionDays           int64              `json:"default_retention_days"`
 	DebugPayloadLoggingEnabled     bool               `json:"debug_payload_logging_enabled"`
 	DebugMaxPayloadKB              int64              `json:"debug_max_payload_kb"`
+	DebugRedactNames               []string           `json:"debug_redact_names"`
 	DashboardFreshnessStaleMinutes int64              `json:"dashboard_freshness_stale_minutes"`
+	AggregationIntervalSeconds     int64              `json:"aggregation_interval_seconds"`
 	MaxPayloadMB                   int64              `json:"max_payload_mb"`
 	AsyncCallbackTTLSeconds        int64              `json:"async_callback_ttl_seconds"`
 	GatewayTrustedProxies          []string           `json:"gateway_trusted_proxies"`
@@ -57,7 +59,9 @@ func DefaultSettings() Settings {
 		DefaultRetentionDays:           30,
 		DebugPayloadLoggingEnabled:     false,
 		DebugMaxPayloadKB:              64,
+		DebugRedactNames:               DefaultDebugRedactNames(),
 		DashboardFreshnessStaleMinutes: 60,
+		AggregationIntervalSeconds:     60,
 		MaxPayloadMB:                   10,
 		AsyncCallbackTTLSeconds:        86400,
 		GatewayTrustedProxies:          []string{},
@@ -73,6 +77,13 @@ func DefaultSettings() Settings {
 		AlertEvaluationIntervalSeconds: 60,
 		AlertCooldownMinutes:           60,
 	}
+}
+
+// DefaultDebugRedactNames returns the default of setting
+// debug_redact_names: the local names of XML elements and "$headers"
+// members whose values debug captures mask (docs/decisions-observe.md).
+func DefaultDebugRedactNames() []string {
+	return []string{"password", "passwd", "secret", "token", "apikey", "api_key", "authorization"}
 }
 
 // SettingsPatch is a validated partial update of the settings.

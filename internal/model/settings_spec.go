@@ -26,6 +26,7 @@ const (
 	FormatCIDR  = "cidr"
 	FormatEmail = "email"
 	FormatHost  = "host"
+	FormatName  = "name"
 )
 
 // Limits on string settings.
@@ -99,8 +100,13 @@ var settingSpecs = []SettingSpec{
 		func(s *Settings) *bool { return &s.DebugPayloadLoggingEnabled }),
 	intSpec("debug_max_payload_kb", "Largest payload kept in a debug log entry, in KB; longer payloads are truncated.", 1, 10240,
 		func(s *Settings) *int64 { return &s.DebugMaxPayloadKB }),
+	listSpec("debug_redact_names", "Local names (case-insensitive) of XML elements and \"$headers\" members whose values debug captures "+
+		"mask before storage, besides WS-Security Password, Nonce and BinarySecurityToken and credential headers.", FormatName,
+		func(s *Settings) *[]string { return &s.DebugRedactNames }),
 	intSpec("dashboard_freshness_stale_minutes", "Minutes after which a traffic aggregation source counts as stale.", 1, 10080,
 		func(s *Settings) *int64 { return &s.DashboardFreshnessStaleMinutes }),
+	intSpec("aggregation_interval_seconds", "Seconds between runs of the hourly traffic aggregation (windows over 1 hour read it).", 5, 86400,
+		func(s *Settings) *int64 { return &s.AggregationIntervalSeconds }),
 	intSpec("max_payload_mb", "Largest request or response body on every surface, in MB; larger gives 413.", 1, 1024,
 		func(s *Settings) *int64 { return &s.MaxPayloadMB }),
 	intSpec("async_callback_ttl_seconds", "Seconds an async execution waits for its callback before it expires.", 60, 2592000,
@@ -219,6 +225,10 @@ func checkString(v, format string) string {
 	case FormatEmail:
 		if a, err := mail.ParseAddress(v); err != nil || a.Address == "" {
 			return "must be an e-mail address"
+		}
+	case FormatName:
+		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r == ' ' || r == ':' || r == '<' || r == '>' || r == '"' }) {
+			return "must be a non-empty name without spaces, colons, quotes or angle brackets"
 		}
 	case FormatHost:
 		if strings.ContainsAny(v, " /@?#[]") || (strings.Contains(v, ":") && !isIP(v)) {

@@ -15,7 +15,9 @@ func TestDefaultSettingsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"default_timeout_ms":30000,"default_retry_count":0,"default_retention_days":30,` +
-		`"debug_payload_logging_enabled":false,"debug_max_payload_kb":64,"dashboard_freshness_stale_minutes":60,` +
+		`"debug_payload_logging_enabled":false,"debug_max_payload_kb":64,` +
+		`"debug_redact_names":["password","passwd","secret","token","apikey","api_key","authorization"],` +
+		`"dashboard_freshness_stale_minutes":60,"aggregation_interval_seconds":60,` +
 		`"max_payload_mb":10,"async_callback_ttl_seconds":86400,"gateway_trusted_proxies":[],` +
 		`"outbound_allowed_cidrs":[],"outbound_denied_cidrs":[],"smtp_host":"","smtp_port":587,` +
 		`"smtp_username":"","smtp_password":{"set":false},"smtp_from":"","smtp_tls_mode":"starttls",` +

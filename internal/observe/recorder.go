@@ -23,6 +23,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -37,7 +38,9 @@ const (
 	// dropWarnEvery rate-limits the queue-full warning.
 	dropWarnEvery = 10 * time.Second
 	// settingsPoll is the fallback poll of the settings the recorder
-	// follows (debug_max_payload_kb, default_retention_days).
+	// follows (debug_max_payload_kb, default_retention_days,
+	// debug_redact_names) and of the API-key header names of backend
+	// profiles.
 	settingsPoll = 5 * time.Second
 )
 
@@ -66,6 +69,9 @@ type Recorder struct {
 	// Settings followed from the store (see watchSettings).
 	maxPayloadBytes atomic.Int64
 	retentionDays   atomic.Int64
+	// redactor masks credentials in debug captures (debug_redact_names
+	// and the API-key header names of backend profiles).
+	redactor atomic.Pointer[redact.Redactor]
 
 	dropped      atomic.Int64 // queue_full
 	writeDropped atomic.Int64 // write_failed
@@ -115,6 +121,7 @@ func New(cfg Config) (*Recorder, error) {
 	def := model.DefaultSettings()
 	r.maxPayloadBytes.Store(def.DebugMaxPayloadKB << 10)
 	r.retentionDays.Store(def.DefaultRetentionDays)
+	r.redactor.Store(redact.New(def.DebugRedactNames, nil))
 	return r, nil
 }
 
@@ -199,6 +206,11 @@ func (r *Recorder) loadSettings(ctx context.Context) error {
 	if s.DefaultRetentionDays > 0 {
 		r.retentionDays.Store(s.DefaultRetentionDays)
 	}
+	keys, err := r.cfg.Store.APIKeyHeaderNames(ctx)
+	if err != nil {
+		return err
+	}
+	r.redactor.Store(redact.New(s.DebugRedactNames, keys))
 	return nil
 }
 

@@ -369,15 +369,7 @@ func series(t *testing.T, reg *prometheus.Registry, name string) int {
 // credentials and greps the SQLite files (database and WAL) for them.
 func TestSecretsNeverOnDisk(t *testing.T) {
 	cfg := storetest.SQLiteConfig(t)
-	ctx := context.Background()
-	s, err := store.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := openMigrated(t, cfg)
 	r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
 	stop := started(t, r)
 	for i, debug := range []bool{false, true} {

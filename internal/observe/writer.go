@@ -2,10 +2,13 @@ package observe
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -156,13 +159,38 @@ func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
 		l.OccurredAt = r.cfg.Now()
 	}
 	if rec.Debug {
+		// Masked here, before anything is stored (docs/decisions-observe.md).
+		red := r.redactor.Load()
 		limit := int(r.maxPayloadBytes.Load())
-		l.RequestPayload = capPayload(rec.RequestPayload, limit)
-		l.ResponsePayload = capPayload(rec.ResponsePayload, limit)
-		l.BackendRequest = capPayload(rec.BackendRequest, limit)
-		l.BackendResponse = capPayload(rec.BackendResponse, limit)
+		l.RequestPayload = capPayload(red, rec.RequestPayload, limit)
+		l.ResponsePayload = capPayload(red, rec.ResponsePayload, limit)
+		l.BackendRequest = capPayload(red, rec.BackendRequest, limit)
+		l.BackendResponse = capPayload(red, rec.BackendResponse, limit)
+		l.DebugHeaders = debugHeaders(red, rec.Headers)
 	}
 	return l
+}
+
+// StoredHeaders is the JSON form of a debug record's headers (column
+// debug_headers), credentials masked.
+type StoredHeaders struct {
+	Request         http.Header `json:"request,omitempty"`
+	Response        http.Header `json:"response,omitempty"`
+	BackendRequest  http.Header `json:"backendRequest,omitempty"`
+	BackendResponse http.Header `json:"backendResponse,omitempty"`
+}
+
+// debugHeaders masks and encodes h ("" for none).
+func debugHeaders(red *redact.Redactor, h *dataplane.DebugHeaders) string {
+	if h == nil {
+		return ""
+	}
+	b, err := json.Marshal(StoredHeaders{Request: red.Headers(h.Request), Response: red.Headers(h.Response),
+		BackendRequest: red.Headers(h.BackendRequest), BackendResponse: red.Headers(h.BackendResponse)})
+	if err != nil || string(b) == "{}" {
+		return ""
+	}
+	return string(b)
 }
 
 // redactTarget is RedactTarget and StorableText of a backend target,
@@ -176,13 +204,16 @@ func (r *Recorder) redactTarget(raw string) string {
 	return *r.lastRedacted
 }
 
-// capPayload returns b cut to limit bytes, marked when cut.
-func capPayload(b []byte, limit int) []byte {
+// capPayload returns b cut to limit bytes, marked when cut, with its
+// credentials masked (after the cut, which bounds the work: an element
+// or JSON body the cut leaves open is masked to its end).
+func capPayload(red *redact.Redactor, b []byte, limit int) []byte {
 	if len(b) <= limit {
-		return b
+		return red.Payload(b)
 	}
-	out := make([]byte, 0, limit+64)
-	out = append(out, b[:limit]...)
+	masked := red.Payload(b[:limit])
+	out := make([]byte, 0, len(masked)+64)
+	out = append(out, masked...)
 	out = append(out, "\n[truncated by s2r: "...)
 	out = strconv.AppendInt(out, int64(len(b)), 10)
 	return append(out, " bytes in all]"...)

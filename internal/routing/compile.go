@@ -264,11 +264,15 @@ func compileContract(op *Operation, c *xsd.Operation) error {
 	return nil
 }
 
-// compileFaults compiles the detail of each declared fault
+// compileFaults sets the operation's declared fault detail plans.
+func compileFaults(op *Operation, c *xsd.Operation) { op.Faults = FaultPlans(c) }
+
+// FaultPlans compiles the detail of each declared fault
 // (xsd.Fault.DetailMessage: keyed by the detail element's local name),
-// indexed by the name of the detail element that selects it. A fault
-// that does not compile has its detail converted naively.
-func compileFaults(op *Operation, c *xsd.Operation) {
+// indexed by the name of the detail element that selects it; nil when
+// none. A fault that does not compile has its detail converted naively.
+func FaultPlans(c *xsd.Operation) map[[2]string]*convert.Plan {
+	var plans map[[2]string]*convert.Plan
 	for _, f := range c.Faults {
 		msg := f.DetailMessage()
 		if msg == nil {
@@ -283,12 +287,13 @@ func compileFaults(op *Operation, c *xsd.Operation) {
 			if p.Element != nil {
 				name = [2]string{p.Element.Name.Space, p.Element.Name.Local}
 			}
-			if op.Faults == nil {
-				op.Faults = map[[2]string]*convert.Plan{}
+			if plans == nil {
+				plans = map[[2]string]*convert.Plan{}
 			}
-			op.Faults[name] = plan
+			plans[name] = plan
 		}
 	}
+	return plans
 }
 
 // paramKinds reads the JSON kind of each top-level member of a request

@@ -48,17 +48,21 @@ type TxLog struct {
 	ResponsePayload []byte `json:"-"`
 	BackendRequest  []byte `json:"-"`
 	BackendResponse []byte `json:"-"`
+	// DebugHeaders is the JSON object of a debug transaction's redacted
+	// headers (column debug_headers); "" when none were captured.
+	DebugHeaders string `json:"-"`
 }
 
 // txLogColumns lists the columns InsertTxLogs writes, in order.
 const txLogColumns = "correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
-	"backend_target, client_ip, request_bytes, response_bytes, debug, request_payload, response_payload, backend_request, backend_response"
+	"backend_target, client_ip, request_bytes, response_bytes, debug, request_payload, response_payload, backend_request, backend_response, " +
+	"debug_headers"
 
 // txLogArity is the number of txLogColumns.
-const txLogArity = 26
+const txLogArity = 27
 
-// txLogBatch bounds the rows of one multi-row INSERT: 26 parameters each,
+// txLogBatch bounds the rows of one multi-row INSERT: 27 parameters each,
 // under SQLite's 32766 and PostgreSQL's 65535 parameter limits.
 const txLogBatch = 500
 
@@ -155,9 +159,17 @@ func txLogArgs(logs []TxLog) []any {
 			l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, l.HTTPStatus, l.ResultCode, l.InBodyFault,
 			l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget, l.ClientIP, l.RequestBytes,
 			l.ResponseBytes, l.Debug, nullBytes(l.RequestPayload), nullBytes(l.ResponsePayload),
-			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse))
+			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse), nullText(l.DebugHeaders))
 	}
 	return args
+}
+
+// nullText stores "" as NULL.
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // nullBytes stores nil as NULL (a []byte(nil) is bound as an empty blob by
@@ -257,7 +269,7 @@ func (s *Store) TxLogs(ctx context.Context, f TxLogFilter, page model.PageReques
 // TxLogsByCorrelation returns every runtime log of one correlation id,
 // oldest first, with payloads.
 func (s *Store) TxLogsByCorrelation(ctx context.Context, correlationID string) ([]TxLog, error) {
-	query := "SELECT " + txLogListColumns + ", request_payload, response_payload, backend_request, backend_response" +
+	query := "SELECT " + txLogListColumns + ", request_payload, response_payload, backend_request, backend_response, debug_headers" +
 		" FROM runtime_tx_logs WHERE correlation_id = $1 ORDER BY occurred_at, id"
 	return s.queryTxLogs(ctx, query, []any{correlationID}, true)
 }
@@ -271,20 +283,22 @@ func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, paylo
 	var out []TxLog
 	for rows.Next() {
 		var (
-			l  TxLog
-			at Time
+			l       TxLog
+			at      Time
+			headers sql.NullString
 		)
 		dest := []any{&l.ID, &l.CorrelationID, &at, &l.Direction, &l.Environment, &l.ServiceKey, &l.ServiceID,
 			&l.OperationKey, &l.OperationID, &l.Method, &l.Path, &l.HTTPStatus, &l.ResultCode, &l.InBodyFault,
 			&l.ErrorCode, &l.TotalMs, &l.BackendMs, &l.ConverterMs, &l.BackendTarget, &l.ClientIP,
 			&l.RequestBytes, &l.ResponseBytes, &l.Debug}
 		if payloads {
-			dest = append(dest, &l.RequestPayload, &l.ResponsePayload, &l.BackendRequest, &l.BackendResponse)
+			dest = append(dest, &l.RequestPayload, &l.ResponsePayload, &l.BackendRequest, &l.BackendResponse, &headers)
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("store: scan runtime tx log: %w", err)
 		}
 		l.OccurredAt = at.Time
+		l.DebugHeaders = headers.String
 		out = append(out, l)
 	}
 	if err := rows.Err(); err != nil {
@@ -391,7 +405,7 @@ func (s *Store) CopyTxLogs(ctx context.Context, logs []TxLog) error {
 					l.ServiceKey, l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, int32(l.HTTPStatus),
 					l.ResultCode, l.InBodyFault, l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget,
 					l.ClientIP, l.RequestBytes, l.ResponseBytes, l.Debug, l.RequestPayload, l.ResponsePayload,
-					l.BackendRequest, l.BackendResponse}, nil
+					l.BackendRequest, l.BackendResponse, nullText(l.DebugHeaders)}, nil
 			}))
 		return err
 	})

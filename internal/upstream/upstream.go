@@ -118,6 +118,9 @@ type Response struct {
 	// end of the body.
 	Latency  time.Duration
 	Attempts int
+	// SentHeader is the request's header as sent on the answered attempt,
+	// auth and trace headers included (debug captures mask credentials).
+	SentHeader http.Header
 }
 
 // Client makes outbound calls. It is safe for concurrent use; create one
@@ -233,7 +236,7 @@ func (c *Client) attempt(ctx context.Context, rt http.RoundTripper, b Backend, r
 	if n > limit {
 		return nil, &Error{Kind: KindTooLarge, Limit: limit, Err: fmt.Errorf("response body over %d bytes", limit)}
 	}
-	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Latency: time.Since(start)}, nil
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Latency: time.Since(start), SentHeader: hreq.Header}, nil
 }
 
 // readPool recycles the scratch buffers of bodies of unknown length.

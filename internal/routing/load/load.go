@@ -116,6 +116,8 @@ func activeServices(ctx context.Context, st *store.Store) ([]model.Service, erro
 // source reads one service's rows and opens its backends' credentials.
 func source(ctx context.Context, cfg Config, m model.Service, settings model.Settings) (routing.Source, error) {
 	st := cfg.Store
+	// debug_payload_logging_enabled turns debug capture on for every route.
+	m.DebugEnabled = m.DebugEnabled || settings.DebugPayloadLoggingEnabled
 	src := routing.Source{
 		Ops:            cfg.Ops,
 		Service:        m,

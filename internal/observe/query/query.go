@@ -1,0 +1,103 @@
+// Package query answers the observability queries of the admin API (SPEC
+// 4.10, 4.11; DESIGN 9): metrics, the dashboard summary, the SLO report,
+// service metric timelines, free-text traffic search, debug traces and
+// their replay metadata, and the SOAP-to-JSON preview.
+//
+// Windows of at most one hour are answered from the raw records with
+// exact nearest-rank percentiles; longer windows from the hourly
+// aggregates kept by observe.Aggregator, where p50 is the mean and p95
+// and p99 the largest hourly maximum. Every route is a read (reader role);
+// its routes are handed to admin.Config.Routes, which authorizes and
+// documents them.
+package query
+
+import (
+	"log/slog"
+	"math"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/contracts"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// Config configures the API. Store is required.
+type Config struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	// Contracts parses stored WSDLs for the preview's contract mode; nil
+	// makes one.
+	Contracts *contracts.Cache
+	// Now is the clock (tests); nil is time.Now.
+	Now func() time.Time
+}
+
+// API serves the observability routes.
+type API struct {
+	store     *store.Store
+	log       *slog.Logger
+	contracts *contracts.Cache
+	now       func() time.Time
+}
+
+// New returns the API.
+func New(cfg Config) *API {
+	a := &API{store: cfg.Store, log: cfg.Logger, contracts: cfg.Contracts, now: cfg.Now}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	if a.contracts == nil {
+		a.contracts = contracts.New(cfg.Store)
+	}
+	if a.now == nil {
+		a.now = adminapi.Now
+	}
+	return a
+}
+
+// Routes returns the observability routes for admin.Config.Routes. All
+// are reads, so reader may call every one (DESIGN 6.3); payloads of debug
+// traces are shown to operator and admin only.
+func (a *API) Routes() []adminapi.Route {
+	return []adminapi.Route{
+		{Method: "GET", Path: "/metrics", Role: model.RoleReader, Handle: a.getMetrics, Doc: docGetMetrics},
+		{Method: "GET", Path: "/dashboard/summary", Role: model.RoleReader, Handle: a.getDashboard, Doc: docGetDashboard},
+		{Method: "GET", Path: "/slo-report", Role: model.RoleReader, Handle: a.getSLOReport, Doc: docGetSLOReport},
+		{Method: "GET", Path: "/service-metric-timeline", Role: model.RoleReader, Handle: a.getServiceTimeline, Doc: docGetServiceTimeline},
+		{Method: "GET", Path: "/traffic-search", Role: model.RoleReader, Handle: a.getTrafficSearch, Doc: docGetTrafficSearch},
+		{Method: "GET", Path: "/debug-traces/{correlationId}", Role: model.RoleReader, Handle: a.getDebugTrace, Doc: docGetDebugTrace},
+		{Method: "GET", Path: "/debug-traces/{correlationId}/replay-metadata", Role: model.RoleReader, Handle: a.getReplayMetadata, Doc: docGetReplayMetadata},
+		{Method: "POST", Path: "/soap-to-json-preview", Role: model.RoleReader, Handle: a.postPreview, Doc: docPostPreview},
+	}
+}
+
+// ms rounds a figure in milliseconds to the microsecond.
+func ms(v float64) float64 { return round3(v) }
+
+// msPtr is ms of *v, nil for nil.
+func msPtr(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	r := ms(*v)
+	return &r
+}
+
+// pct is 100*part/whole rounded to 0.001, nil when whole is 0.
+func pct(part, whole int64) *float64 {
+	if whole == 0 {
+		return nil
+	}
+	v := round3(100 * float64(part) / float64(whole))
+	return &v
+}
+
+// availability is the percentage of requests that were not errors
+// (requests > 0).
+func availability(requests, errors int64) float64 {
+	return 100 * float64(requests-errors) / float64(requests)
+}
+
+// round3 rounds to three decimals.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -1,0 +1,130 @@
+package query
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store/storetest"
+)
+
+// concrete fills a route's path wildcards.
+func concrete(path string) string {
+	return strings.NewReplacer("{correlationId}", "cid-1").Replace(path)
+}
+
+// TestRoutesGuarded sends every route of the package through the real
+// admin handler: 401 without identity, 403 for an identity without a role
+// (below reader), and neither for reader, operator and admin.
+func TestRoutesGuarded(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t), time.Now())
+	for _, rt := range api.api.Routes() {
+		t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {
+			if rt.Role != model.RoleReader {
+				t.Errorf("role %s, want reader", rt.Role)
+			}
+			path := "/admin/v1" + concrete(rt.Path)
+			if r := api.do(rt.Method, path, "", "", ""); r.status != http.StatusUnauthorized {
+				t.Errorf("no identity: %d %s", r.status, r.body)
+			}
+			if r := api.do(rt.Method, path, nobodyEmail, "", ""); r.status != http.StatusForbidden {
+				t.Errorf("no role: %d %s", r.status, r.body)
+			}
+			for _, email := range []string{readerEmail, operatorEmail, adminEmail} {
+				if r := api.do(rt.Method, path, email, "<a/>", "text/xml"); r.status == 401 || r.status == 403 {
+					t.Errorf("%s: %d %s", email, r.status, r.body)
+				}
+			}
+		})
+	}
+}
+
+// TestRoutesDocumented checks the admin OpenAPI document, with this
+// package's routes, is valid and describes each of them.
+func TestRoutesDocumented(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t), time.Now())
+	body := api.do("GET", "/admin/v1/openapi.json", readerEmail, "", "").want(t, 200).body
+	doc, err := openapi3.NewLoader().LoadFromData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	for _, rt := range api.api.Routes() {
+		item := doc.Paths.Value(rt.Path)
+		if item == nil || item.GetOperation(rt.Method) == nil || item.GetOperation(rt.Method).Summary == "" {
+			t.Errorf("%s %s is not documented", rt.Method, rt.Path)
+		}
+	}
+}
+
+// TestBadParameters pairs bad inputs with 400 S2R-VAL-0400 naming the
+// parameter.
+func TestBadParameters(t *testing.T) {
+	api := newTestAPI(t, storetest.SQLite(t), time.Now())
+	long := strings.Repeat("x", 300)
+	tests := []struct{ path, field string }{
+		{"/metrics?window=2h", "window"},
+		{"/metrics?start=yesterday", "start"},
+		{"/metrics?end=2026-13-01T00:00:00Z", "end"},
+		{"/metrics?start=2026-02-02T00:00:00Z&end=2026-02-01T00:00:00Z", "start"},
+		{"/metrics?start=2020-01-01T00:00:00Z&end=2026-01-01T00:00:00Z", "start"},
+		{"/metrics?source=lbx", "source"},
+		{"/metrics?source=runtime,lb", "source"},
+		{"/metrics?direction=sideways", "direction"},
+		{"/metrics?onboardedOnly=yes", "onboardedOnly"},
+		{"/metrics?serviceKeys=" + long, "serviceKeys"},
+		{"/metrics?environments=%FF", "environments"},
+		{"/metrics?serviceKeys=a%00b", "serviceKeys"},
+		{"/metrics?serviceKeys=" + strings.Repeat("k,", 50) + strings.Repeat("q,", 1) + manyKeys(101), "serviceKeys"},
+		{"/dashboard/summary?trafficThreshold=-1", "trafficThreshold"},
+		{"/dashboard/summary?trafficThreshold=lots", "trafficThreshold"},
+		{"/dashboard/summary?p95LatencyTargetMs=NaN", "p95LatencyTargetMs"},
+		{"/dashboard/summary?availabilityTarget=100.5", "availabilityTarget"},
+		{"/dashboard/summary?source=generic2", "source"},
+		{"/dashboard/summary?direction=up", "direction"},
+		{"/slo-report?window=90d", "window"},
+		{"/slo-report?availabilityTarget=-3", "availabilityTarget"},
+		{"/slo-report?p95LatencyTargetMs=x", "p95LatencyTargetMs"},
+		{"/service-metric-timeline", "serviceKey"},
+		{"/service-metric-timeline?serviceKey=a&window=1y", "window"},
+		{"/service-metric-timeline?serviceKey=a&environment=" + long, "environment"},
+		{"/traffic-search?since=nope", "since"},
+		{"/traffic-search?until=nope", "until"},
+		{"/traffic-search?since=2026-02-02T00:00:00Z&until=2026-02-01T00:00:00Z", "since"},
+		{"/traffic-search?limit=1001", "limit"},
+		{"/traffic-search?limit=0", "limit"},
+		{"/traffic-search?statusClass=teapot", "statusClass"},
+		{"/traffic-search?statusClass=700", "statusClass"},
+		{"/traffic-search?source=everything", "source"},
+		{"/traffic-search?monitorFilter=some", "monitorFilter"},
+		{"/traffic-search?direction=east", "direction"},
+		{"/traffic-search?uriContains=" + long, "uriContains"},
+		{"/traffic-search?backendContains=%FF", "backendContains"},
+		{"/debug-traces/%FF", "correlationId"},
+		{"/debug-traces/" + long + "/replay-metadata", "correlationId"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			var e apiError
+			api.do("GET", "/admin/v1"+tt.path, readerEmail, "", "").want(t, 400).decode(t, &e)
+			if e.Error.Code != "S2R-VAL-0400" || e.Error.Details["field"] != tt.field {
+				t.Errorf("error %+v, want S2R-VAL-0400 naming %s", e.Error, tt.field)
+			}
+		})
+	}
+}
+
+func manyKeys(n int) string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "key" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	return strings.Join(keys, ",")
+}
