@@ -36,15 +36,16 @@ type jobKind struct {
 
 // jobKinds are the background jobs of s2r as of this branch.
 var jobKinds = []jobKind{
-	{name: "backend-health-checks", every: time.Second}, // a round per second; each backend at its interval
-	{name: "alert-evaluation", every: 5 * time.Second},  // alert_evaluation_interval_seconds
-	{name: "async-expiry", every: 10 * time.Second},     // the sweeper's period
+	{name: "backend-health-checks", every: time.Second},   // a round per second; each backend at its interval
+	{name: "alert-evaluation", every: 5 * time.Second},    // alert_evaluation_interval_seconds
+	{name: "async-expiry", every: 10 * time.Second},       // the sweeper's period
+	{name: "traffic-aggregation", every: 5 * time.Second}, // aggregation_interval_seconds
 	{name: "runtime-tx-retention", every: time.Hour},
 	{name: "bad-url-prune", every: time.Hour},
 }
 
 // jobSettings makes the periodic jobs run often enough to be watched.
-var jobSettings = map[string]any{"alert_evaluation_interval_seconds": 5}
+var jobSettings = map[string]any{"alert_evaluation_interval_seconds": 5, "aggregation_interval_seconds": 5}
 
 // roundRobin is a loopback reverse proxy that sends each request to the
 // next live instance, as a load balancer would.
