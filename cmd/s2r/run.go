@@ -39,6 +39,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, getenv, stderr)
 	case "migrate":
 		return migrate(ctx, getenv, stdout, stderr)
+	case "loadgen":
+		return loadgenCmd(ctx, args, getenv, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "s2r %s (commit %s)\n", version, commit)
 		return nil
@@ -56,6 +58,7 @@ func usage(w io.Writer) {
 Usage:
   s2r serve     run the runtime, admin and ingest surfaces
   s2r migrate   apply database migrations and exit
+  s2r loadgen   replay generated load-balancer and gateway traffic to a running s2r's ingest API (-h for flags)
   s2r version   print the version
   s2r help      print this help
 

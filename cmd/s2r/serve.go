@@ -18,6 +18,7 @@ import (
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/console"
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
@@ -106,6 +107,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB, Registerer: reg})
+	if err != nil {
+		return err
+	}
 	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
 		return err
@@ -126,9 +131,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := backends.settings.Load(ctx); err != nil {
 		return err
 	}
-	// Alert mail. The rule candidates come from discovery; until it is
-	// wired, the job keeps the mail history and test mails work.
-	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL})
+	// Alert mail: the rules and their last hour come from discovery.
+	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL,
+		Candidates: alertCandidates(disc)})
 	if err != nil {
 		return err
 	}
@@ -161,8 +166,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BackendHealth:   backends.selector,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
-				query.New(query.Config{Store: st, Logger: log}).Routes()),
+				query.New(query.Config{Store: st, Logger: log}).Routes(), disc.Routes()),
 		}),
+		Ingest:        disc.IngestHandler(),
 		Console:       consoleHandler,
 		SeparateAdmin: cfg.AdminListenAddr != "",
 	}
@@ -181,6 +187,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.Run(gctx) })
+	g.Go(func() error { return disc.Run(gctx) })
 	g.Go(func() error { return asyncs.Run(gctx) })
 	g.Go(func() error { return alerts.Run(gctx) })
 	listeners := []server.Listener{{Name: "main", Addr: cfg.ListenAddr, Handler: srv.MainHandler(), Logger: log}}

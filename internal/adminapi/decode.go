@@ -72,15 +72,15 @@ func DecodeError(err error) error {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			return FieldError(field, "unknown field")
 		case sem.JSONKind != 0:
-			return FieldError(field, "wrong type: got JSON "+kindName(sem.JSONKind))
+			return FieldError(field, "wrong type: got JSON "+KindName(sem.JSONKind))
 		}
 		return FieldError(field, "invalid value")
 	}
 	return FieldError("", "malformed JSON")
 }
 
-// kindName names a JSON kind for messages.
-func kindName(k jsontext.Kind) string {
+// KindName names a JSON kind for messages ("string", "number", …).
+func KindName(k jsontext.Kind) string {
 	switch k {
 	case 'n':
 		return "null"

@@ -54,6 +54,18 @@ const (
 	ValUnsupportedMedia = "S2R-VAL-0415" // unsupported Content-Type
 )
 
+// Ingest codes (/ingest/v1, DESIGN 9; documented in docs/discovery.md).
+const (
+	IngBadRequest       = "S2R-ING-0400" // malformed batch or event (details: index, field, reason)
+	IngUnauthorized     = "S2R-ING-0401" // missing, wrong or revoked connector token
+	IngNotFound         = "S2R-ING-0404" // no ingest endpoint at the path
+	IngMethodNotAllowed = "S2R-ING-0405" // method not supported on an ingest endpoint
+	IngTooLarge         = "S2R-ING-0413" // batch over max_payload_mb (also decompressed) or over 5,000 events
+	IngUnsupportedMedia = "S2R-ING-0415" // Content-Type or Content-Encoding not accepted
+	IngInternal         = "S2R-ING-0500" // internal error on the ingest surface
+	IngUnavailable      = "S2R-ING-0503" // database unavailable: nothing stored, retry
+)
+
 // registry maps every known code to its HTTP status.
 var registry = map[string]int{
 	RunBadDirection:     http.StatusBadRequest,
@@ -94,6 +106,15 @@ var registry = map[string]int{
 	AdmInternal:         http.StatusInternalServerError,
 	AdmUnavailable:      http.StatusServiceUnavailable,
 	ValUnsupportedMedia: http.StatusUnsupportedMediaType,
+
+	IngBadRequest:       http.StatusBadRequest,
+	IngUnauthorized:     http.StatusUnauthorized,
+	IngNotFound:         http.StatusNotFound,
+	IngMethodNotAllowed: http.StatusMethodNotAllowed,
+	IngTooLarge:         http.StatusRequestEntityTooLarge,
+	IngUnsupportedMedia: http.StatusUnsupportedMediaType,
+	IngInternal:         http.StatusInternalServerError,
+	IngUnavailable:      http.StatusServiceUnavailable,
 }
 
 // StatusOf returns the HTTP status of code and whether the code is known.

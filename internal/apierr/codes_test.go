@@ -48,6 +48,15 @@ var wantStatus = map[string]int{
 	"S2R-ADM-0500": 500,
 	"S2R-ADM-0503": 503,
 	"S2R-VAL-0415": 415,
+	// Ingest (docs/discovery.md).
+	"S2R-ING-0400": 400,
+	"S2R-ING-0401": 401,
+	"S2R-ING-0404": 404,
+	"S2R-ING-0405": 405,
+	"S2R-ING-0413": 413,
+	"S2R-ING-0415": 415,
+	"S2R-ING-0500": 500,
+	"S2R-ING-0503": 503,
 }
 
 func TestRegistryStatuses(t *testing.T) {

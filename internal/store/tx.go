@@ -122,23 +122,29 @@ func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 	}
 	tx := &Tx{querier: querier{q: sqlTx}, dialect: s.dialect}
 	defer func() {
-		if p := recover(); p != nil {
-			sqlTx.Rollback()
-			panic(p)
-		}
-		if err != nil {
-			if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
-				err = errors.Join(err, fmt.Errorf("store: rollback: %w", rbErr))
-			}
-			return
-		}
-		if cErr := sqlTx.Commit(); cErr != nil {
-			err = fmt.Errorf("store: commit: %w", mapError(cErr))
-			return
-		}
-		if tx.bumped {
+		settle(sqlTx, recover(), &err)
+		if err == nil && tx.bumped {
 			s.changes.notify()
 		}
 	}()
 	return fn(tx)
+}
+
+// settle ends sqlTx after its function returned *errp (or panicked with
+// p): it commits on success and rolls back otherwise, re-raising the
+// panic after the rollback. A failed commit or rollback is added to *errp.
+func settle(sqlTx *sql.Tx, p any, errp *error) {
+	if p != nil {
+		sqlTx.Rollback()
+		panic(p)
+	}
+	if *errp != nil {
+		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			*errp = errors.Join(*errp, fmt.Errorf("store: rollback: %w", rbErr))
+		}
+		return
+	}
+	if cErr := sqlTx.Commit(); cErr != nil {
+		*errp = fmt.Errorf("store: commit: %w", mapError(cErr))
+	}
 }

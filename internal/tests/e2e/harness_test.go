@@ -76,10 +76,12 @@ func corpusFile(t *testing.T, rel string) string {
 
 // server is one running `s2r serve` subprocess.
 type server struct {
-	base string
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	logs bytes.Buffer // stderr after the listening line
+	base    string
+	cmd     *exec.Cmd
+	dataDir string   // S2R_DATA_DIR
+	env     []string // the environment beyond the defaults (database URL, key)
+	mu      sync.Mutex
+	logs    bytes.Buffer // stderr after the listening line
 }
 
 // backend names the database a server runs on.
@@ -136,7 +138,7 @@ func startServer(t *testing.T, extraEnv []string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd}
+	s := &server{cmd: cmd, dataDir: dataDir, env: extraEnv}
 	addrCh := make(chan string, 1)
 	var head bytes.Buffer
 	go func() {
