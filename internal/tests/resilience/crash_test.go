@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -56,6 +57,7 @@ func TestCrashSafety(t *testing.T) {
 			w := &workload{t: t, acks: map[string][]ack{}}
 			w.calc = onboardCalc(t, in.base, "calc", calc.url(), nil)
 			w.async = onboardAsyncCalc(t, in.base, "calcasync", calc.url())
+			w.token, w.gen = ingestToken(t, in.base), loadgen.New(loadgen.Config{Services: 1, PayloadBytes: 200})
 			var scratch struct{ ProfileID string }
 			mustAdmin(t, in.base, "POST", "/services/"+w.calc.ServiceID+"/backend-profiles", map[string]any{
 				"name": "scratch", "endpointUrl": "http://127.0.0.1:9/scratch", "routingPriority": 50}, http.StatusCreated).decode(t, &scratch)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
@@ -162,11 +163,12 @@ func cleanRuntimeFailure(r reply) bool {
 }
 
 // TestPostgresRestartUnderLoad stops s2r's PostgreSQL server under load
-// (publish calls, async publish calls, admin writes and reads, readiness
-// probes), first cleanly then as a crash, and starts it again: while it
-// is down publish keeps serving from the compiled route table, async
-// publish (which stores an execution) answers 503 S2R-RUN-0503, admin
-// calls 503 S2R-ADM-0503 and /health/ready 503; within recoveryWindow of its return
+// (publish calls, async publish calls, ingest batches, admin writes and
+// reads, readiness probes), first cleanly then as a crash, and starts it
+// again: while it is down publish keeps serving from the compiled route
+// table, async publish (which stores an execution) answers 503
+// S2R-RUN-0503, ingest 503 S2R-ING-0503, admin calls 503 S2R-ADM-0503 and
+// /health/ready 503; within recoveryWindow of its return
 // everything succeeds again, a configuration change is served, the
 // transaction recorder writes again and the background jobs run again,
 // all without restarting s2r.
@@ -179,6 +181,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	svc := onboardCalc(t, in.base, "calc", calc.url(), nil)
 	probe := onboardCalc(t, in.base, "probe", calc.url(), nil) // changed after each restart
 	asyncSvc := onboardAsyncCalc(t, in.base, "calcasync", calc.url())
+	token, gen := ingestToken(t, in.base), loadgen.New(loadgen.Config{Services: 1})
 	mustAdmin(t, in.base, "PATCH", "/settings", map[string]any{"alert_evaluation_interval_seconds": 5}, http.StatusOK)
 
 	tl := &timeline{}
@@ -200,6 +203,10 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	loop("async-publish", 20*time.Millisecond, func(int) (reply, bool) {
 		r := asyncSvc.add(in.base, 1, 2)
 		return r, r.status == http.StatusAccepted
+	})
+	loop("ingest", 20*time.Millisecond, func(i int) (reply, bool) {
+		r := postIngest(in.base, token, newIngestBatch(t, gen, i, 10))
+		return r, r.status == http.StatusOK
 	})
 	loop("admin-write", 20*time.Millisecond, func(i int) (reply, bool) {
 		r := admin(in.base, "POST", "/services", map[string]any{"serviceKey": fmt.Sprintf("pg-%d-%d", time.Now().UnixNano(), i),
@@ -238,7 +245,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			}
 		}
 		for stream, code := range map[string]string{"admin-write": "S2R-ADM-0503", "admin-read": "S2R-ADM-0503",
-			"async-publish": "S2R-RUN-0503"} {
+			"async-publish": "S2R-RUN-0503", "ingest": "S2R-ING-0503"} {
 			as := during(stream)
 			t.Logf("%s: %s while PostgreSQL was down: %s", mode, stream, codes(as))
 			for _, a := range as {
@@ -252,7 +259,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				t.Errorf("%s: /health/ready while PostgreSQL was down: %s", mode, a.r)
 			}
 		}
-		for _, stream := range []string{"publish", "async-publish", "admin-write", "admin-read", "ready"} {
+		for _, stream := range []string{"publish", "async-publish", "ingest", "admin-write", "admin-read", "ready"} {
 			took, ok := tl.recovered(stream, back)
 			t.Logf("%s: %s all ok %v after PostgreSQL's return (%s)", mode, stream, took, codes(tl.between(stream, back, time.Now())))
 			if !ok || took > recoveryWindow {

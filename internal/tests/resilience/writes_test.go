@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/loadgen"
 )
 
 // writeKind is one kind of change a client makes whose 2xx promises it is
@@ -34,6 +36,8 @@ type workload struct {
 	calc    calcService
 	async   calcService // add is an async_callback operation
 	scratch string      // profile id updated by "backend-profile-update"
+	token   string      // of the connector instance sending ingest batches
+	gen     *loadgen.Generator
 
 	mu   sync.Mutex
 	acks map[string][]ack // by kind
@@ -56,8 +60,9 @@ func (w *workload) acked(kind string) []ack {
 
 // writeKinds are the acknowledged writes of s2r as of this branch: admin
 // changes of several shapes (row creation, singleton and row updates,
-// multi-table autopilot import) and async executions (the 202 of an
-// async_callback publish). Runtime transaction records are not among
+// multi-table autopilot import), async executions (the 202 of an
+// async_callback publish) and ingest batches (the 200 of
+// POST /ingest/v1/lb-events). Runtime transaction records are not among
 // them: they are written asynchronously by design (DESIGN 2) and may be
 // lost in a crash; see docs/decisions-resilience.md.
 var writeKinds = []writeKind{
@@ -175,6 +180,19 @@ var writeKinds = []writeKind{
 				r := admin(base, "GET", "/async-executions/"+url.PathEscape(id), nil)
 				if r.status != http.StatusOK {
 					return "async execution " + id + ": " + r.String()
+				}
+			}
+			return ""
+		}},
+	{name: "ingest-batch",
+		write: func(w *workload, base string, n int, cid string) (string, reply) {
+			b := newIngestBatch(w.t, w.gen, n, 20)
+			return b.uri, postIngest(base, w.token, b)
+		},
+		verify: func(w *workload, base string, keys []string) string {
+			for _, uri := range keys {
+				if msg := discoveryRow(base, uri); msg != "" {
+					return msg
 				}
 			}
 			return ""
