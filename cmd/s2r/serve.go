@@ -92,6 +92,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := payload.Load(ctx); err != nil {
 		return err
 	}
+	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
+		return err
+	}
 	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
 		return err
@@ -184,7 +187,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
-	g.Go(func() error { return backends.checker.Run(gctx) })
+	g.Go(func() error { return backends.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
 	g.Go(func() error { return asyncs.Run(gctx) })
 	g.Go(func() error { return alerts.Run(gctx) })

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
@@ -25,19 +26,32 @@ type backendMachinery struct {
 	selector *upstream.Selector
 	checker  *upstream.Checker
 	settings *gatewaySettings
+	shared   *sharedHealth
+}
+
+// Run runs the health checks and applies the results other instances
+// share, until ctx ends.
+func (m *backendMachinery) Run(ctx context.Context) error {
+	go m.shared.watch(ctx, m.health)
+	return m.checker.Run(ctx)
 }
 
 // tableSource is what the machinery needs of the route reloader.
 type tableSource interface{ Table() *routing.Table }
 
 func newBackendMachinery(st *store.Store, routes tableSource, client *upstream.Client, log *slog.Logger, reg prometheus.Registerer) (*backendMachinery, error) {
-	m := &backendMachinery{health: upstream.NewHealth(), settings: &gatewaySettings{store: st, log: log, client: client}}
+	m := &backendMachinery{health: upstream.NewHealth(), settings: &gatewaySettings{store: st, log: log, client: client},
+		shared: &sharedHealth{store: st, log: log, origin: uuid.NewString()}}
 	m.breakers = upstream.NewBreakers(upstream.BreakerConfig{OnStateChange: func(profile string, from, to upstream.BreakerState) {
 		log.Warn("backend circuit breaker changed", "profile", profile, "from", from.String(), "to", to.String())
 	}})
 	m.selector = upstream.NewSelector(m.health, m.breakers)
 	m.checker = &upstream.Checker{Health: m.health, Logger: log, Fetcher: m.settings.Fetcher, Policy: m.settings.BackendPolicy,
-		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }}
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) },
+		Exclusive: func(ctx context.Context, fn func(context.Context) error) (bool, error) {
+			return st.TryExclusive(ctx, healthCheckJob, fn)
+		},
+		Share: m.shared.publish}
 	if err := reg.Register(upstream.NewMetrics(m.health, m.breakers)); err != nil {
 		return nil, err
 	}
