@@ -124,7 +124,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
-	backends, err := newBackendMachinery(st, routes, log, reg)
+	backends, err := newBackendMachinery(st, routes, backendClient, log, reg)
 	if err != nil {
 		return err
 	}
@@ -164,6 +164,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
 			BackendHealth:   backends.selector,
+			BackendClient:   backendClient,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
 				query.New(query.Config{Store: st, Logger: log}).Routes(), disc.Routes()),

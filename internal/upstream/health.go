@@ -190,7 +190,10 @@ type Checker struct {
 	// outbound policy (settings outbound_allowed_cidrs and
 	// outbound_denied_cidrs); nil fails every wsdl_fetch check.
 	Fetcher func() *fetch.Fetcher
-	Logger  *slog.Logger
+	// Policy returns the backend policy tcp and ping checks connect under
+	// (Probes.Policy); nil checks no address.
+	Policy func() fetch.Policy
+	Logger *slog.Logger
 	// Tick is how often due checks are looked for; default 1s.
 	Tick time.Duration
 	// Exclusive, when set, runs fn only if this instance is the one that
@@ -317,11 +320,15 @@ func (c *Checker) CheckDue(ctx context.Context, targets []HealthTarget, now time
 func (c *Checker) checkOne(ctx context.Context, t HealthTarget, interval time.Duration) {
 	timeout := min(interval, MaxCheckTimeout)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	var f *fetch.Fetcher
+	var pr Probes
 	if c.Fetcher != nil {
-		f = c.Fetcher()
+		pr.Fetcher = c.Fetcher()
 	}
-	err := Check(cctx, f, t)
+	if c.Policy != nil {
+		p := c.Policy()
+		pr.Policy = &p
+	}
+	err := Check(cctx, pr, t)
 	cancel()
 	if ctx.Err() == nil {
 		id := t.Backend.Profile.ProfileID
@@ -347,17 +354,28 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// Probes is what health checks reach backends with.
+type Probes struct {
+	// Fetcher fetches the WSDL of wsdl_fetch checks, with the outbound
+	// policy; nil fails every wsdl_fetch check.
+	Fetcher *fetch.Fetcher
+	// Policy, when set, is checked before a tcp or ping probe connects:
+	// the backend policy (fetch.Policy.ForBackends), as for the calls the
+	// runtime makes to the same endpoint.
+	Policy *fetch.Policy
+}
+
 // Check runs one check of t by its mode; nil means healthy.
-func Check(ctx context.Context, f *fetch.Fetcher, t HealthTarget) error {
+func Check(ctx context.Context, pr Probes, t HealthTarget) error {
 	switch t.Mode {
 	case HealthNone, "":
 		return nil
 	case HealthTCP:
-		return checkTCP(ctx, t.Backend.Profile.EndpointURL)
+		return checkTCP(ctx, pr.Policy, t.Backend.Profile.EndpointURL)
 	case HealthPing:
-		return checkPing(ctx, t.Backend.Profile.EndpointURL)
+		return checkPing(ctx, pr.Policy, t.Backend.Profile.EndpointURL)
 	case HealthWSDLFetch:
-		return checkWSDL(ctx, f, t)
+		return checkWSDL(ctx, pr.Fetcher, t)
 	}
 	return fmt.Errorf("unknown health check mode %q", t.Mode)
 }
