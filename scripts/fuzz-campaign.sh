@@ -37,12 +37,15 @@ while read -r file; do
 	dir=$(dirname "$file")
 	for name in $(grep -oE '^func Fuzz[A-Za-z0-9_]*' "$file" | sed 's/^func //'); do
 		[[ -n $pattern && ! "$dir $name" =~ $pattern ]] && continue
-		go test -c -o /tmp/fuzzbin.$$ "./$dir" >/dev/null 2>&1 || { echo "$dir $name 0 0 BUILD_FAIL"; continue; }
+		# -fuzz at build time turns on coverage instrumentation; without it
+		# the fuzzer runs blind.
+		go test -c -fuzz "^${name}\$" -o /tmp/fuzzbin.$$ "./$dir" >/dev/null 2>&1 || { echo "$dir $name 0 0 BUILD_FAIL"; continue; }
+		cache="$(go env GOCACHE)/fuzz/$(go list "./$dir")"
 		start=$(date +%s)
 		log=$(mktemp)
 		# The binary runs in dir (testdata is relative), in its own group.
 		(cd "$dir" && exec setsid /tmp/fuzzbin.$$ -test.run '^$' -test.fuzz "^${name}\$" \
-			-test.fuzzcachedir "$(go env GOCACHE)/fuzz/$(go list "./$dir")" -test.parallel 2) >"$log" 2>&1 &
+			-test.fuzzcachedir "$cache" -test.parallel 2) >"$log" 2>&1 &
 		pid=$!
 		sleep 2
 		PG=$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')
@@ -61,7 +64,7 @@ while read -r file; do
 		grep -q -- '--- FAIL' "$log" && result=FAIL
 		last=$(grep -oE 'execs: [0-9]+.*' "$log" | tail -1)
 		echo "$dir $name $used $(( $(date +%s) - start )) $result ${last}"
-		[[ $result == FAIL ]] && sed -n '1,40p' "$log" >&2
+		[[ $result == FAIL ]] && grep -v '^fuzz: elapsed' "$log" | head -60 >&2
 		rm -f "$log"
 	done
 done < <(grep -rl --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(' internal cmd | sort)
