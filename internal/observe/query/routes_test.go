@@ -15,7 +15,7 @@ import (
 
 // concrete fills a route's path wildcards.
 func concrete(path string) string {
-	return strings.NewReplacer("{correlationId}", "cid-1").Replace(path)
+	return strings.NewReplacer("{correlationId}", "cid-1", "{id}", "0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b").Replace(path)
 }
 
 // TestRoutesGuarded sends every route of the package through the real
