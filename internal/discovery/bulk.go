@@ -42,6 +42,7 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	span := time.Duration(o.Days) * 24 * time.Hour
+	red := s.currentRedactor(ctx)
 	done := 0
 	for done < o.Events && ctx.Err() == nil {
 		b := &store.IngestBatch{TenantID: o.Instance.TenantID, InstanceID: o.Instance.InstanceID,
@@ -51,7 +52,7 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 			start := o.Now.Add(-time.Duration(rng.Int64N(int64(span))))
 			for _, w := range gen.LBTransaction(start) {
 				in := lbEventFromWire(w)
-				e, fe := in.toStore(o.Now)
+				e, fe := in.toStore(o.Now, red)
 				if fe != nil {
 					return fmt.Errorf("discovery: generated event refused: %s: %s", fe.field, fe.reason)
 				}
