@@ -19,17 +19,17 @@ import (
 
 // Field limits of ingested events (docs/discovery.md, "Ingest API").
 const (
-	MaxPayloadBytes   = 64 << 10 // payloads are cut to 64 KB, not refused
-	maxURIBytes       = 8192
-	maxNameBytes      = 256 // virtual servers, host, backend
-	maxCodeBytes      = 64  // resultCode, vendor
-	maxMethodBytes    = 16
-	maxHeaders        = 100
-	maxHeaderValue    = 8192
-	maxHeadersBytes   = 64 << 10
-	maxDurationMs     = 24 * 60 * 60 * 1000 // one day
-	maxByteCount      = 1 << 50
-	maxFutureSkew     = 24 * time.Hour
+	MaxPayloadBytes = 64 << 10 // payloads are cut to 64 KB, not refused
+	maxURIBytes     = 8192
+	maxNameBytes    = 256 // virtual servers, host, backend
+	maxCodeBytes    = 64  // resultCode, vendor
+	maxMethodBytes  = 16
+	maxHeaders      = 100
+	maxHeaderValue  = 8192
+	maxHeadersBytes = 64 << 10
+	maxDurationMs   = 24 * 60 * 60 * 1000 // one day
+	maxByteCount    = 1 << 50
+	maxFutureSkew   = 24 * time.Hour
 )
 
 // earliestEvent is the oldest timestamp accepted.
