@@ -71,8 +71,9 @@ UPDATE discovery_hourly SET errors = (
 -- (and by the aggregation job when a discovery row's service match
 -- changes); the aggregation job re-aggregates the hours of the entries
 -- above its low-water mark and deletes the entries it has passed.
+-- AUTOINCREMENT: ids must never be reused once entries are deleted.
 CREATE TABLE traffic_dirty_hours (
-    id     INTEGER PRIMARY KEY,
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
     source TEXT NOT NULL,
     hour   TEXT NOT NULL
 );
