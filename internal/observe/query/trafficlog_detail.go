@@ -96,22 +96,9 @@ func payloadOf(text string, size int64) payloadView {
 func (a *API) getTrafficLog(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	id := r.PathValue("id")
-	gid, numeric := store.ParseGenericID(id)
-	_, uuidErr := uuid.Parse(id)
-	isUUID := uuidErr == nil && len(id) == 36
-	if !numeric && !isUUID {
-		return adminapi.FieldError("id", "must be a UUID (an lb globalTransactionId) or a positive integer (a generic log id)")
-	}
-	source := q.Get("source")
-	switch source {
-	case "":
-		source = store.SourceLB
-	case store.SourceLB, store.SourceGeneric:
-	default:
-		return adminapi.FieldError("source", "must be lb or generic")
-	}
-	if source == store.SourceLB && !isUUID || source == store.SourceGeneric && !numeric {
-		return adminapi.FieldError("source", "must match the id: lb for a UUID id, generic for a numeric id")
+	source, gid, err := parseDetailID(id, q.Get("source"))
+	if err != nil {
+		return err
 	}
 	include, err := parseBool(q, "includeCloud", true)
 	if err != nil {
@@ -138,6 +125,28 @@ func (a *API) getTrafficLog(w http.ResponseWriter, r *http.Request) error {
 		*out.Response = payloadOf(g.ResponsePayload, g.ResponsePayloadBytes)
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// parseDetailID reads a traffic-log id and its source (default lb): a
+// UUID for lb, a positive integer for generic (gid).
+func parseDetailID(id, source string) (string, int64, error) {
+	gid, numeric := store.ParseGenericID(id)
+	_, uuidErr := uuid.Parse(id)
+	isUUID := uuidErr == nil && len(id) == 36
+	if !numeric && !isUUID {
+		return "", 0, adminapi.FieldError("id", "must be a UUID (an lb globalTransactionId) or a positive integer (a generic log id)")
+	}
+	switch source {
+	case "":
+		source = store.SourceLB
+	case store.SourceLB, store.SourceGeneric:
+	default:
+		return "", 0, adminapi.FieldError("source", "must be lb or generic")
+	}
+	if source == store.SourceLB && !isUUID || source == store.SourceGeneric && !numeric {
+		return "", 0, adminapi.FieldError("source", "must match the id: lb for a UUID id, generic for a numeric id")
+	}
+	return source, gid, nil
 }
 
 // writeLBTransaction answers the lb transaction gtid of the caller's
