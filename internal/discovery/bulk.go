@@ -14,6 +14,7 @@ import (
 type BulkOptions struct {
 	Events   int           // about this many lb events (whole four-stage transactions)
 	Days     int           // spread over the last Days days; default 30
+	Span     time.Duration // when not 0, spread over the Span before Now instead of Days
 	Instance Instance      // the instance the events are attributed to
 	Now      time.Time     // end of the spread; default now
 	Chunk    int           // events per transaction; default 50,000
@@ -42,6 +43,9 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	span := time.Duration(o.Days) * 24 * time.Hour
+	if o.Span > 0 {
+		span = o.Span
+	}
 	red := s.currentRedactor(ctx)
 	done := 0
 	for done < o.Events && ctx.Err() == nil {

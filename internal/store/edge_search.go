@@ -85,8 +85,12 @@ func edgeSearchConds(q EdgeSearch, a *sqlArgs, src edgeSelect) []string {
 	if q.PayloadContains != "" {
 		p := a.add(containsPattern(q.PayloadContains))
 		if lb {
+			// "LIMIT 1 OFFSET 0" keeps PostgreSQL from turning the EXISTS into a
+			// semi-join that scans every stored payload: checked per
+			// candidate transaction, through lb_events_gtid, newest first
+			// until the limit is reached.
 			conds = append(conds, "EXISTS (SELECT 1 FROM lb_events pe WHERE pe.global_transaction_id = e.global_transaction_id "+
-				"AND pe.tenant_id = e.tenant_id AND LOWER(pe.payload) LIKE "+p+" ESCAPE '\\')")
+				"AND pe.tenant_id = e.tenant_id AND LOWER(pe.payload) LIKE "+p+" ESCAPE '\\' LIMIT 1 OFFSET 0)")
 		} else {
 			conds = append(conds, "(LOWER(g.request_payload) LIKE "+p+" ESCAPE '\\' OR LOWER(g.response_payload) LIKE "+p+" ESCAPE '\\')")
 		}
