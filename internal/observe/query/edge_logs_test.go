@@ -248,9 +248,9 @@ func TestTrafficLogDetail(t *testing.T) {
 			path, email string
 			status      int
 		}{
-			{"/traffic-logs/" + txD, readerEmail, 404},        // another tenant's
-			{"/lb-logs/" + txD, readerEmail, 404},             //
-			{"/traffic-logs/" + txD, acmeEmail, 200},          // its own
+			{"/traffic-logs/" + txD, readerEmail, 404}, // another tenant's
+			{"/lb-logs/" + txD, readerEmail, 404},      //
+			{"/traffic-logs/" + txD, acmeEmail, 200},   // its own
 			{"/traffic-logs/99999999?source=generic", readerEmail, 404},
 			{"/traffic-logs/" + fx.genericID + "?source=generic", acmeEmail, 404},
 		} {
