@@ -72,17 +72,29 @@ func NewAggregator(cfg AggregatorConfig) (*Aggregator, error) {
 	return &Aggregator{cfg: cfg}, nil
 }
 
+// intervalRecheck is how often a wait for the next run re-reads
+// aggregation_interval_seconds, so a shorter interval applies within
+// seconds rather than after the longer one has passed.
+const intervalRecheck = 5 * time.Second
+
 // Run aggregates at start and then every interval until ctx ends. A
 // failed run is logged and retried at the next interval.
 func (a *Aggregator) Run(ctx context.Context) error {
 	for {
+		started := time.Now()
 		if _, err := a.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			a.cfg.Logger.Warn("aggregation failed", "error", err.Error())
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(a.interval(ctx)):
+		for {
+			wait := time.Until(started.Add(a.interval(ctx)))
+			if wait <= 0 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(min(wait, intervalRecheck)):
+			}
 		}
 	}
 }
