@@ -117,6 +117,17 @@ func edgePart(f EdgeFilter, a *sqlArgs, src edgeSelect, cols string) (string, bo
 	return "SELECT " + cols + " FROM " + src.table + " " + src.alias + " WHERE " + strings.Join(conds, " AND "), true
 }
 
+// stageCond is the condition selecting the lb events of stage (default
+// client_response), written as a literal: the partial index
+// lb_events_calls (stage = 'client_response') applies only when the
+// query repeats its condition (SQLite does not match a parameter).
+func stageCond(x, stage string) string {
+	if !slices.Contains(LBStages, stage) {
+		stage = StageClientResponse
+	}
+	return x + "stage = '" + stage + "'"
+}
+
 // edgeConds returns the conditions of f on one source; ok is false when
 // no row of the source can match.
 func edgeConds(f EdgeFilter, a *sqlArgs, src edgeSelect) (conds []string, ok bool) {
@@ -130,11 +141,7 @@ func edgeConds(f EdgeFilter, a *sqlArgs, src edgeSelect) (conds []string, ok boo
 		conds = append(conds, x+"tenant_id = "+a.add(f.TenantID))
 	}
 	if lb {
-		stage := f.Stage
-		if stage == "" {
-			stage = StageClientResponse
-		}
-		conds = append(conds, x+"stage = "+a.add(stage))
+		conds = append(conds, stageCond(x, f.Stage))
 	}
 	if len(f.Vendors) > 0 {
 		conds = append(conds, a.in(x+"vendor", f.Vendors))

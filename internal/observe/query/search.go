@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/store"
@@ -95,34 +97,41 @@ func (a *API) getTrafficSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var items []searchItem
+	// The runtime and edge searches run side by side: each may read most
+	// of its window (a rare substring), and the answer waits for both.
+	var runtime, edge []searchItem
+	g, ctx := errgroup.WithContext(r.Context())
 	if s.runtimeWanted {
-		s.runtime.Limit = s.limit + 1 // one more tells whether the answer is truncated
-		logs, err := a.store.SearchTxLogs(r.Context(), s.runtime)
-		if err != nil {
+		g.Go(func() error {
+			s.runtime.Limit = s.limit + 1 // one more tells whether the answer is truncated
+			logs, err := a.store.SearchTxLogs(ctx, s.runtime)
+			for _, l := range logs {
+				runtime = append(runtime, searchItem{Source: store.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
+					OccurredAt: l.OccurredAt, CorrelationID: l.CorrelationID, Direction: l.Direction, Environment: l.Environment,
+					ServiceKey: l.ServiceKey, OperationKey: l.OperationKey, Method: l.Method, URI: l.Path, StatusCode: l.HTTPStatus,
+					ResultCode: l.ResultCode, InBodyFault: l.InBodyFault, LatencyMs: l.TotalMs, Backend: l.BackendTarget,
+					ConsumerIP: l.ClientIP})
+			}
 			return err
-		}
-		for _, l := range logs {
-			items = append(items, searchItem{Source: store.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
-				OccurredAt: l.OccurredAt, CorrelationID: l.CorrelationID, Direction: l.Direction, Environment: l.Environment,
-				ServiceKey: l.ServiceKey, OperationKey: l.OperationKey, Method: l.Method, URI: l.Path, StatusCode: l.HTTPStatus,
-				ResultCode: l.ResultCode, InBodyFault: l.InBodyFault, LatencyMs: l.TotalMs, Backend: l.BackendTarget,
-				ConsumerIP: l.ClientIP})
-		}
+		})
 	}
 	if len(s.edge.Sources) > 0 {
-		s.edge.Limit = s.limit + 1
-		txs, err := a.store.SearchEdge(r.Context(), s.edge)
-		if err != nil {
+		g.Go(func() error {
+			s.edge.Limit = s.limit + 1
+			txs, err := a.store.SearchEdge(ctx, s.edge)
+			for _, t := range txs {
+				edge = append(edge, searchItem{Source: t.Source, ID: t.ID, OccurredAt: t.OccurredAt, GatewayVendor: t.Vendor,
+					Direction: t.Direction, Environment: t.Environment, ServiceKey: t.ServiceKey, OperationKey: t.ServiceURI,
+					Method: t.Method, URI: t.URI, StatusCode: t.StatusCode, ResultCode: t.ResultCode, InBodyFault: t.SoapFault,
+					LatencyMs: ms(t.LatencyMs), Backend: t.Backend, ConsumerIP: t.ConsumerIP})
+			}
 			return err
-		}
-		for _, t := range txs {
-			items = append(items, searchItem{Source: t.Source, ID: t.ID, OccurredAt: t.OccurredAt, GatewayVendor: t.Vendor,
-				Direction: t.Direction, Environment: t.Environment, ServiceKey: t.ServiceKey, OperationKey: t.ServiceURI,
-				Method: t.Method, URI: t.URI, StatusCode: t.StatusCode, ResultCode: t.ResultCode, InBodyFault: t.SoapFault,
-				LatencyMs: ms(t.LatencyMs), Backend: t.Backend, ConsumerIP: t.ConsumerIP})
-		}
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	items := append(runtime, edge...)
 	slices.SortStableFunc(items, func(x, y searchItem) int { return y.OccurredAt.Compare(x.OccurredAt) })
 	out := searchResult{Items: items[:min(len(items), s.limit)], Limit: s.limit, Truncated: len(items) > s.limit}
 	if out.Items == nil {

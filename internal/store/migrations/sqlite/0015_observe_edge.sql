@@ -93,3 +93,12 @@ CREATE TABLE traffic_row_matches (
 INSERT INTO traffic_row_matches (row_id, service_id, direction, environment, service_key)
 SELECT r.row_id, COALESCE(r.onboarded_service_id, ''), COALESCE(sv.direction, ''), r.environment, r.service_key
 FROM discovery_rows r LEFT JOIN services sv ON sv.service_id = r.onboarded_service_id;
+
+-- lb_events_calls: the lb transactions (their client_response, one event
+-- in four) of a tenant in time order. Every edge view reads transactions
+-- this way (traffic logs, search, metrics, virtual-server failures);
+-- without it a window reads all four stage events of each transaction
+-- through lb_events_event. The cost is one index insertion per
+-- transaction at ingest (docs/PERFORMANCE.md). Queries repeat the
+-- condition literally (SQLite uses a partial index only then).
+CREATE INDEX lb_events_calls ON lb_events (tenant_id, occurred_at) WHERE stage = 'client_response';
