@@ -92,6 +92,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := payload.Load(ctx); err != nil {
 		return err
 	}
+	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
+		return err
+	}
 	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
 		return err
@@ -121,7 +124,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
-	backends, err := newBackendMachinery(st, routes, log, reg)
+	backends, err := newBackendMachinery(st, routes, backendClient, log, reg)
 	if err != nil {
 		return err
 	}
@@ -161,6 +164,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
 			BackendHealth:   backends.selector,
+			BackendClient:   backendClient,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
 				query.New(query.Config{Store: st, Logger: log, Ingest: disc}).Routes(), disc.Routes()),
@@ -183,7 +187,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
 	g.Go(func() error { return backends.settings.Run(gctx) })
-	g.Go(func() error { return backends.checker.Run(gctx) })
+	g.Go(func() error { return backends.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
 	g.Go(func() error { return asyncs.Run(gctx) })
 	g.Go(func() error { return alerts.Run(gctx) })

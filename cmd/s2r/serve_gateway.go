@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
@@ -25,32 +26,50 @@ type backendMachinery struct {
 	selector *upstream.Selector
 	checker  *upstream.Checker
 	settings *gatewaySettings
+	shared   *sharedHealth
+}
+
+// Run runs the health checks and applies the results other instances
+// share, until ctx ends.
+func (m *backendMachinery) Run(ctx context.Context) error {
+	go m.shared.watch(ctx, m.health)
+	return m.checker.Run(ctx)
 }
 
 // tableSource is what the machinery needs of the route reloader.
 type tableSource interface{ Table() *routing.Table }
 
-func newBackendMachinery(st *store.Store, routes tableSource, log *slog.Logger, reg prometheus.Registerer) (*backendMachinery, error) {
-	m := &backendMachinery{health: upstream.NewHealth(), settings: &gatewaySettings{store: st, log: log}}
+func newBackendMachinery(st *store.Store, routes tableSource, client *upstream.Client, log *slog.Logger, reg prometheus.Registerer) (*backendMachinery, error) {
+	m := &backendMachinery{health: upstream.NewHealth(), settings: &gatewaySettings{store: st, log: log, client: client},
+		shared: &sharedHealth{store: st, log: log, origin: uuid.NewString()}}
 	m.breakers = upstream.NewBreakers(upstream.BreakerConfig{OnStateChange: func(profile string, from, to upstream.BreakerState) {
 		log.Warn("backend circuit breaker changed", "profile", profile, "from", from.String(), "to", to.String())
 	}})
 	m.selector = upstream.NewSelector(m.health, m.breakers)
-	m.checker = &upstream.Checker{Health: m.health, Logger: log, Fetcher: m.settings.Fetcher,
-		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }}
+	m.checker = &upstream.Checker{Health: m.health, Logger: log, Fetcher: m.settings.Fetcher, Policy: m.settings.BackendPolicy,
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) },
+		Exclusive: func(ctx context.Context, fn func(context.Context) error) (bool, error) {
+			return st.TryExclusive(ctx, healthCheckJob, fn)
+		},
+		Share: m.shared.publish}
 	if err := reg.Register(upstream.NewMetrics(m.health, m.breakers)); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// gatewaySettings keeps gateway_trusted_proxies and the outbound fetch
-// policy in memory, reloaded on every configuration revision change.
+// gatewaySettings keeps gateway_trusted_proxies and the outbound
+// policies in memory, reloaded on every configuration revision change:
+// the fetch policy of wsdl_fetch checks, and the backend policy
+// (fetch.Policy.ForBackends) of every connection to a backend endpoint,
+// which it also hands to the backend client.
 type gatewaySettings struct {
 	store   *store.Store
 	log     *slog.Logger
+	client  *upstream.Client
 	trusted atomic.Pointer[[]netip.Prefix]
 	fetcher atomic.Pointer[fetch.Fetcher]
+	backend atomic.Pointer[fetch.Policy]
 }
 
 // TrustedProxies returns the current gateway_trusted_proxies.
@@ -64,6 +83,14 @@ func (g *gatewaySettings) TrustedProxies() []netip.Prefix {
 // Fetcher returns the fetcher of wsdl_fetch health checks.
 func (g *gatewaySettings) Fetcher() *fetch.Fetcher { return g.fetcher.Load() }
 
+// BackendPolicy returns the policy of connections to backend endpoints.
+func (g *gatewaySettings) BackendPolicy() fetch.Policy {
+	if p := g.backend.Load(); p != nil {
+		return *p
+	}
+	return fetch.Policy{}.ForBackends()
+}
+
 // Load reads the settings now. Unparsable CIDRs (which the admin refuses)
 // are skipped.
 func (g *gatewaySettings) Load(ctx context.Context) error {
@@ -73,8 +100,14 @@ func (g *gatewaySettings) Load(ctx context.Context) error {
 	}
 	trusted := parsePrefixes(s.GatewayTrustedProxies)
 	g.trusted.Store(&trusted)
-	old := g.fetcher.Swap(fetch.New(fetch.Policy{AllowedCIDRs: parsePrefixes(s.OutboundAllowedCIDRs),
-		DeniedCIDRs: parsePrefixes(s.OutboundDeniedCIDRs), MaxBytes: 4 << 20, Timeout: upstream.MaxCheckTimeout}))
+	policy := fetch.Policy{AllowedCIDRs: parsePrefixes(s.OutboundAllowedCIDRs), DeniedCIDRs: parsePrefixes(s.OutboundDeniedCIDRs),
+		MaxBytes: 4 << 20, Timeout: upstream.MaxCheckTimeout}
+	backend := policy.ForBackends()
+	g.backend.Store(&backend)
+	if g.client != nil {
+		g.client.SetPolicy(backend)
+	}
+	old := g.fetcher.Swap(fetch.New(policy))
 	if old != nil {
 		old.CloseIdleConnections()
 	}

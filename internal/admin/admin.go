@@ -19,6 +19,7 @@ import (
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // Prefix is the path prefix of every admin route.
@@ -38,6 +39,10 @@ type Config struct {
 
 	// BackendHealth is the runtime's live backend health (backend_health.go); nil: every backend healthy.
 	BackendHealth BackendHealthReader
+	// BackendClient makes the outbound calls of backend tests: the
+	// runtime's client, whose connections follow the backend policy
+	// (docs/security.md); nil uses a client of admin's own without one.
+	BackendClient *upstream.Client
 
 	// Routes are the routes of areas whose handlers live in their own
 	// packages (async executions, observability, discovery, alert mail);
@@ -62,6 +67,8 @@ type server struct {
 	contracts *contracts.Cache
 	// backendHealth reads the runtime's backend health (backend_health.go).
 	backendHealth BackendHealthReader
+	// backends makes the outbound calls of backend tests (Config.BackendClient).
+	backends *upstream.Client
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -92,6 +99,10 @@ func newServer(cfg Config) *server {
 	}
 	s.access.SetDevIdentity(cfg.DevIdentity)
 	s.backendHealth = cfg.BackendHealth
+	s.backends = cfg.BackendClient
+	if s.backends == nil {
+		s.backends = defaultBackendClient
+	}
 	s.extra = cfg.Routes
 	s.contracts = contracts.New(cfg.Store)
 	s.routes = s.routeTable()

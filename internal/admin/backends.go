@@ -260,7 +260,7 @@ func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (e
 	if err != nil {
 		return err
 	}
-	backendClient.Forget(id)
+	s.backends.Forget(id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -91,20 +91,18 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 func dnsStep(ctx context.Context, host string) ([]netip.Addr, connectionStep) {
 	st := connectionStep{Name: "dns"}
 	start := time.Now()
+	// Resolved as the fetcher resolves it: legacy IPv4 spellings and
+	// localhost names are the addresses they spell, without DNS.
+	dctx, cancel := context.WithTimeout(ctx, dnsTimeout)
+	defer cancel()
+	found, err := fetch.Policy{}.Lookup(dctx, host)
+	if err != nil {
+		st.Status, st.DurationMs, st.Message = stepFailed, since(start), "name resolution failed: "+dnsReason(err)
+		return nil, st
+	}
 	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		addrs = []netip.Addr{a.Unmap()}
-	} else {
-		dctx, cancel := context.WithTimeout(ctx, dnsTimeout)
-		defer cancel()
-		found, err := net.DefaultResolver.LookupNetIP(dctx, "ip", host)
-		if err != nil {
-			st.Status, st.DurationMs, st.Message = stepFailed, since(start), "name resolution failed: "+dnsReason(err)
-			return nil, st
-		}
-		for _, a := range found {
-			addrs = append(addrs, a.Unmap())
-		}
+	for _, a := range found {
+		addrs = append(addrs, a.Unmap())
 	}
 	st.Status, st.DurationMs = stepOK, since(start)
 	for _, a := range addrs {

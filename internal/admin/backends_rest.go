@@ -83,7 +83,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 	b, err := upstream.Open(s.secrets, p)
 	if err == nil {
 		var resp *upstream.Response
-		resp, err = backendClient.Do(ctx, b, call)
+		resp, err = s.backends.Do(ctx, b, call)
 		if err == nil {
 			res = restAnswer(resp)
 		}

@@ -19,10 +19,10 @@ import (
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
-// backendClient makes the outbound calls of backend tests. Its transports
-// are cached per profile id and update time, so one is shared by every
-// admin server of the process.
-var backendClient = upstream.NewClient()
+// defaultBackendClient makes the outbound calls of backend tests when
+// Config.BackendClient is nil. Its transports (per profile, per update)
+// are kept between tests, like the runtime's.
+var defaultBackendClient = upstream.NewClient()
 
 // maxPreviewText bounds the raw response text kept in a preview.
 const maxPreviewText = 64 << 10
@@ -120,7 +120,7 @@ func (s *server) send(ctx context.Context, c soapCall) (callRequest, callResult,
 		Timeout:          callTimeout(c.op.TimeoutMs, c.profile.TimeoutMs, c.settings.DefaultTimeoutMs),
 		Retries:          callRetries(c.op.RetryCount, c.profile.RetryCount, c.settings.DefaultRetryCount),
 		MaxResponseBytes: c.settings.MaxPayloadMB << 20}
-	resp, err := backendClient.Do(ctx, b, call)
+	resp, err := s.backends.Do(ctx, b, call)
 	if err != nil {
 		return req, failed(err), nil
 	}

@@ -60,7 +60,9 @@ func TestColonRouteDispatch(t *testing.T) {
 		{"DELETE", "/admin/v1/things/t1", readerEmail, 403, "", ""},
 		{"DELETE", "/admin/v1/things/t1:hard-delete", "", 401, "", ""},
 		{"POST", "/admin/v1/things/t2:poke", readerEmail, 200, "poke", "t2"},
-		{"POST", "/admin/v1/things/t2", readerEmail, 404, "", ""},
+		{"POST", "/admin/v1/things/t2", readerEmail, 405, "", ""},            // DELETE only
+		{"GET", "/admin/v1/things/t1:hard-delete", readerEmail, 405, "", ""}, // DELETE only
+		{"GET", "/admin/v1/things/t1:poke", "", 401, "", ""},
 		{"POST", "/admin/v1/things/t2:nope", readerEmail, 404, "", ""},
 		{"DELETE", "/admin/v1/things/t2:nope", adminEmail, 404, "", ""},
 		{"POST", "/admin/v1/things:bulk", operatorEmail, 200, "bulk", ""},

@@ -201,7 +201,7 @@ func TestImportBodyOverLimit(t *testing.T) {
 	body, ct := multipartBody(t, formPart{"file", "huge.wsdl", bytes.Repeat([]byte{' '}, maxImportBodyBytes+1)})
 	r := api.doRaw("POST", "/admin/v1/wsdl/import", operatorEmail, ct, body)
 	r.wantStatus(t, http.StatusRequestEntityTooLarge)
-	if e := r.errorOf(t).Error; e.Code != apierr.AdmPayloadTooLarge || e.Details["maxPayloadMb"] != float64(64) {
+	if e := r.errorOf(t).Error; e.Code != apierr.AdmPayloadTooLarge || e.Details["maxPayloadMb"] != float64(maxImportBodyBytes>>20) {
 		t.Errorf("error %+v", e)
 	}
 }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
 )
 
 // route is one admin endpoint (route); admin's own route tables
@@ -60,12 +62,28 @@ func (s *server) routeTable() []route {
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
-		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, rt.Handle))
+		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, unavailable(rt.Handle)))
 	}
 	mux.Handle(Prefix+"/", s.access.Require(model.RoleReader, func(w http.ResponseWriter, r *http.Request) error {
 		return s.unmatched(mux, w, r)
 	}))
 	return mux
+}
+
+// unavailable answers 503 S2R-ADM-0503 instead of 500 when a handler
+// failed because the database could not be reached (store.ErrUnavailable):
+// the change was not made and the caller may retry.
+func unavailable(next apierr.AdminHandlerFunc) apierr.AdminHandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		err := next(w, r)
+		if err == nil || !errors.Is(err, store.ErrUnavailable) {
+			return err
+		}
+		if e, ok := apierr.As(err); ok && e.Status() != http.StatusInternalServerError {
+			return err
+		}
+		return apierr.Wrap(apierr.AdmUnavailable, err, "the database is unavailable; retry later")
+	}
 }
 
 // unmatched answers a request that no route pattern matched.

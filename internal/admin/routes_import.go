@@ -57,7 +57,7 @@ var docPostImport = adminapi.Doc{
 	Summary: "Import a WSDL uploaded as multipart/form-data field file: one WSDL, or a ZIP of a WSDL and its XSDs " +
 		"(detected by its magic bytes; root WSDL: the only .wsdl at the shallowest depth). Parsed and compiled fully " +
 		"before anything is stored; a contract that cannot be imported answers 400 S2R-VAL-0400 with details {file, line, reason}. " +
-		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 64 MB (413 S2R-ADM-0413).",
+		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 32 MB (413 S2R-ADM-0413).",
 	Form:     importUploadBody{},
 	Response: artifactView{},
 	Status:   http.StatusCreated,

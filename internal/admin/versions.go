@@ -347,13 +347,9 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 // decodeOptionalJSON is decodeJSON for bodies that may be absent: an empty
 // body leaves dst unchanged.
 func decodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, adminapi.MaxBodyBytes))
+	body, err := adminapi.ReadBody(w, r, adminapi.MaxBodyBytes)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, adminapi.MaxBodyBytes>>20)
-		}
-		return apierr.Wrap(apierr.ValBadRequest, err, "request body could not be read")
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil

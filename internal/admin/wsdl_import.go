@@ -3,7 +3,6 @@ package admin
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/go-json-experiment/json"
@@ -119,9 +118,9 @@ func decodeImportJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err := adminapi.CheckJSONContentType(r); err != nil {
 		return err
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImportBodyBytes))
+	body, err := adminapi.ReadBody(w, r, maxImportBodyBytes)
 	if err != nil {
-		return bodyReadError(err, "request body could not be read")
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return adminapi.FieldError("", "request body is required")

@@ -36,7 +36,7 @@ const (
 	maxImportXMLBytes   = 20 << 20
 	maxImportTotalBytes = 50 << 20
 	maxImportFiles      = 500
-	maxImportBodyBytes  = 64 << 20
+	maxImportBodyBytes  = 32 << 20
 	maxFormFieldBytes   = 64 << 10
 	importFetchTimeout  = 30 * time.Second
 )
@@ -193,7 +193,8 @@ func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, 
 
 // guardedFetcher returns a fetcher with the policy of the current
 // settings: outbound_allowed_cidrs and outbound_denied_cidrs, documents of
-// at most maxImportXMLBytes, importFetchTimeout per document.
+// at most maxImportXMLBytes, importFetchTimeout per document. Its idle
+// connections are closed when ctx (the request's) ends.
 func (s *server) guardedFetcher(ctx context.Context) (*fetch.Fetcher, error) {
 	settings, err := s.store.Settings(ctx)
 	if err != nil {
@@ -207,8 +208,12 @@ func (s *server) guardedFetcher(ctx context.Context) (*fetch.Fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fetch.New(fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied,
-		MaxBytes: maxImportXMLBytes, Timeout: importFetchTimeout}), nil
+	f := fetch.New(fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied,
+		MaxBytes: maxImportXMLBytes, Timeout: importFetchTimeout})
+	// The fetcher lives as long as the request: its kept-alive
+	// connections (and their goroutines) go with it.
+	context.AfterFunc(ctx, f.CloseIdleConnections)
+	return f, nil
 }
 
 // parsePrefixes parses stored CIDR settings (validated when written).
@@ -244,6 +249,9 @@ func readUploadForm(w http.ResponseWriter, r *http.Request, allowed []string, ma
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, apierr.New(apierr.ValUnsupportedMedia, "request body must be multipart/form-data with a boundary")
 	}
+	if err := adminapi.CheckLength(w, r, maxImportBodyBytes); err != nil {
+		return nil, err
+	}
 	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, maxImportBodyBytes), params["boundary"])
 	form := &uploadForm{fields: map[string]string{}}
 	for {
@@ -272,7 +280,7 @@ func (f *uploadForm) add(part *multipart.Part, allowed []string, maxFiles int) e
 		if len(f.files) >= maxFiles {
 			return adminapi.FieldError("file", "more than "+strconv.Itoa(maxFiles)+" files")
 		}
-		data, err := io.ReadAll(part)
+		data, err := adminapi.ReadAll(part, -1)
 		if err != nil {
 			return bodyReadError(err, "file part could not be read")
 		}

@@ -3,7 +3,6 @@ package adminapi
 import (
 	"bytes"
 	"errors"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -27,13 +26,9 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err := CheckJSONContentType(r); err != nil {
 		return err
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err := ReadBody(w, r, MaxBodyBytes)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, MaxBodyBytes>>20)
-		}
-		return apierr.Wrap(apierr.ValBadRequest, err, "request body could not be read")
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return FieldError("", "request body is required")

@@ -124,6 +124,15 @@ func TestAsyncTwoInstances(t *testing.T) {
 		t.Errorf("10 polls with one token on two instances: %v", got)
 	}
 	// The sweeper: while A holds the job, B's run does nothing.
+	sweeps := func() int64 {
+		for _, st := range a.st.JobStats() {
+			if st.Name == sweepJob {
+				return st.Runs
+			}
+		}
+		return 0
+	}
+	before := sweeps()
 	held := make(chan struct{})
 	release := make(chan struct{})
 	go a.st.TryExclusive(context.Background(), sweepJob, func(context.Context) error {
@@ -138,10 +147,16 @@ func TestAsyncTwoInstances(t *testing.T) {
 		t.Errorf("B swept %d (%v) while A held the job", n, err)
 	}
 	close(release)
-	eventually(t, "B sweeps once A is done", func() bool {
-		n, _, err := b.x.Sweep(context.Background())
-		return err == nil && n == 1
-	})
+	// A leads the job after its run (store.TryExclusive keeps the lease):
+	// B still does nothing, A's next sweep expires it.
+	eventually(t, "A's run is over", func() bool { return sweeps() > before })
+	if n, _, err := b.x.Sweep(context.Background()); err != nil || n != 0 {
+		t.Errorf("B swept %d (%v) while A leads the job", n, err)
+	}
+	a.clock.advance(48 * time.Hour)
+	if n, _, err := a.x.Sweep(context.Background()); err != nil || n != 1 {
+		t.Errorf("A, the job's leader, swept %d (%v), want 1", n, err)
+	}
 	if e := a.execution(acc2.CorrelationID); e.Status != model.AsyncExpired {
 		t.Errorf("swept execution is %s", e.Status)
 	}

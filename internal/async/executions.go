@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -25,7 +26,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; default time.Now.
 	Now func() time.Time
-	// SweepInterval is the period of the expiry sweeper; default 30 s.
+	// SweepInterval is the period of the expiry sweeper; default 10 s:
+	// with several instances the sweeper's leader is also replaced at the
+	// next tick of another instance, which must come within 30 s of its
+	// death (docs/decisions-resilience.md).
 	SweepInterval time.Duration
 	// WatchInterval is the fallback poll of the settings reload; default 5 s.
 	WatchInterval time.Duration
@@ -54,7 +58,7 @@ func New(cfg Config) *Executions {
 		cfg.Now = time.Now
 	}
 	if cfg.SweepInterval <= 0 {
-		cfg.SweepInterval = 30 * time.Second
+		cfg.SweepInterval = 10 * time.Second
 	}
 	x := &Executions{cfg: cfg}
 	d := model.DefaultSettings()
@@ -111,6 +115,15 @@ func (x *Executions) Start(ctx context.Context, e *model.AsyncExecution, tokenHa
 	if errors.Is(err, store.ErrAlreadyExists) {
 		return model.ErrAsyncDuplicate
 	}
+	return unavailable(err)
+}
+
+// unavailable marks a failure to reach the database with
+// model.ErrAsyncUnavailable, so the runtime answers 503 and not 500.
+func unavailable(err error) error {
+	if err != nil && errors.Is(err, store.ErrUnavailable) && !errors.Is(err, model.ErrAsyncUnavailable) {
+		return fmt.Errorf("%w: %w", model.ErrAsyncUnavailable, err)
+	}
 	return err
 }
 
@@ -124,14 +137,14 @@ func (x *Executions) Poll(ctx context.Context, key model.AsyncKey, id, tokenHash
 		return err
 	})
 	if err == nil || !errors.Is(err, store.ErrNotFound) {
-		return e, err
+		return e, unavailable(err)
 	}
 	cur, hash, err := x.cfg.Store.AsyncPollState(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || (err == nil && !key.Matches(cur)):
 		return e, model.ErrAsyncNotFound
 	case err != nil:
-		return e, err
+		return e, unavailable(err)
 	case subtle.ConstantTimeCompare([]byte(hash), []byte(tokenHash)) != 1:
 		return e, model.ErrAsyncToken
 	case cur.Status == model.AsyncExpired || cur.Overdue(now):
@@ -149,7 +162,7 @@ func (x *Executions) waiting(ctx context.Context, key model.AsyncKey, id string)
 	case errors.Is(err, store.ErrNotFound) || (err == nil && !key.Matches(e)):
 		return e, model.ErrAsyncNotFound
 	case err != nil:
-		return e, err
+		return e, unavailable(err)
 	case e.Status == model.AsyncCompleted || e.Status == model.AsyncFailed:
 		return e, model.ErrAsyncFinished
 	case e.Status == model.AsyncExpired || e.Overdue(x.now()):
@@ -170,7 +183,7 @@ func (x *Executions) Finish(ctx context.Context, key model.AsyncKey, id string, 
 		return err
 	})
 	if err != nil {
-		return model.AsyncExecution{}, err
+		return model.AsyncExecution{}, unavailable(err)
 	}
 	if done {
 		return model.AsyncExecution{CorrelationID: id, Status: out.Status}, nil

@@ -159,10 +159,16 @@ func (r *Recorder) flush(ctx context.Context, batch []store.BadURLAttempt) []sto
 	return batch[:0]
 }
 
+// pruneJob names the pruning for store.TryExclusive: with several
+// instances on one PostgreSQL, one of them prunes.
+const pruneJob = "bad-url-prune"
+
 func (r *Recorder) prune(ctx context.Context) {
-	err := r.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
-		_, err := tx.DeleteBadURLAttemptsBefore(ctx, time.Now().Add(-Retention))
-		return err
+	_, err := r.cfg.Store.TryExclusive(ctx, pruneJob, func(ctx context.Context) error {
+		return r.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
+			_, err := tx.DeleteBadURLAttemptsBefore(ctx, time.Now().Add(-Retention))
+			return err
+		})
 	})
 	if err != nil && ctx.Err() == nil {
 		r.cfg.Logger.Warn("bad-URL attempts not pruned", "error", err.Error())

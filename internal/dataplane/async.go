@@ -88,6 +88,8 @@ func asyncError(err error, id string) error {
 		return apierr.Newf(apierr.RunExpired, "async execution %q expired", id).WithCause(err)
 	case errors.Is(err, model.ErrAsyncFinished):
 		return apierr.Newf(apierr.RunAlreadyFinished, "async execution %q is already finished", id).WithCause(err)
+	case errors.Is(err, model.ErrAsyncUnavailable):
+		return apierr.New(apierr.RunUnavailable, "async executions are unavailable: retry later").WithCause(err)
 	}
 	return err
 }

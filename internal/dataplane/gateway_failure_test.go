@@ -2,6 +2,7 @@ package dataplane_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -319,5 +320,47 @@ func TestGatewaySOAPFaultsKeepBreakerClosed(t *testing.T) {
 	}
 	if status, body, _ := post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>")); status != 503 || errorCode(t, body) != apierr.RunCircuitOpen {
 		t.Fatalf("after two HTML 500s: %d %s", status, body)
+	}
+}
+
+// brokenBody yields some bytes, then fails as a malformed chunk does.
+type brokenBody struct{ sent bool }
+
+func (b *brokenBody) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		return copy(p, "<s:Envelope"), nil
+	}
+	return 0, errors.New("invalid byte in chunk length")
+}
+
+// TestGatewayClientBodyFailure: a request body that breaks off (a
+// malformed chunk, the client gone) is the client's mistake: 400
+// S2R-VAL-0400, never a 502 that blames the backend, and it does not count
+// against the backend's circuit breaker, however often it happens.
+func TestGatewayClientBodyFailure(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	}))
+	defer backend.Close()
+	var opened atomic.Bool
+	breakers := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 2, OpenFor: time.Minute,
+		OnStateChange: func(string, upstream.BreakerState, upstream.BreakerState) { opened.Store(true) }})
+	gw := newGW(t, gwService(upstream.RoutingSingle, backend.URL), 1,
+		dataplane.GatewayConfig{Selector: upstream.NewSelector(upstream.NewHealth(), breakers)})
+	for range 5 {
+		r := httptest.NewRequest("POST", "/gateway/dev/calc", &brokenBody{})
+		r.ContentLength, r.RemoteAddr = -1, "127.0.0.1:5000"
+		w := httptest.NewRecorder()
+		gw.d.ServeHTTP(w, r)
+		if w.Code != 400 || errorCode(t, w.Body.Bytes()) != apierr.ValBadRequest {
+			t.Fatalf("got %d %s, want 400 S2R-VAL-0400", w.Code, w.Body)
+		}
+	}
+	if opened.Load() {
+		t.Fatal("client body failures opened the backend's circuit breaker")
+	}
+	if status, _, err := post(t, gw.front.Client(), gw.front.URL, strings.NewReader("<x/>")); err != nil || status != 200 {
+		t.Fatalf("a good request after them: %d %v", status, err)
 	}
 }

@@ -224,6 +224,7 @@ func hasFaultElement(p []byte) bool {
 var (
 	errResponseTooLarge = errors.New("backend response over the payload limit")
 	errRequestTooLarge  = errors.New("request body over the payload limit")
+	errRequestBody      = errors.New("the request body could not be read")
 )
 
 // gatewayProxyError maps a failed passthrough to its S2R answer: the
@@ -240,6 +241,11 @@ func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, e
 		w.Header().Set("Connection", "close")
 	case call != nil && call.tooLarge.Load():
 		e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, mb)
+	case errors.Is(err, errRequestBody):
+		// The client's body broke off or was malformed (a bad chunk): the
+		// client's mistake, never the backend's.
+		e = apierr.New(apierr.ValBadRequest, "the request body could not be read: malformed chunked encoding or the client went away")
+		w.Header().Set("Connection", "close")
 	case errors.As(err, &e):
 	default:
 		var ue *upstream.Error
@@ -284,12 +290,15 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // limitedBody is the client's request body read through the payload
-// limit while it streams to the backend.
+// limit while it streams to the backend. failed notes that reading it
+// failed (a malformed chunk, the client gone): the call's failure is then
+// the client's.
 type limitedBody struct {
-	src   io.ReadCloser
-	limit int64
-	n     atomic.Int64
-	over  atomic.Bool
+	src    io.ReadCloser
+	limit  int64
+	n      atomic.Int64
+	over   atomic.Bool
+	failed atomic.Bool
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -297,6 +306,9 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	if b.n.Add(int64(n)) > b.limit {
 		b.over.Store(true)
 		return 0, errRequestTooLarge
+	}
+	if err != nil && err != io.EOF {
+		b.failed.Store(true)
 	}
 	return n, err
 }

@@ -105,6 +105,12 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 	call.sentAt = time.Now()
 	resp, err := rt.RoundTrip(req)
 	timer.Stop()
+	if err != nil && call.body != nil && call.body.failed.Load() && !call.body.over.Load() {
+		// The client's body failed, not the backend: no breaker failure,
+		// no failover (docs/security.md).
+		cancel(nil)
+		return nil, upstream.Verdict{}, errRequestBody
+	}
 	if err != nil {
 		ue := classifyGateway(ctx, actx, err)
 		cancel(nil)

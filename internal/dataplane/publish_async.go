@@ -64,7 +64,7 @@ func (c *publishCall) runAsync(raw []byte, params []routing.PathParam) ([]byte, 
 			return nil, apierr.Newf(apierr.ValBadRequest, "the X-Correlation-Id %q already names an async execution: send a new one", c.cid).
 				WithDetail("header", correlation.Header)
 		}
-		return nil, err
+		return nil, asyncError(err, c.cid)
 	}
 	resp, err := c.call(envelope)
 	fault := false

@@ -135,9 +135,7 @@ func loadMatcher(ctx context.Context, st *store.Store) (*matcher, error) {
 // reconcile re-matches every discovery row with m and stores the rows
 // whose match changed (a service onboarded, renamed or deprecated since).
 // It returns how many rows changed. Every instance runs it after a
-// configuration change; they write the same matches, so no lock is taken
-// (a store.TryExclusive would hold a connection while the work takes
-// others).
+// configuration change; they write the same matches, so no lock is taken.
 func reconcile(ctx context.Context, st *store.Store, m *matcher) (int, error) {
 	rows, err := st.DiscoveryRowMatches(ctx)
 	if err != nil {

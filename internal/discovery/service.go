@@ -186,10 +186,10 @@ func loadRedactor(ctx context.Context, st *store.Store) (*redact.Redactor, error
 
 // watchServices reloads the matcher whenever the configuration revision
 // changes (services and backend profiles are configuration) and re-matches
-// the rows. It polls the revision (one small query every RevisionPoll)
-// rather than using Store.WatchRevision, whose PostgreSQL LISTEN holds a
-// pool connection for good: the pool is small, and the other watchers and
-// the jobs that hold a connection while taking another already share it.
+// the rows. It polls the revision (one small query every RevisionPoll).
+// (It was written when Store.WatchRevision held a pool connection per
+// watcher; since issue 14 every watcher shares one LISTEN connection
+// outside the pool, so WatchRevision would serve here too.)
 func (s *Service) watchServices(ctx context.Context) error {
 	t := time.NewTicker(s.cfg.RevisionPoll)
 	defer t.Stop()

@@ -29,8 +29,18 @@ func newGuardedDialer(p Policy) *guardedDialer {
 	return g
 }
 
-// DialContext is the http.Transport hook.
+// DialContext is the http.Transport hook. The dial (name resolution
+// included) is bounded by the policy's timeout on its own: net/http
+// finishes a dial in the background even when the request that started
+// it is gone, so a resolver that never answers would hold the dialling
+// goroutine forever.
 func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	timeout := g.policy.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, newError(ReasonBadURL, "invalid host and port", err)
@@ -65,17 +75,10 @@ func (g *guardedDialer) resolve(ctx context.Context, host string) ([]netip.Addr,
 		}
 		return []netip.Addr{ip.Unmap()}, nil
 	}
-	ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	ips, err := lookup(ctx, g.resolver, host)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, newError(ReasonDNS, "cannot resolve host "+host, err)
+		return nil, err
 	}
-	if len(ips) == 0 {
-		return nil, newError(ReasonDNS, "host "+host+" has no addresses", nil)
-	}
-	ips = append([]netip.Addr(nil), ips...) // the resolver's slice is not ours to change
 	for i, ip := range ips {
 		if err := g.policy.CheckAddr(ip); err != nil {
 			fe := err.(*Error)
@@ -87,13 +90,43 @@ func (g *guardedDialer) resolve(ctx context.Context, host string) ([]netip.Addr,
 	return ips, nil
 }
 
-// control runs after the socket is created and before it connects.
-func (g *guardedDialer) control(_, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return newError(ReasonBlockedAddress, "cannot check address before connecting", err)
+// lookup resolves host: literalAddrs first (IP literals, legacy IPv4
+// spellings, localhost names, without DNS), else resolver. The slice is
+// the caller's.
+func lookup(ctx context.Context, resolver Resolver, host string) ([]netip.Addr, error) {
+	if ips, ok := literalAddrs(host); ok {
+		return ips, nil
 	}
-	return g.policy.CheckAddr(ap.Addr())
+	ips, err := resolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, newError(ReasonDNS, "cannot resolve host "+host, err)
+	}
+	if len(ips) == 0 {
+		return nil, newError(ReasonDNS, "host "+host+" has no addresses", nil)
+	}
+	return append([]netip.Addr(nil), ips...), nil // the resolver's slice is not ours to change
+}
+
+// Lookup resolves host as the fetcher and DialContext do, without
+// checking the addresses: IP literals, the legacy IPv4 spellings
+// (2130706433, 0177.0.0.1, 0x7f000001, 127.1) and localhost names
+// (RFC 6761) are answered without DNS, anything else by the policy's
+// resolver. Diagnostics that report what a host resolves to use it so
+// they show what a fetch would reach.
+func (p Policy) Lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	r := p.Resolver
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	return lookup(ctx, r, host)
+}
+
+// control runs after the socket is created and before it connects.
+func (g *guardedDialer) control(network, address string, c syscall.RawConn) error {
+	return g.policy.Control(network, address, c)
 }
 
 // DialContext connects to addr ("host:port") over TCP as the fetcher

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -67,6 +68,38 @@ var (
 	nat64       = netip.MustParsePrefix("64:ff9b::/96")
 	sixToFour   = netip.MustParsePrefix("2002::/16")
 )
+
+// loopback4 and loopback6 are the loopback ranges ForBackends allows.
+var (
+	loopback4 = netip.MustParsePrefix("127.0.0.0/8")
+	loopback6 = netip.MustParsePrefix("::1/128")
+)
+
+// ForBackends returns the policy of connections to backend endpoints
+// (profile endpoint, health and token URLs): operator configuration
+// that the runtime calls, where loopback backends (sidecars) are
+// legitimate. It is p with loopback also allowed; everything else stays:
+// DeniedCIDRs still win (an admin can refuse 127.0.0.0/8 for backends
+// too), and link-local (the cloud metadata address 169.254.169.254),
+// unspecified, multicast, broadcast and reserved addresses are refused
+// unless AllowedCIDRs lists them: no SOAP backend lives there.
+func (p Policy) ForBackends() Policy {
+	p.AllowedCIDRs = append(append([]netip.Prefix(nil), p.AllowedCIDRs...), loopback4, loopback6)
+	return p
+}
+
+// Control is a net.Dialer Control hook that refuses a connection to an
+// address the policy does not allow, just before connect: whatever
+// resolved the name, and whichever address of it is tried, the socket
+// never connects to a refused address. The error is an *Error with
+// ReasonBlockedAddress.
+func (p Policy) Control(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return newError(ReasonBlockedAddress, "cannot check address before connecting", err)
+	}
+	return p.CheckAddr(ap.Addr())
+}
 
 // CheckAddr reports whether the policy lets the fetcher connect to ip. The
 // error is an *Error with ReasonBlockedAddress naming the address and why.

@@ -164,3 +164,40 @@ func FuzzCheckAddr(f *testing.F) {
 		}
 	})
 }
+
+// TestForBackends: the backend policy allows loopback on top of the
+// fetch policy, and nothing else: link-local (metadata), unspecified and
+// multicast stay refused, denied CIDRs still win, allowed CIDRs still lift.
+func TestForBackends(t *testing.T) {
+	tests := []struct {
+		policy Policy
+		addr   string
+		ok     bool
+	}{
+		{Policy{}, "127.0.0.1", true},
+		{Policy{}, "127.9.9.9", true},
+		{Policy{}, "::1", true},
+		{Policy{}, "::ffff:127.0.0.1", true},
+		{Policy{}, "10.1.2.3", true},
+		{Policy{}, "169.254.169.254", false},
+		{Policy{}, "fe80::1", false},
+		{Policy{}, "0.0.0.0", false},
+		{Policy{}, "::", false},
+		{Policy{}, "224.0.0.1", false},
+		{Policy{DeniedCIDRs: prefixes("127.0.0.0/8")}, "127.0.0.1", false},
+		{Policy{DeniedCIDRs: prefixes("10.0.0.0/8")}, "10.1.2.3", false},
+		{Policy{AllowedCIDRs: prefixes("169.254.169.254/32")}, "169.254.169.254", true},
+	}
+	for _, tt := range tests {
+		err := tt.policy.ForBackends().CheckAddr(netip.MustParseAddr(tt.addr))
+		if (err == nil) != tt.ok {
+			t.Errorf("%+v ForBackends().CheckAddr(%s) = %v, want ok=%v", tt.policy, tt.addr, err, tt.ok)
+		}
+	}
+	// The receiver's allow list is not changed.
+	p := Policy{AllowedCIDRs: make([]netip.Prefix, 0, 8)}
+	p.ForBackends()
+	if len(p.AllowedCIDRs) != 0 {
+		t.Error("ForBackends changed the receiver's AllowedCIDRs")
+	}
+}

@@ -40,6 +40,9 @@ var (
 	ErrAsyncFinished = errors.New("async execution already finished")
 	// ErrAsyncState: the execution's state does not allow the change.
 	ErrAsyncState = errors.New("async execution state does not allow this")
+	// ErrAsyncUnavailable: the executions cannot be read or written now
+	// (the database is unreachable); the same request may succeed later.
+	ErrAsyncUnavailable = errors.New("async executions unavailable: the database cannot be reached")
 )
 
 // AsyncExecution is one async callback execution (SPEC 2.2; DESIGN 6.5,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wneessen/go-mail"
@@ -156,6 +157,11 @@ func (n *Notifier) tlsConfig(host string) *tls.Config {
 // completes the TLS handshake before the SMTP greeting.
 func guardedDial(r relay, tlsConf *tls.Config) mail.DialContextFunc {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		// go-mail writes host:port without brackets, which an IPv6 host
+		// cannot be parsed back from: rebuild it from the relay's host.
+		if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+			addr = net.JoinHostPort(r.host, addr[i+1:])
+		}
 		conn, err := r.policy.DialContext(ctx, network, addr)
 		var fe *fetch.Error
 		if errors.As(err, &fe) {

@@ -53,22 +53,25 @@ type Report struct {
 // Evaluate runs one evaluation unless another instance is running one:
 // it reads the settings, prunes the mail history past
 // default_retention_days (at most hourly), and, when alerts_enabled,
-// evaluates every rule and mails the changes that are due.
+// evaluates every rule and mails the changes that are due. The settings
+// are read first, by every instance, so that Next is the configured
+// interval also where another instance evaluates: that is how often an
+// instance asks, and so how soon it takes over from one that died.
 func (n *Notifier) Evaluate(ctx context.Context) (Report, error) {
 	rep := Report{Next: time.Duration(model.DefaultSettings().AlertEvaluationIntervalSeconds) * time.Second}
+	settings, err := n.cfg.Store.Settings(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("notify: settings: %w", err)
+	}
+	rep.Next = time.Duration(settings.AlertEvaluationIntervalSeconds) * time.Second
 	ran, err := n.cfg.Store.TryExclusive(ctx, evaluationJob, func(ctx context.Context) error {
-		return n.evaluate(ctx, &rep)
+		return n.evaluate(ctx, settings, &rep)
 	})
 	rep.Ran = ran
 	return rep, err
 }
 
-func (n *Notifier) evaluate(ctx context.Context, rep *Report) error {
-	settings, err := n.cfg.Store.Settings(ctx)
-	if err != nil {
-		return fmt.Errorf("notify: settings: %w", err)
-	}
-	rep.Next = time.Duration(settings.AlertEvaluationIntervalSeconds) * time.Second
+func (n *Notifier) evaluate(ctx context.Context, settings model.Settings, rep *Report) error {
 	now := n.cfg.Now()
 	if err := n.retain(ctx, settings, now); err != nil {
 		n.cfg.Logger.Warn("alerts: mail history retention failed", "error", err.Error())

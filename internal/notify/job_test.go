@@ -306,6 +306,32 @@ func TestRelayAddressPolicy(t *testing.T) {
 	}
 }
 
+// TestIPv6Relay: a relay given as an IPv6 address is reached (go-mail
+// joins host and port without brackets; the guarded dialer rebuilds the
+// address), and refused like IPv4 loopback unless allowed.
+func TestIPv6Relay(t *testing.T) {
+	if ln, err := net.Listen("tcp6", "[::1]:0"); err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	} else {
+		ln.Close()
+	}
+	h := newHarness(t, storetest.SQLite(t), smtptest.Options{NoTLS: true, Host: "::1"},
+		map[string]any{"outbound_allowed_cidrs": []string{"::1/128"}})
+	h.figures.set(failing(1))
+	if rep := h.evaluate(); rep.Sent != 1 {
+		t.Fatalf("report = %+v, history %+v", rep, h.history(readerEmail).Items)
+	}
+	refused := newHarness(t, storetest.SQLite(t), smtptest.Options{NoTLS: true, Host: "::1"},
+		map[string]any{"outbound_allowed_cidrs": []string{}})
+	refused.figures.set(failing(1))
+	if rep := refused.evaluate(); rep.Failed != 1 {
+		t.Fatalf("report = %+v", rep)
+	}
+	if item := refused.history(readerEmail).Items[0]; !strings.Contains(item.Error, "not allowed (loopback)") {
+		t.Errorf("attempt = %+v, want the loopback address refused", item)
+	}
+}
+
 // TestRelayTimeout: a relay that accepts the connection and never greets
 // fails the attempt within the send timeout.
 func TestRelayTimeout(t *testing.T) {

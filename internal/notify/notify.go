@@ -122,21 +122,53 @@ func New(cfg Config) (*Notifier, error) {
 }
 
 // Run evaluates the rules at start and then every
-// alert_evaluation_interval_seconds (read again after each run) until ctx
-// ends; then it returns nil. A failed run is logged and retried at the
-// next interval.
+// alert_evaluation_interval_seconds until ctx ends; then it returns nil.
+// The interval is read again after each run and whenever the configuration
+// changes, so a shorter interval applies at once. A failed run (e.g. the
+// database is unreachable) is logged and retried after at most
+// retryAfterError, so evaluation resumes soon after the database is back.
 func (n *Notifier) Run(ctx context.Context) error {
+	changed := make(chan struct{}, 1)
+	go n.cfg.Store.WatchRevision(ctx, time.Minute, func(int64) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
 	for {
+		started := time.Now()
 		rep, err := n.Evaluate(ctx)
+		next := rep.Next
 		if err != nil && ctx.Err() == nil {
 			n.cfg.Logger.Warn("alerts: evaluation failed", "error", err.Error())
+			next = min(next, retryAfterError)
 		}
-		t := time.NewTimer(rep.Next)
+		if !n.wait(ctx, started, next, changed) {
+			return nil
+		}
+	}
+}
+
+// retryAfterError is the longest wait after a failed evaluation.
+const retryAfterError = 5 * time.Second
+
+// wait waits until next after started, moving the deadline earlier when a
+// configuration change shortens the interval; false when ctx ended.
+func (n *Notifier) wait(ctx context.Context, started time.Time, next time.Duration, changed <-chan struct{}) bool {
+	t := time.NewTimer(time.Until(started.Add(next)))
+	defer t.Stop()
+	for {
 		select {
 		case <-ctx.Done():
-			t.Stop()
-			return nil
+			return false
 		case <-t.C:
+			return true
+		case <-changed:
+			s, err := n.cfg.Store.Settings(ctx)
+			if iv := time.Duration(s.AlertEvaluationIntervalSeconds) * time.Second; err == nil && iv < next {
+				next = iv
+				t.Reset(time.Until(started.Add(next)))
+			}
 		}
 	}
 }

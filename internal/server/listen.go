@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/httpx"
 )
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish
@@ -25,6 +29,16 @@ type Listener struct {
 	OnReady func(name string, addr net.Addr)
 }
 
+// framingToken returns a fresh random token for a listener's framing
+// refusals.
+func framingToken() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("framing token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 // Run listens, serves until ctx ends, then shuts down gracefully: it stops
 // accepting, lets in-flight requests finish within ShutdownTimeout, and
 // returns nil on a clean stop.
@@ -33,6 +47,13 @@ func (l Listener) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s listener: %w", l.Name, err)
 	}
+	token, err := framingToken()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	addr := ln.Addr()
+	ln = strictListener{Listener: ln, token: token} // framing.go
 	srv := &http.Server{
 		Handler:           l.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -40,10 +61,11 @@ func (l Listener) Run(ctx context.Context) error {
 		MaxHeaderBytes:    1 << 20,
 		ErrorLog:          slog.NewLogLogger(l.Logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnContext:       func(ctx context.Context, _ net.Conn) context.Context { return httpx.WithFramingToken(ctx, token) },
 	}
-	l.Logger.Info("listening", "listener", l.Name, "addr", ln.Addr().String())
+	l.Logger.Info("listening", "listener", l.Name, "addr", addr.String())
 	if l.OnReady != nil {
-		l.OnReady(l.Name, ln.Addr())
+		l.OnReady(l.Name, addr)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

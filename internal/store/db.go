@@ -50,13 +50,19 @@ type Store struct {
 	// whose transactions begin IMMEDIATE, so writers queue in-process
 	// instead of failing with SQLITE_BUSY.
 	write *sql.DB
+	// side holds the long-lived PostgreSQL sessions outside the main
+	// pool: the LISTEN connection (listen.go) and the job lease session
+	// (leases.go). Nil on SQLite.
+	side *sql.DB
 	// changes wakes in-process revision watchers after a commit that
 	// bumped the configuration revision.
 	changes *broadcast
-	// listen is the LISTEN connection shared by revision watchers (PostgreSQL).
-	listen sharedListen
+	// notes fans out NOTIFY payloads to watchers (listen.go).
+	notes notifications
 	// jobs are the background jobs running in this process (TryExclusive).
 	jobs jobLocks
+	// leases are the job locks this instance holds on PostgreSQL.
+	leases leases
 	// txLogStmt is the full-batch INSERT of runtime_tx_logs prepared on
 	// the SQLite writer (txlogs.go), so the recorder does not parse it per
 	// batch.
@@ -155,14 +161,45 @@ func openSQLite(dataDir string) (*Store, error) {
 	return &Store{dialect: SQLite, read: read, write: write, changes: newBroadcast()}, nil
 }
 
-func openPostgres(u string) (*Store, error) {
+// defaultConnectTimeout bounds a PostgreSQL connection attempt when the
+// URL sets no connect_timeout: without it a server whose host does not
+// answer holds a request for the operating system's SYN timeout (minutes)
+// instead of failing it with 503.
+const defaultConnectTimeout = "10"
+
+func openPostgres(raw string) (*Store, error) {
+	u := withConnectTimeout(raw)
 	db, err := sql.Open("pgx", u)
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres %s: %w", redactURL(u), err)
 	}
 	db.SetMaxOpenConns(max(8, 4*runtime.GOMAXPROCS(0)))
 	db.SetMaxIdleConns(max(4, runtime.GOMAXPROCS(0)))
-	return &Store{dialect: Postgres, read: db, write: db, changes: newBroadcast()}, nil
+	side, err := sql.Open("pgx", u)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open postgres %s: %w", redactURL(u), err)
+	}
+	// One LISTEN connection and one lease session; a third for the
+	// moment a broken one is replaced.
+	side.SetMaxOpenConns(3)
+	side.SetMaxIdleConns(2)
+	return &Store{dialect: Postgres, read: db, write: db, side: side, changes: newBroadcast()}, nil
+}
+
+// withConnectTimeout adds connect_timeout to a URL that has none.
+func withConnectTimeout(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw // sql.Open reports it
+	}
+	q := u.Query()
+	if q.Get("connect_timeout") != "" {
+		return raw
+	}
+	q.Set("connect_timeout", defaultConnectTimeout)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // Dialect returns the database dialect decided at Open.
@@ -181,11 +218,17 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes every pool.
+// Close stops the LISTEN connection, gives up the job leases and closes
+// every pool.
 func (s *Store) Close() error {
+	s.notes.stopListening()
+	s.leases.close()
 	s.txLogStmt.close()
 	s.stmts.close()
 	err := s.write.Close()
+	if s.side != nil {
+		err = errors.Join(err, s.side.Close())
+	}
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}
@@ -193,7 +236,7 @@ func (s *Store) Close() error {
 }
 
 // reader returns the Querier for reads outside a transaction.
-func (s *Store) reader() Querier { return querier{q: s.read} }
+func (s *Store) reader() Querier { return querier{q: s.read, retryReads: true} }
 
 // redactURL removes the password from a database URL for messages.
 func redactURL(raw string) string {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"strings"
+	"time"
 )
 
 // Query texts of the discovery read paths, for the plan tests.
@@ -53,4 +54,11 @@ func (s *Store) Explain(ctx context.Context, query string, args ...any) (string,
 		return rows.Err()
 	})
 	return strings.Join(lines, "\n"), err
+}
+
+// SetLeaseIdle sets how long s keeps a job lease without a run (tests).
+func SetLeaseIdle(s *Store, d time.Duration) {
+	s.leases.mu.Lock()
+	defer s.leases.mu.Unlock()
+	s.leases.idle = d
 }

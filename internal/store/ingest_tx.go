@@ -24,15 +24,23 @@ func (s *Store) transactWithCopy(ctx context.Context, fn func(tx *Tx, cp copier)
 	if s.dialect != Postgres {
 		return s.Transact(ctx, func(tx *Tx) error { return fn(tx, nil) })
 	}
-	conn, err := s.write.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("store: connection: %w", mapError(err))
+	var conn *sql.Conn
+	var sqlTx *sql.Tx
+	// BEGIN is sent again on another connection when the pooled one is
+	// one a restarted server closed (see staleConnAttempts).
+	for attempt := 1; ; attempt++ {
+		if conn, err = s.write.Conn(ctx); err != nil {
+			return fmt.Errorf("store: connection: %w", mapError(err))
+		}
+		if sqlTx, err = conn.BeginTx(ctx, nil); err == nil {
+			break
+		}
+		conn.Close()
+		if attempt >= staleConnAttempts || !retryStale(ctx, err) {
+			return fmt.Errorf("store: begin: %w", mapError(err))
+		}
 	}
 	defer conn.Close()
-	sqlTx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", mapError(err))
-	}
 	tx := &Tx{querier: querier{q: sqlTx}, dialect: s.dialect}
 	cp := func(ctx context.Context, table string, columns []string, src pgx.CopyFromSource) (int64, error) {
 		var n int64

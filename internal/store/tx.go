@@ -28,7 +28,14 @@ type sqlRunner interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-type querier struct{ q sqlRunner }
+// querier runs statements on q. retryReads is set on the reader pool
+// (outside transactions), where a read that failed on a pooled connection
+// the server had closed (a restarted PostgreSQL) is sent again on another
+// one: a read has no effect to repeat.
+type querier struct {
+	q          sqlRunner
+	retryReads bool
+}
 
 func (q querier) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	r, err := q.q.ExecContext(ctx, query, args...)
@@ -37,18 +44,50 @@ func (q querier) Exec(ctx context.Context, query string, args ...any) (sql.Resul
 
 func (q querier) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	rows, err := q.q.QueryContext(ctx, query, args...)
+	for attempt := 1; q.retryReads && attempt < staleConnAttempts && retryStale(ctx, err); attempt++ {
+		rows, err = q.q.QueryContext(ctx, query, args...)
+	}
 	return rows, mapError(err)
 }
 
 func (q querier) QueryRow(ctx context.Context, query string, args ...any) *Row {
-	return &Row{row: q.q.QueryRowContext(ctx, query, args...)}
+	r := &Row{row: q.q.QueryRowContext(ctx, query, args...)}
+	if q.retryReads {
+		r.again = func() *sql.Row { return q.q.QueryRowContext(ctx, query, args...) }
+		r.ctx = ctx
+	}
+	return r
 }
 
 // Row is the result of QueryRow.
-type Row struct{ row *sql.Row }
+type Row struct {
+	row   *sql.Row
+	again func() *sql.Row // reader pool: the same query again
+	ctx   context.Context
+}
 
 // Scan copies the row's columns into dest; ErrNotFound when there is no row.
-func (r *Row) Scan(dest ...any) error { return mapError(r.row.Scan(dest...)) }
+func (r *Row) Scan(dest ...any) error {
+	err := r.row.Scan(dest...)
+	for attempt := 1; r.again != nil && attempt < staleConnAttempts && retryStale(r.ctx, err); attempt++ {
+		err = r.again().Scan(dest...)
+	}
+	return mapError(err)
+}
+
+// staleConnAttempts bounds the attempts of a statement that may be sent
+// again (BEGIN, reads) when its pooled connection turns out to be one the
+// server closed: after a PostgreSQL restart every idle connection of the
+// pool is such a one, and each failed attempt discards one. database/sql
+// itself retries only on driver.ErrBadConn, which pgx does not return for
+// a connection that is found closed while sending.
+const staleConnAttempts = 6
+
+// retryStale reports whether err is a lost connection worth another
+// attempt on another connection.
+func retryStale(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() == nil && errors.Is(mapError(err), ErrUnavailable)
+}
 
 // Tx is a database transaction, passed to the function given to Transact.
 // It must not be used after that function returns.
@@ -75,6 +114,9 @@ func (tx *Tx) Dialect() Dialect { return tx.dialect }
 // instead.
 func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 	sqlTx, err := s.write.BeginTx(ctx, nil)
+	for attempt := 1; attempt < staleConnAttempts && retryStale(ctx, err); attempt++ {
+		sqlTx, err = s.write.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", mapError(err))
 	}

@@ -38,21 +38,6 @@ func watch(t *testing.T, s *store.Store) <-chan int64 {
 	return revs
 }
 
-// openMigrated opens another Store on cfg's database, closed at cleanup.
-func openMigrated(t *testing.T, cfg store.Config) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func expectRev(t *testing.T, revs <-chan int64, want int64) {
 	t.Helper()
 	select {
@@ -91,7 +76,7 @@ func TestWatchRevisionInProcess(t *testing.T) {
 // PostgreSQL database: the watcher learns it through LISTEN/NOTIFY.
 func TestWatchRevisionAcrossInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
-	watcher, other := openMigrated(t, cfg), openMigrated(t, cfg)
+	watcher, other := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	revs := watch(t, watcher)
 	expectRev(t, revs, 0)
 	// LISTEN starts asynchronously: bump until a change arrives.
@@ -115,7 +100,7 @@ func TestWatchRevisionAcrossInstances(t *testing.T) {
 func TestWatchersShareOneListen(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
-	watcher, other := openMigrated(t, cfg), openMigrated(t, cfg)
+	watcher, other := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	db, err := sql.Open("pgx", cfg.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,12 @@ import (
 // through as probes; one failed probe opens it again, BreakerHalfOpenProbes
 // successful probes in a row close it.
 //
+// BreakerOpenFor is short on purpose: a backend that comes back must be
+// served again within seconds (docs/decisions-resilience.md), and while it
+// is down an open breaker still answers almost every call at once; each
+// half-open turn costs the dead backend at most BreakerHalfOpenProbes
+// calls.
+//
 // A failure is a connect error, a timeout, a connection broken before the
 // answer, or an HTTP 5xx answer other than a 500 carrying XML (a SOAP
 // Fault: IsFailedAnswer). A 4xx answer and a canceled client are not
@@ -29,7 +35,7 @@ const (
 	BreakerMinRequests         = 20
 	BreakerFailureRatio        = 0.5
 	BreakerWindow              = 10 * time.Second
-	BreakerOpenFor             = 30 * time.Second
+	BreakerOpenFor             = 3 * time.Second
 	BreakerHalfOpenProbes      = 3
 )
 

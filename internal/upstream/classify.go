@@ -67,6 +67,9 @@ func classify(ctx context.Context, err error, attempts int) *Error {
 // before a connection was obtained always, failures after it only with
 // afterSend; auth, size and cancellation failures never.
 func retryable(err error, afterSend bool) bool {
+	if Blocked(err) {
+		return false // the policy will refuse the address again
+	}
 	var se *sentError
 	if errors.As(err, &se) {
 		return afterSend && (se.e.Kind == KindUnreachable || se.e.Kind == KindTimeout)

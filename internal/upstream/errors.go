@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/fetch"
 )
 
 // Kind classifies a failed outbound call so callers can answer the right
@@ -87,7 +88,18 @@ func (e *Error) APIError() *apierr.Error {
 		mb := int((e.Limit + (1<<20 - 1)) >> 20)
 		return apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, mb).WithCause(e)
 	}
+	if Blocked(e) {
+		return apierr.Wrap(apierr.RunBackendFault, e, "the backend address is not allowed by the outbound policy "+
+			"(settings outbound_allowed_cidrs / outbound_denied_cidrs)")
+	}
 	return apierr.Wrap(apierr.RunBackendFault, e, "the backend could not be reached")
+}
+
+// Blocked reports whether err is a connection the backend policy refused
+// (Client.SetPolicy) before connecting.
+func Blocked(err error) bool {
+	var fe *fetch.Error
+	return errors.As(err, &fe) && fe.Reason == fetch.ReasonBlockedAddress
 }
 
 // Status returns the HTTP status the failure answers.

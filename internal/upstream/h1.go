@@ -35,7 +35,7 @@ const h1MaxHeader = 1 << 20
 // the 32 KB copy buffer per request body. Connections idle in the pool are
 // checked for a close by the backend before reuse.
 type h1Client struct {
-	dialer      *net.Dialer
+	dialTCP     func(ctx context.Context, network, addr string) (net.Conn, error)
 	tls         *tls.Config // nil: https is not offered to this client
 	tlsTimeout  time.Duration
 	idleTimeout time.Duration

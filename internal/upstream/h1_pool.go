@@ -65,7 +65,7 @@ func (h *h1Client) closeIdle() {
 // https), bounded by the dialer's and the handshake's timeouts.
 func (h *h1Client) dial(ctx context.Context, key string, u *url.URL) (*h1Conn, error) {
 	addr := urlHostPort(u)
-	c, err := h.dialer.DialContext(ctx, "tcp", addr)
+	c, err := h.dialTCP(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}

@@ -116,8 +116,9 @@ func (h *Health) All() []BackendHealth {
 	return out
 }
 
-// Report records the outcome of one check of t at at.
-func (h *Health) Report(t HealthTarget, at time.Time, err error) {
+// Report records the outcome of one check of t at at and returns the
+// backend's new state.
+func (h *Health) Report(t HealthTarget, at time.Time, err error) BackendHealth {
 	id := t.Backend.Profile.ProfileID
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -135,7 +136,7 @@ func (h *Health) Report(t HealthTarget, at time.Time, err error) {
 		if s.ConsecutiveFailures >= UnhealthyAfter {
 			s.Healthy = false
 		}
-		return
+		return *s
 	}
 	s.LastError = ""
 	s.ConsecutiveOK++
@@ -143,6 +144,21 @@ func (h *Health) Report(t HealthTarget, at time.Time, err error) {
 	if s.ConsecutiveOK >= HealthyAfter {
 		s.Healthy = true
 	}
+	return *s
+}
+
+// Apply sets the state of one backend as another instance checked it
+// (Checker.Share there). The breaker state is this instance's own and is
+// not taken.
+func (h *Health) Apply(st BackendHealth) {
+	if st.ProfileID == "" || st.LastCheckAt == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	at := *st.LastCheckAt
+	st.LastCheckAt, st.Breaker = &at, ""
+	h.m[st.ProfileID] = &st
 }
 
 // keep drops the states of profiles not in ids (removed backends, or
@@ -158,6 +174,13 @@ func (h *Health) keep(ids map[string]bool) {
 }
 
 // Checker runs the health checks of the current route table.
+//
+// With several instances on one database, one of them checks and the
+// others take its results: Exclusive runs a round only on the instance
+// leading the health check job, Share publishes each result, and the
+// other instances feed what they receive to Health.Apply. When Exclusive
+// fails (the database is unreachable) every instance checks on its own
+// until it answers again, so routing never runs on a frozen view.
 type Checker struct {
 	Health *Health
 	// Targets returns the backends to check now (from the current route
@@ -167,13 +190,24 @@ type Checker struct {
 	// outbound policy (settings outbound_allowed_cidrs and
 	// outbound_denied_cidrs); nil fails every wsdl_fetch check.
 	Fetcher func() *fetch.Fetcher
-	Logger  *slog.Logger
+	// Policy returns the backend policy tcp and ping checks connect under
+	// (Probes.Policy); nil checks no address.
+	Policy func() fetch.Policy
+	Logger *slog.Logger
 	// Tick is how often due checks are looked for; default 1s.
 	Tick time.Duration
+	// Exclusive, when set, runs fn only if this instance is the one that
+	// checks (store.TryExclusive of the health check job); it reports
+	// whether fn ran. Nil: this instance checks alone.
+	Exclusive func(ctx context.Context, fn func(ctx context.Context) error) (bool, error)
+	// Share, when set, receives every result this instance produces, to
+	// publish to the other instances.
+	Share func(BackendHealth)
 
-	mu   sync.Mutex
-	next map[string]time.Time
-	busy map[string]bool
+	mu       sync.Mutex
+	next     map[string]time.Time
+	busy     map[string]bool
+	degraded bool // Exclusive failed: checking alone
 }
 
 // Run checks every due backend each Tick until ctx ends. Checks run
@@ -186,7 +220,7 @@ func (c *Checker) Run(ctx context.Context) error {
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
-		c.CheckDue(ctx, time.Now())
+		c.Round(ctx, time.Now())
 		select {
 		case <-ctx.Done():
 			return nil
@@ -195,21 +229,82 @@ func (c *Checker) Run(ctx context.Context) error {
 	}
 }
 
-// CheckDue starts the checks that are due at now and returns without
-// waiting for them.
-func (c *Checker) CheckDue(ctx context.Context, now time.Time) {
+// Round forgets the states of backends no longer in the route table, then
+// starts the checks due at now if this instance is the one that checks
+// (Exclusive), or checks alone when Exclusive cannot tell.
+func (c *Checker) Round(ctx context.Context, now time.Time) {
+	targets := c.Targets()
+	c.forget(targets)
+	if c.Exclusive == nil {
+		c.CheckDue(ctx, targets, now)
+		return
+	}
+	ran, err := c.Exclusive(ctx, func(ctx context.Context) error {
+		c.CheckDue(ctx, targets, now)
+		return nil
+	})
+	switch {
+	case err != nil:
+		c.setDegraded(true, err)
+		c.CheckDue(ctx, targets, now)
+	case !ran:
+		// Another instance checks: when this one leads again, every
+		// backend is due at once.
+		c.setDegraded(false, nil)
+		c.mu.Lock()
+		clear(c.next)
+		c.mu.Unlock()
+	default:
+		c.setDegraded(false, nil)
+	}
+}
+
+func (c *Checker) setDegraded(on bool, err error) {
+	c.mu.Lock()
+	changed := c.degraded != on
+	c.degraded = on
+	c.mu.Unlock()
+	if changed && c.Logger != nil {
+		if on {
+			c.Logger.Warn("backend health: the job lock is unavailable; this instance checks on its own", "error", errText(err))
+		} else {
+			c.Logger.Info("backend health: the job lock is available again")
+		}
+	}
+}
+
+// forget drops the states and schedules of backends not in targets
+// (removed backends, or services whose mode became none).
+func (c *Checker) forget(targets []HealthTarget) {
+	ids := map[string]bool{}
+	for _, t := range targets {
+		if t.Backend != nil && t.Mode != "" && t.Mode != HealthNone {
+			ids[t.Backend.Profile.ProfileID] = true
+		}
+	}
+	c.Health.keep(ids)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.next {
+		if !ids[id] {
+			delete(c.next, id)
+		}
+	}
+}
+
+// CheckDue starts the checks of targets that are due at now and returns
+// without waiting for them.
+func (c *Checker) CheckDue(ctx context.Context, targets []HealthTarget, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.next == nil {
 		c.next, c.busy = map[string]time.Time{}, map[string]bool{}
 	}
-	ids := map[string]bool{}
-	for _, t := range c.Targets() {
+	for _, t := range targets {
 		if t.Backend == nil || t.Mode == "" || t.Mode == HealthNone {
 			continue
 		}
 		id := t.Backend.Profile.ProfileID
-		ids[id] = true
 		if c.busy[id] || now.Before(c.next[id]) {
 			continue
 		}
@@ -220,29 +315,31 @@ func (c *Checker) CheckDue(ctx context.Context, now time.Time) {
 		c.next[id], c.busy[id] = now.Add(iv), true
 		go c.checkOne(ctx, t, iv)
 	}
-	c.Health.keep(ids)
-	for id := range c.next {
-		if !ids[id] {
-			delete(c.next, id)
-		}
-	}
 }
 
 func (c *Checker) checkOne(ctx context.Context, t HealthTarget, interval time.Duration) {
 	timeout := min(interval, MaxCheckTimeout)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	var f *fetch.Fetcher
+	var pr Probes
 	if c.Fetcher != nil {
-		f = c.Fetcher()
+		pr.Fetcher = c.Fetcher()
 	}
-	err := Check(cctx, f, t)
+	if c.Policy != nil {
+		p := c.Policy()
+		pr.Policy = &p
+	}
+	err := Check(cctx, pr, t)
 	cancel()
 	if ctx.Err() == nil {
-		wasHealthy := c.Health.Healthy(t.Backend.Profile.ProfileID)
-		c.Health.Report(t, time.Now(), err)
-		if now := c.Health.Healthy(t.Backend.Profile.ProfileID); now != wasHealthy && c.Logger != nil {
-			c.Logger.Warn("backend health changed", "service", t.ServiceKey, "profile", t.Backend.Profile.ProfileID,
+		id := t.Backend.Profile.ProfileID
+		wasHealthy := c.Health.Healthy(id)
+		state := c.Health.Report(t, time.Now(), err)
+		if now := state.Healthy; now != wasHealthy && c.Logger != nil {
+			c.Logger.Warn("backend health changed", "service", t.ServiceKey, "profile", id,
 				"healthy", now, "mode", t.Mode, "error", errText(err))
+		}
+		if c.Share != nil {
+			c.Share(state)
 		}
 	}
 	c.mu.Lock()
@@ -257,17 +354,28 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// Probes is what health checks reach backends with.
+type Probes struct {
+	// Fetcher fetches the WSDL of wsdl_fetch checks, with the outbound
+	// policy; nil fails every wsdl_fetch check.
+	Fetcher *fetch.Fetcher
+	// Policy, when set, is checked before a tcp or ping probe connects:
+	// the backend policy (fetch.Policy.ForBackends), as for the calls the
+	// runtime makes to the same endpoint.
+	Policy *fetch.Policy
+}
+
 // Check runs one check of t by its mode; nil means healthy.
-func Check(ctx context.Context, f *fetch.Fetcher, t HealthTarget) error {
+func Check(ctx context.Context, pr Probes, t HealthTarget) error {
 	switch t.Mode {
 	case HealthNone, "":
 		return nil
 	case HealthTCP:
-		return checkTCP(ctx, t.Backend.Profile.EndpointURL)
+		return checkTCP(ctx, pr.Policy, t.Backend.Profile.EndpointURL)
 	case HealthPing:
-		return checkPing(ctx, t.Backend.Profile.EndpointURL)
+		return checkPing(ctx, pr.Policy, t.Backend.Profile.EndpointURL)
 	case HealthWSDLFetch:
-		return checkWSDL(ctx, f, t)
+		return checkWSDL(ctx, pr.Fetcher, t)
 	}
 	return fmt.Errorf("unknown health check mode %q", t.Mode)
 }

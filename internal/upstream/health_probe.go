@@ -27,13 +27,24 @@ func hostPort(endpoint string) (string, error) {
 }
 
 // checkTCP opens and closes a TCP connection to the endpoint's host and
-// port.
-func checkTCP(ctx context.Context, endpoint string) error {
+// port, refusing an address policy (when set) does not allow.
+func checkTCP(ctx context.Context, policy *fetch.Policy, endpoint string) error {
 	addr, err := hostPort(endpoint)
 	if err != nil {
 		return err
 	}
 	var d net.Dialer
+	if policy != nil {
+		// Resolve and check here (legacy IPv4 spellings and localhost
+		// names as the addresses they are), then dial the checked
+		// address, checked once more just before connect.
+		host, port, _ := net.SplitHostPort(addr)
+		ip, err := checkedAddr(ctx, *policy, host)
+		if err != nil {
+			return fmt.Errorf("tcp connect %s: %w", addr, err)
+		}
+		addr, d.Control = net.JoinHostPort(ip, port), policy.Control
+	}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("tcp connect %s: %w", addr, err)
@@ -49,15 +60,22 @@ var pingMode atomic.Int32
 // checkPing sends one ICMP echo to the endpoint's host. When the process
 // may open neither a raw nor an unprivileged ICMP socket, it falls back to
 // the tcp check (documented in docs/decisions-gateway.md).
-func checkPing(ctx context.Context, endpoint string) error {
+func checkPing(ctx context.Context, policy *fetch.Policy, endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Hostname() == "" {
 		return fmt.Errorf("endpoint URL has no host")
 	}
+	host := u.Hostname()
+	if policy != nil {
+		// Resolve and check here, then ping the checked address itself.
+		if host, err = checkedAddr(ctx, *policy, host); err != nil {
+			return fmt.Errorf("ping %s: %w", u.Hostname(), err)
+		}
+	}
 	for {
 		switch pingMode.Load() {
 		case 0, 1:
-			err := ping(ctx, u.Hostname(), true)
+			err := ping(ctx, host, true)
 			if !isSocketPermission(err) {
 				pingMode.Store(1)
 				return err
@@ -65,15 +83,30 @@ func checkPing(ctx context.Context, endpoint string) error {
 			pingMode.CompareAndSwap(0, 2)
 			pingMode.CompareAndSwap(1, 2)
 		case 2:
-			err := ping(ctx, u.Hostname(), false)
+			err := ping(ctx, host, false)
 			if !isSocketPermission(err) {
 				return err
 			}
 			pingMode.Store(3)
 		default:
-			return checkTCP(ctx, endpoint)
+			return checkTCP(ctx, policy, endpoint)
 		}
 	}
+}
+
+// checkedAddr resolves host as the fetcher does and returns its first
+// address when policy allows every one of them.
+func checkedAddr(ctx context.Context, policy fetch.Policy, host string) (string, error) {
+	addrs, err := policy.Lookup(ctx, host)
+	if err != nil {
+		return "", err
+	}
+	for _, a := range addrs {
+		if err := policy.CheckAddr(a); err != nil {
+			return "", err
+		}
+	}
+	return addrs[0].Unmap().String(), nil
 }
 
 // ping sends one echo request and waits for its reply until ctx ends.

@@ -99,15 +99,15 @@ func TestWSDLFetchCheck(t *testing.T) {
 	b := &upstream.Backend{Profile: model.BackendProfile{ProfileID: "w", EndpointURL: srv.URL + "/calc"}}
 	tgt := upstream.HealthTarget{Mode: upstream.HealthWSDLFetch, Backend: b, Namespace: "urn:calc", Operations: []string{"Add"}}
 	f := loopbackFetcher()
-	if err := upstream.Check(context.Background(), f, tgt); err != nil {
+	if err := upstream.Check(context.Background(), upstream.Probes{Fetcher: f}, tgt); err != nil {
 		t.Fatalf("healthy WSDL: %v", err)
 	}
 	wsdl.Store(`<definitions targetNamespace="urn:calc"><operation name="Sub"/></definitions>`)
-	if err := upstream.Check(context.Background(), f, tgt); err == nil || !strings.Contains(err.Error(), `"Add"`) {
+	if err := upstream.Check(context.Background(), upstream.Probes{Fetcher: f}, tgt); err == nil || !strings.Contains(err.Error(), `"Add"`) {
 		t.Fatalf("operation gone: got %v", err)
 	}
 	srv.Close()
-	if err := upstream.Check(context.Background(), f, tgt); err == nil {
+	if err := upstream.Check(context.Background(), upstream.Probes{Fetcher: f}, tgt); err == nil {
 		t.Fatal("closed server: no error")
 	}
 }
@@ -123,7 +123,7 @@ func TestPingCheck(t *testing.T) {
 	b := &upstream.Backend{Profile: model.BackendProfile{ProfileID: "ping", EndpointURL: "http://" + ln.Addr().String() + "/"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if err := upstream.Check(ctx, nil, upstream.HealthTarget{Mode: upstream.HealthPing, Backend: b}); err != nil {
+	if err := upstream.Check(ctx, upstream.Probes{}, upstream.HealthTarget{Mode: upstream.HealthPing, Backend: b}); err != nil {
 		t.Fatalf("ping 127.0.0.1: %v", err)
 	}
 }

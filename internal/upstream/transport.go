@@ -1,12 +1,16 @@
 package upstream
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/fetch"
 )
 
 // cachedTransport is the transport of one profile at one update time.
@@ -54,7 +58,7 @@ func (c *Client) transport(b Backend) (*backendTransport, error) {
 		t.rt.CloseIdleConnections()
 		delete(c.transports, p.ProfileID)
 	}
-	rt, err := newTransport(b)
+	rt, err := newTransport(b, c.control)
 	if err != nil {
 		return nil, err
 	}
@@ -65,22 +69,33 @@ func (c *Client) transport(b Backend) (*backendTransport, error) {
 }
 
 // newTransport builds the keep-alive HTTP/1.1 clients with the profile's
-// timing and TLS settings. Proxies from the environment are not used:
-// backends are called directly.
-func newTransport(b Backend) (*backendTransport, error) {
+// timing and TLS settings; control checks every address before connect.
+// Proxies from the environment are not used: backends are called
+// directly.
+func newTransport(b Backend, control func(network, address string, c syscall.RawConn) error) (*backendTransport, error) {
 	p := b.Profile
 	tlsConf, err := tlsConfig(b)
 	if err != nil {
 		return nil, err
 	}
-	dialer := &net.Dialer{Timeout: ms(p.ConnectTimeoutMs, 5000), KeepAlive: 30 * time.Second}
+	dialer := &net.Dialer{Timeout: ms(p.ConnectTimeoutMs, 5000), KeepAlive: 30 * time.Second, Control: control}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		// A legacy IPv4 spelling (2130706433, 0x7f000001, 127.1) is the
+		// address it spells, whatever the system resolver makes of it.
+		if host, port, err := net.SplitHostPort(addr); err == nil {
+			if ip, ok := fetch.LegacyIPv4(host); ok {
+				addr = net.JoinHostPort(ip.String(), port)
+			}
+		}
+		return dialer.DialContext(ctx, network, addr)
+	}
 	perHost := p.MaxIdleConnsPerHost
 	if perHost <= 0 {
 		perHost = 64
 	}
 	std := &http.Transport{
 		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		TLSClientConfig:       tlsConf,
 		TLSHandshakeTimeout:   ms(p.TLSHandshakeTimeoutMs, 5000),
 		IdleConnTimeout:       ms(p.IdleConnTimeoutMs, 90000),
@@ -91,7 +106,7 @@ func newTransport(b Backend) (*backendTransport, error) {
 		// A non-nil empty map disables HTTP/2 on TLS connections.
 		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
 	}
-	h1 := &h1Client{dialer: dialer, tls: tlsConf, tlsTimeout: std.TLSHandshakeTimeout,
+	h1 := &h1Client{dialTCP: dial, tls: tlsConf, tlsTimeout: std.TLSHandshakeTimeout,
 		idleTimeout: std.IdleConnTimeout, maxIdle: perHost, idle: map[string][]*h1Conn{}}
 	return &backendTransport{h1: h1, std: std}, nil
 }

@@ -26,8 +26,11 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
 )
@@ -130,6 +133,25 @@ type Client struct {
 	transports map[string]*cachedTransport
 	tokens     tokenCache
 	now        func() time.Time
+	policy     atomic.Pointer[fetch.Policy]
+}
+
+// SetPolicy makes every later connection of c (calls, OAuth2 token
+// requests) check its address against p just before connecting; a
+// refused address fails the call as unreachable with p's reason. s2r
+// serve sets the backend policy (fetch.Policy.ForBackends of the outbound
+// settings) and renews it when they change. Without a policy nothing is
+// checked.
+func (c *Client) SetPolicy(p fetch.Policy) { c.policy.Store(&p) }
+
+// control is the dialer Control hook of c's transports: the current
+// policy, read at every connect, so a changed setting applies to cached
+// transports too.
+func (c *Client) control(network, address string, raw syscall.RawConn) error {
+	if p := c.policy.Load(); p != nil {
+		return p.Control(network, address, raw)
+	}
+	return nil
 }
 
 // NewClient returns a client with empty caches.

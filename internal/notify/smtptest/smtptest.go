@@ -44,6 +44,9 @@ type Options struct {
 	EchoCredentials bool
 	// RejectRecipients refuses RCPT for these addresses (550).
 	RejectRecipients []string
+	// Host is the loopback address to listen on: "127.0.0.1" (the
+	// default) or "::1".
+	Host string
 }
 
 // Message is one message the server accepted.
@@ -65,7 +68,7 @@ type AuthAttempt struct {
 
 // Server is a running test server. Its fields are read-only.
 type Server struct {
-	Host string // always 127.0.0.1
+	Host string // Options.Host: 127.0.0.1 unless set
 	Port int
 	Addr string // Host:Port
 	// RootCAs trusts the server's self-signed certificate.
@@ -81,8 +84,8 @@ type Server struct {
 	arrived  chan struct{}
 }
 
-// Start starts a server on 127.0.0.1 on a free port; it is closed at the
-// end of the test.
+// Start starts a server on 127.0.0.1 (or Options.Host) on a free port;
+// it is closed at the end of the test.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	s := &Server{opts: opts, arrived: make(chan struct{}, 1024)}
@@ -94,7 +97,11 @@ func Start(t testing.TB, opts Options) *Server {
 	srv.MaxMessageBytes = 10 << 20
 	srv.MaxRecipients = 100
 	srv.AllowInsecureAuth = opts.NoTLS
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	host := opts.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	lis, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		t.Fatalf("smtptest: listen: %v", err)
 	}
@@ -112,7 +119,7 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 	s.srv, s.lis = srv, lis
 	addr := lis.Addr().(*net.TCPAddr)
-	s.Host, s.Port = "127.0.0.1", addr.Port
+	s.Host, s.Port = host, addr.Port
 	s.Addr = net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
 	done := make(chan struct{})
 	go func() {

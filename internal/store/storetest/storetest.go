@@ -51,14 +51,14 @@ func RunConfig(t *testing.T, body func(t *testing.T, cfg store.Config)) {
 // SQLite returns a migrated store on a new SQLite file, closed at cleanup.
 func SQLite(t testing.TB) *store.Store {
 	t.Helper()
-	return open(t, SQLiteConfig(t))
+	return Open(t, SQLiteConfig(t))
 }
 
 // Postgres returns a migrated store on a new PostgreSQL database, dropped at
 // cleanup. It skips (or fails, see the package doc) without a server.
 func Postgres(t testing.TB) *store.Store {
 	t.Helper()
-	return open(t, PostgresConfig(t))
+	return Open(t, PostgresConfig(t))
 }
 
 // SQLiteConfig returns the Config of an empty SQLite database in t.TempDir.
@@ -114,7 +114,9 @@ func PostgresURL(t testing.TB) string {
 	return ""
 }
 
-func open(t testing.TB, cfg store.Config) *store.Store {
+// Open opens and migrates the database of cfg, closing it at cleanup: a
+// further instance on a database of PostgresConfig or SQLiteConfig.
+func Open(t testing.TB, cfg store.Config) *store.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -6,53 +6,30 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 const adminEmail = "ops@example.com"
 
 var binPath string // the s2r binary built by TestMain
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "s2r-e2e-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		os.Exit(1)
-	}
-	binPath = filepath.Join(dir, "s2r")
-	cmd := exec.Command("go", "build", "-o", binPath, "github.com/s2r-project/s2r/cmd/s2r")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: go build ./cmd/s2r:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { serveproc.Main(m, &binPath) }
 
-// repoRoot is the module root (three levels above this package).
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
-}
+// repoRoot is the module root.
+func repoRoot() string { return serveproc.RepoRoot() }
 
 // corpusDir returns the shared WSDL corpus, skipping the test when absent.
 func corpusDir(t *testing.T) string {
@@ -80,8 +57,7 @@ type server struct {
 	cmd     *exec.Cmd
 	dataDir string   // S2R_DATA_DIR
 	env     []string // the environment beyond the defaults (database URL, key)
-	mu      sync.Mutex
-	logs    bytes.Buffer // stderr after the listening line
+	proc    *serveproc.Proc
 }
 
 // backend names the database a server runs on.
@@ -120,86 +96,27 @@ func forEachBackend(t *testing.T, body func(t *testing.T, s *server)) {
 func startServer(t *testing.T, extraEnv []string) *server {
 	t.Helper()
 	dataDir := t.TempDir()
-	cmd := exec.Command(binPath, "serve")
-	cmd.Env = append(os.Environ(),
+	env := append([]string{
 		"S2R_LISTEN_ADDR=127.0.0.1:0",
 		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR="+dataDir,
-		"S2R_BOOTSTRAP_ADMINS="+adminEmail,
+		"S2R_DATA_DIR=" + dataDir,
+		"S2R_BOOTSTRAP_ADMINS=" + adminEmail,
 		"S2R_DATABASE_URL=",
 		"S2R_SECRET_KEY=",
 		"S2R_LOG_LEVEL=info",
-	)
-	cmd.Env = append(cmd.Env, extraEnv...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{cmd: cmd, dataDir: dataDir, env: extraEnv}
-	addrCh := make(chan string, 1)
-	var head bytes.Buffer
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		sent := false
-		for sc.Scan() {
-			line := sc.Bytes()
-			if !sent {
-				head.Write(line)
-				head.WriteByte('\n')
-				var l struct{ Msg, Listener, Addr string }
-				if json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Listener == "main" {
-					addrCh <- l.Addr
-					sent = true
-				}
-				continue
-			}
-			s.mu.Lock()
-			if s.logs.Len() < 1<<20 {
-				s.logs.Write(line)
-				s.logs.WriteByte('\n')
-			}
-			s.mu.Unlock()
-		}
-		if !sent {
-			close(addrCh)
-		}
-	}()
+	}, extraEnv...)
+	p := serveproc.Start(t, binPath, env)
+	s := &server{base: p.Base, cmd: p.Cmd, dataDir: dataDir, env: extraEnv, proc: p}
 	t.Cleanup(func() {
-		s.stop()
 		if t.Failed() {
-			s.mu.Lock()
-			t.Logf("s2r serve log tail:\n%s", tail(s.logs.String(), 3000))
-			s.mu.Unlock()
+			t.Logf("s2r serve log tail:\n%s", serveproc.Tail(p.Log(), 3000))
 		}
 	})
-	select {
-	case addr, ok := <-addrCh:
-		if !ok {
-			t.Fatalf("s2r serve exited before listening:\n%s", head.String())
-		}
-		s.base = "http://" + addr
-	case <-time.After(30 * time.Second):
-		t.Fatalf("s2r serve did not report listening within 30s:\n%s", head.String())
-	}
 	return s
 }
 
 // stop kills the server and waits for it.
-func (s *server) stop() {
-	_ = s.cmd.Process.Kill()
-	_ = s.cmd.Wait()
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
-}
+func (s *server) stop() { s.proc.Stop() }
 
 // resp is one HTTP answer.
 type resp struct {

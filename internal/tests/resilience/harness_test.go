@@ -1,0 +1,338 @@
+// Package resilience drives the real s2r binary through failures, as an
+// operator meets them: `s2r serve` killed with SIGKILL under load and
+// restarted on the same data (crash_test.go), a SOAP backend and the
+// PostgreSQL server going away and coming back under load
+// (outage_test.go), and two or three instances on one PostgreSQL behind a
+// round-robin proxy, killed one by one (scaleout_test.go).
+//
+// The binary is built once by TestMain with `go build`, as a user builds
+// it. SQLite runs in a temporary data directory; PostgreSQL on the shared
+// test server (S2R_TEST_POSTGRES_URL, a fresh database per test) or, where
+// the test stops the server, on a cluster of the test's own
+// (storetest.StartCluster).
+//
+// S2R_SOAK=<duration> (e.g. 10m) turns the crash test into a soak: it
+// keeps killing and restarting for that long.
+package resilience
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const adminEmail = "ops@example.com"
+
+// secretKey is the S2R_SECRET_KEY every instance of a test shares.
+var secretKey = base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{42}, 32))
+
+var binPath string // the s2r binary built by TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "s2r-resilience-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "resilience:", err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "s2r")
+	cmd := exec.Command("go", "build", "-o", binPath, "github.com/s2r-project/s2r/cmd/s2r")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "resilience: go build ./cmd/s2r:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	if calcWSDL, err = readRepoFile("internal/dataplane/testdata/calc.wsdl"); err != nil {
+		fmt.Fprintln(os.Stderr, "resilience:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// readRepoFile reads a file by its path from the module root.
+func readRepoFile(rel string) (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", rel))
+	return string(b), err
+}
+
+// instance is one `s2r serve` process, restartable on the same data
+// directory, database and port.
+type instance struct {
+	t       *testing.T
+	name    string
+	env     []string
+	dataDir string
+	addr    string // 127.0.0.1:port, kept across restarts
+	base    string // http://addr
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	logs tailBuffer
+}
+
+// startInstance starts `s2r serve` with the bootstrap admin, a temporary
+// data directory and env (database URL, settings), and waits until it
+// listens.
+func startInstance(t *testing.T, name string, env ...string) *instance {
+	t.Helper()
+	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: freeAddr(t)}
+	in.base = "http://" + in.addr
+	in.start()
+	t.Cleanup(func() {
+		in.kill()
+		if t.Failed() {
+			t.Logf("%s log tail:\n%s", in.name, in.logs.tail(6000))
+		}
+	})
+	return in
+}
+
+// start runs the process and waits for its "listening" line.
+func (in *instance) start() {
+	in.t.Helper()
+	cmd := exec.Command(binPath, "serve")
+	cmd.Env = append(os.Environ(),
+		"S2R_LISTEN_ADDR="+in.addr,
+		"S2R_ADMIN_LISTEN_ADDR=",
+		"S2R_DATA_DIR="+in.dataDir,
+		"S2R_BOOTSTRAP_ADMINS="+adminEmail,
+		"S2R_DATABASE_URL=",
+		"S2R_SECRET_KEY="+secretKey,
+		"S2R_LOG_LEVEL=info",
+	)
+	cmd.Env = append(cmd.Env, in.env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		in.t.Fatal(err)
+	}
+	listening := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		sent := false
+		for sc.Scan() {
+			line := sc.Bytes()
+			in.logs.add(line)
+			var l struct{ Msg, Listener string }
+			if !sent && json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Listener == "main" {
+				close(listening)
+				sent = true
+			}
+		}
+		cmd.Wait()
+	}()
+	in.mu.Lock()
+	in.cmd, in.done = cmd, done
+	in.mu.Unlock()
+	select {
+	case <-listening:
+	case <-done:
+		in.t.Fatalf("%s exited before listening:\n%s", in.name, in.logs.String())
+	case <-time.After(60 * time.Second):
+		in.t.Fatalf("%s did not listen within 60s:\n%s", in.name, in.logs.String())
+	}
+}
+
+// kill sends SIGKILL and waits until the process is gone.
+func (in *instance) kill() {
+	in.mu.Lock()
+	cmd, done := in.cmd, in.done
+	in.cmd = nil
+	in.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-done
+}
+
+// restart starts the killed process again on the same data and port.
+func (in *instance) restart() {
+	in.t.Helper()
+	in.kill()
+	in.logs.add([]byte("----- restart -----"))
+	in.start()
+}
+
+// tailBuffer keeps the last 64 KB of a process's log.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *tailBuffer) add(line []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(append(b.buf, line...), '\n')
+	if len(b.buf) > 64<<10 {
+		b.buf = b.buf[len(b.buf)-48<<10:]
+	}
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// tail returns the last n bytes of the log, from a line start.
+func (b *tailBuffer) tail(n int) string {
+	s := b.String()
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// contains reports whether the log tail holds s.
+func (b *tailBuffer) contains(s string) bool {
+	return strings.Contains(b.String(), s)
+}
+
+// freeAddr returns a loopback address whose port was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// client sends requests to s2r with a timeout, as the bootstrap admin
+// where it matters.
+var client = &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+
+// reply is one HTTP answer; err is set when none came.
+type reply struct {
+	status int
+	body   []byte
+	header http.Header
+	err    error
+}
+
+// code returns the S2R error code of a JSON error body ("" if none).
+func (r reply) code() string {
+	var e struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	json.Unmarshal(r.body, &e)
+	return e.Error.Code
+}
+
+func (r reply) String() string {
+	if r.err != nil {
+		return "error: " + r.err.Error()
+	}
+	return fmt.Sprintf("%d %s", r.status, bytes.TrimSpace(r.body))
+}
+
+// ok reports a 2xx answer.
+func (r reply) ok() bool { return r.err == nil && r.status >= 200 && r.status < 300 }
+
+// decode unmarshals the body into out, failing the test on bad JSON.
+func (r reply) decode(t *testing.T, out any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, out); err != nil {
+		t.Fatalf("decode %s: %v", r, err)
+	}
+}
+
+// call sends method url with body (JSON when not a string or []byte) and
+// extra headers as key, value pairs.
+func call(method, url string, body any, header ...string) reply {
+	var rd io.Reader
+	ctype := ""
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd, ctype = strings.NewReader(b), "application/json"
+	case []byte:
+		rd, ctype = bytes.NewReader(b), "application/json"
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			return reply{err: err}
+		}
+		rd, ctype = bytes.NewReader(j), "application/json"
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, url, rd)
+	if err != nil {
+		return reply{err: err}
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return reply{err: err}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return reply{status: resp.StatusCode, body: b, header: resp.Header, err: err}
+}
+
+// admin calls an admin route (path under /admin/v1) of base as the
+// bootstrap admin.
+func admin(base, method, path string, body any, header ...string) reply {
+	return call(method, base+"/admin/v1"+path, body, append([]string{"X-Idp-Authenticated-User-Email", adminEmail}, header...)...)
+}
+
+// mustAdmin is admin that fails the test unless the answer is want.
+func mustAdmin(t *testing.T, base, method, path string, body any, want int) reply {
+	t.Helper()
+	r := admin(base, method, path, body)
+	if r.err != nil || r.status != want {
+		t.Fatalf("%s %s = %s, want %d", method, path, r, want)
+	}
+	return r
+}
+
+// eventually retries fn every 50 ms until it returns "" or d passes, and
+// returns how long it took; the last message explains a failure.
+func eventually(t *testing.T, d time.Duration, what string, fn func() string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		msg := fn()
+		if msg == "" {
+			return time.Since(start)
+		}
+		if time.Since(start) > d {
+			t.Fatalf("%s: not within %v: %s", what, d, msg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
