@@ -221,8 +221,9 @@ func (a *testAPI) postIngest(path, token string, batch any) {
 func (a *testAPI) onboardBilling() {
 	a.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a.t.Cleanup(cancel)
-	go a.disc.Run(ctx)
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); a.disc.Run(ctx) }()
+	defer func() { cancel(); <-stopped }()
 	err := a.store.Transact(ctx, func(tx *store.Tx) error {
 		s := billingService
 		s.ServiceName, s.CreatedAt, s.UpdatedAt = s.ServiceKey, time.Now(), time.Now()
@@ -242,7 +243,6 @@ func (a *testAPI) onboardBilling() {
 		}
 		for _, m := range matches {
 			if m.OnboardedServiceID == billingService.ServiceID {
-				cancel()
 				return
 			}
 		}
