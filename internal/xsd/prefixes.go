@@ -3,6 +3,7 @@ package xsd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -105,12 +106,18 @@ type PrefixBindings map[string]map[string]string
 
 // Add records the declarations of the document at location (its tree).
 func (b PrefixBindings) Add(location string, root *xmlstream.Element) {
+	b.add(location, root, nil)
+}
+
+// add records the declarations of a tree except those of the root's
+// prefixes in skip (the declarations Prefixes.Parse added).
+func (b PrefixBindings) add(location string, root *xmlstream.Element, skip []string) {
 	stack := []*xmlstream.Element{root}
 	for len(stack) > 0 {
 		el := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for prefix, uri := range el.NS {
-			if prefix == "" || uri == "" {
+			if prefix == "" || uri == "" || (el == root && slices.Contains(skip, prefix)) {
 				continue
 			}
 			if b[prefix] == nil {
@@ -192,6 +199,7 @@ type Prefixes struct {
 type prefixDoc struct {
 	location string
 	root     *xmlstream.Element
+	added    []string // prefixes whose declarations Parse added on root
 }
 
 type prefixKey struct{ file, prefix string }
@@ -225,7 +233,7 @@ func (px *Prefixes) Parse(data []byte, location string, limits xmlstream.Limits)
 	px.mu.Lock()
 	defer px.mu.Unlock()
 	if !strings.HasPrefix(location, builtinPrefix) {
-		px.docs = append(px.docs, prefixDoc{location: location, root: root})
+		px.docs = append(px.docs, prefixDoc{location: location, root: root, added: undeclared})
 	}
 	if len(undeclared) > 0 {
 		px.rewrite(location, root, undeclared)
@@ -301,7 +309,7 @@ func (px *Prefixes) bindings() PrefixBindings {
 	}
 	for ; px.collectedN < len(px.docs); px.collectedN++ {
 		d := px.docs[px.collectedN]
-		px.collected.Add(d.location, d.root)
+		px.collected.add(d.location, d.root, d.added)
 	}
 	return px.collected
 }
@@ -320,7 +328,7 @@ func (px *Prefixes) Bindings() PrefixBindings {
 	defer px.mu.Unlock()
 	b := PrefixBindings{}
 	for _, d := range px.docs {
-		b.Add(d.location, d.root)
+		b.add(d.location, d.root, d.added)
 	}
 	return b
 }
