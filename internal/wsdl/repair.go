@@ -214,8 +214,26 @@ func addDeclarations(data []byte, repairs []PrefixRepair) ([]byte, error) {
 	return append(out, data[at:]...), nil
 }
 
+// escapeAttr escapes s for a double-quoted attribute value; characters
+// beyond ASCII become character references, which mean the same in a
+// document of any encoding (the declaration is spliced into stored bytes).
 func escapeAttr(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", "\"", "&quot;").Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r > 0x7e || r < 0x20:
+			fmt.Fprintf(&b, "&#x%X;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 var errNoRoot = errors.New("no root element")

@@ -194,7 +194,13 @@ type Prefixes struct {
 	collectedN int // docs already in collected
 	decided    map[prefixKey]decidedPrefix
 	warnings   []string
+	unlisted   int // warnings beyond maxPrefixWarnings
 }
+
+// maxPrefixWarnings bounds the prefix warnings of one import, so that a
+// hostile document with thousands of distinct prefixes cannot bloat the
+// stored artifact: the rest are counted in one last warning.
+const maxPrefixWarnings = 100
 
 type prefixDoc struct {
 	location string
@@ -298,7 +304,11 @@ func (px *Prefixes) choose(location, tns, prefix string, line int) PrefixChoice 
 	}
 	c := ChoosePrefix(prefix, tns, px.bindings())
 	px.decided[key] = decidedPrefix{tns: tns, choice: c}
-	px.warnings = append(px.warnings, c.Warning(location, line, prefix))
+	if len(px.warnings) < maxPrefixWarnings {
+		px.warnings = append(px.warnings, c.Warning(location, line, prefix))
+	} else {
+		px.unlisted++
+	}
 	return c
 }
 
@@ -355,7 +365,11 @@ func (px *Prefixes) Warnings() []string {
 	}
 	px.mu.Lock()
 	defer px.mu.Unlock()
-	return append([]string(nil), px.warnings...)
+	out := append([]string(nil), px.warnings...)
+	if px.unlisted > 0 {
+		out = append(out, fmt.Sprintf("%d more undeclared namespace prefixes read by the same rules, not listed", px.unlisted))
+	}
+	return out
 }
 
 // maxPrefixPasses bounds the passes of RunPasses.

@@ -2,6 +2,7 @@ package xsd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -178,3 +179,22 @@ func TestMemoLoader(t *testing.T) {
 type loaderFunc func(ctx context.Context, loc string) ([]byte, string, error)
 
 func (f loaderFunc) Load(ctx context.Context, loc string) ([]byte, string, error) { return f(ctx, loc) }
+
+// TestPrefixWarningsBounded: thousands of distinct undeclared prefixes
+// give a bounded list of warnings.
+func TestPrefixWarningsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<r>")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "<p%d:x/>", i)
+	}
+	b.WriteString("</r>")
+	px := NewPrefixes(nil)
+	if _, err := px.Parse([]byte(b.String()), "a.xml", xmlstream.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	w := px.Warnings()
+	if len(w) != maxPrefixWarnings+1 || w[len(w)-1] != "4900 more undeclared namespace prefixes read by the same rules, not listed" {
+		t.Errorf("%d warnings, last %q", len(w), w[len(w)-1])
+	}
+}
