@@ -48,7 +48,7 @@ func TestAsyncExactlyOnce(t *testing.T) {
 
 		got := concurrently(20, func(int) int {
 			a, _ := s.poll(acc.PollPath, acc.PollToken)
-			return a.status
+			return a.Status
 		})
 		if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 19 {
 			t.Fatalf("20 polls with one token: %v", got)
@@ -56,8 +56,8 @@ func TestAsyncExactlyOnce(t *testing.T) {
 
 		got = concurrently(100, func(i int) int {
 			cb := callback11(relatesTo(acc.CorrelationID), addResponse(itoa(i)))
-			return send(t, "POST", s.base+"/_s2r/callback/dev/calc/add", "text/xml", []byte(cb),
-				"X-S2R-Callback-Secret", cbSecret).status
+			return s.c.For(t).Send("POST", "/_s2r/callback/dev/calc/add", "", "text/xml", []byte(cb),
+				"X-S2R-Callback-Secret", cbSecret).Status
 		})
 		if got[http.StatusOK] != 1 || got[http.StatusConflict] != 99 {
 			t.Fatalf("100 duplicate callbacks: %v", got)
@@ -105,11 +105,11 @@ func TestAsyncTwoInstances(t *testing.T) {
 	eventually(t, "instance B serves the callback", func() bool {
 		r := b.callback("calc", "add", "text/xml", callback11(relatesTo(acc.CorrelationID), addResponse("42")),
 			"X-S2R-Callback-Secret", cbSecret)
-		return r.status != http.StatusNotFound
+		return r.Status != http.StatusNotFound
 	})
 	ans, p := a.poll(acc.PollPath, acc.PollToken)
-	if ans.want(t, http.StatusOK); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":42}` {
-		t.Fatalf("poll through A: %s", ans.body)
+	if ans.WantStatus(t, http.StatusOK); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":42}` {
+		t.Fatalf("poll through A: %s", ans.Body)
 	}
 	// One token, two instances: one poll wins.
 	got := concurrently(10, func(i int) int {
@@ -118,7 +118,7 @@ func TestAsyncTwoInstances(t *testing.T) {
 			s = b
 		}
 		r, _ := s.poll(acc.PollPath, p.PollToken)
-		return r.status
+		return r.Status
 	})
 	if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 9 {
 		t.Errorf("10 polls with one token on two instances: %v", got)
