@@ -53,10 +53,10 @@ func TestOnboardedServicesMatch(t *testing.T) {
 			t.Fatalf("before onboarding %+v", r)
 		}
 		var svc, orders model.Service
-		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"calc","environment":"prod"}`).want(t, 201).decode(t, &svc)
+		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"calc","environment":"prod"}`).WantStatus(t, 201).Decode(t, &svc)
 		e.admin("POST", "/services/"+svc.ServiceID+"/backend-profiles", operatorEmail,
-			`{"name":"main","endpointUrl":"http://10.0.0.5:8080/CalcService/calc.asmx?x=1"}`).want(t, 201)
-		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"orders","environment":"dev"}`).want(t, 201).decode(t, &orders)
+			`{"name":"main","endpointUrl":"http://10.0.0.5:8080/CalcService/calc.asmx?x=1"}`).WantStatus(t, 201)
+		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"orders","environment":"dev"}`).WantStatus(t, 201).Decode(t, &orders)
 		waitFor(t, 10*time.Second, "rows re-matched", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == svc.ServiceID &&
 				e.rowByURI("/publish/dev/orders/getorder").OnboardedServiceID == orders.ServiceID
@@ -78,7 +78,7 @@ func TestOnboardedServicesMatch(t *testing.T) {
 			t.Errorf("new event carries %q %q (%v)", env, key, err)
 		}
 		// A deprecated (soft-deleted) service matches nothing any more.
-		e.admin("DELETE", "/services/"+svc.ServiceID, operatorEmail, "").want(t, 200)
+		e.admin("DELETE", "/services/"+svc.ServiceID, operatorEmail, "").WantStatus(t, 200)
 		waitFor(t, 10*time.Second, "row back to a shadow service", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == ""
 		})
@@ -95,7 +95,7 @@ func TestFreshness(t *testing.T) {
 		f5 := e.register("f5", "bigip-1", "")
 		kong := e.register("kong", "kong-1", "")
 		revoked := e.register("f5", "old", "")
-		e.admin("DELETE", "/ingest-instances/"+revoked.InstanceID, adminEmail, "").want(t, 204)
+		e.admin("DELETE", "/ingest-instances/"+revoked.InstanceID, adminEmail, "").WantStatus(t, 204)
 		ctx := context.Background()
 
 		fr, err := e.svc.Freshness(ctx, start)
@@ -107,7 +107,7 @@ func TestFreshness(t *testing.T) {
 		}
 		// f5 sends traffic; kong heartbeats; 61 minutes later f5 is stale.
 		e.send(f5.Token, tx("/calc", "10.1.0.1", start.Add(-time.Second), 1, false))
-		e.ingest(discovery.PathHeartbeat, kong.Token, nil).want(t, 200)
+		e.ingest(discovery.PathHeartbeat, kong.Token, nil).WantStatus(t, 200)
 		later := start.Add(61 * time.Minute)
 		fr, err = e.svc.Freshness(ctx, later)
 		if err != nil {
@@ -126,7 +126,7 @@ func TestFreshness(t *testing.T) {
 		}
 		// A heartbeat at that time makes f5 fresh again.
 		clock.Store(&later)
-		e.ingest(discovery.PathHeartbeat, f5.Token, nil).want(t, 200)
+		e.ingest(discovery.PathHeartbeat, f5.Token, nil).WantStatus(t, 200)
 		fr, err = e.svc.Freshness(ctx, later.Add(time.Minute))
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ func TestRebuildRollupsMatchesIngest(t *testing.T) {
 			for _, r := range e.rows(adminEmail, "?pageSize=200").Items {
 				var dd discovery.DrillDown
 				e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(r.RowID, 10)+"/drill-down?source=all&timelineDays=1",
-					adminEmail, "").want(t, 200).decode(t, &dd)
+					adminEmail, "").WantStatus(t, 200).Decode(t, &dd)
 				dd.Row.FirstSeen, dd.Row.LastSeen = dd.Row.FirstSeen.Truncate(time.Millisecond), dd.Row.LastSeen.Truncate(time.Millisecond)
 				dd.GoodExamples = nil
 				out[r.RowID] = string(jsonOf(t, dd))
