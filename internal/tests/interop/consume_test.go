@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // restOrders is the REST backend of the orders consume service:
@@ -80,7 +81,7 @@ func importOrders(t *testing.T, base string, rest *restOrders, key, root string,
 // autopilot's answer, leaving the version a draft.
 func importOrdersDraft(t *testing.T, base string, rest *restOrders, key, root string, others ...string) autopilotResult {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "internal", "dataplane", "testdata", "orders")
+	dir := filepath.Join(serveproc.RepoRoot(), "internal", "dataplane", "testdata", "orders")
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {

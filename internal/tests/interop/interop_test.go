@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -28,25 +27,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
+)
 
 // missing skips the test, or fails it under CI (CI or
 // S2R_REQUIRE_POSTGRES set, as make test and CI do), where
@@ -66,7 +49,7 @@ func nodeDir(t *testing.T) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing(t, "node")
 	}
-	dir := filepath.Join(repoRoot(t), "test", "interop", "node")
+	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
 		missing(t, "the npm soap package (test/interop/node/node_modules)")
 	}
@@ -87,24 +70,22 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	removeBin func()
 )
 
-// s2rBinary builds cmd/s2r once per test run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if removeBin != nil {
+		removeBin()
+	}
+	os.Exit(code)
+}
+
+// s2rBinary builds cmd/s2r once per test run, when a test first needs
+// it (without the stacks, every test skips before).
 func s2rBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "s2r-interop-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "s2r")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/s2r")
-		cmd.Dir = repoRoot(t)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/s2r: %v\n%s", err, out)
-		}
-	})
+	buildOnce.Do(func() { binPath, removeBin, buildErr = serveproc.Build() })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
@@ -125,45 +106,19 @@ func freePort(t *testing.T) int {
 // database and returns its base URL.
 func startS2R(t *testing.T) string {
 	t.Helper()
-	bin := s2rBinary(t)
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "serve")
-	cmd.Env = append(os.Environ(),
-		"S2R_LISTEN_ADDR="+strings.TrimPrefix(base, "http://"),
-		"S2R_DATA_DIR="+t.TempDir(),
+	p := serveproc.Start(t, s2rBinary(t), []string{
+		"S2R_LISTEN_ADDR=127.0.0.1:0",
+		"S2R_DATA_DIR=" + t.TempDir(),
 		"S2R_BOOTSTRAP_ADMINS=ops@example.com",
 		"S2R_DATABASE_URL=",
 		"S2R_PUBLIC_BASE_URL=",
-	)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	t.Cleanup(func() {
-		cancel()
-		cmd.Wait()
 		if t.Failed() {
-			t.Logf("s2r logs:\n%s", tail(logs.String(), 8000))
+			t.Logf("s2r logs:\n%s", serveproc.Tail(p.Log(), 8000))
 		}
 	})
-	waitFor(t, 30*time.Second, "s2r live", func() bool {
-		resp, err := http.Get(base + "/health/live")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == 200
-	})
-	return base
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
+	return p.Base
 }
 
 // waitFor polls fn every 50 ms until it returns true or d passes.
@@ -387,7 +342,7 @@ func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
 // returns its stdout.
 func runZeep(t *testing.T, py string, args ...string) []byte {
 	t.Helper()
-	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
+	script := filepath.Join(serveproc.RepoRoot(), "test", "interop", "python", "client.py")
 	return runTool(t, "", py, append([]string{script}, args...)...)
 }
 
@@ -395,7 +350,7 @@ func runZeep(t *testing.T, py string, args ...string) []byte {
 // direction, calling backendURL; the version is not activated yet.
 func importWSDL(t *testing.T, base, file, key, direction, backendURL string) autopilotResult {
 	t.Helper()
-	wsdlText, err := os.ReadFile(filepath.Join(repoRoot(t), "test", "interop", "wsdl", file))
+	wsdlText, err := os.ReadFile(filepath.Join(serveproc.RepoRoot(), "test", "interop", "wsdl", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,6 +366,6 @@ func importWSDL(t *testing.T, base, file, key, direction, backendURL string) aut
 // direction, calling that backend; the version is not activated yet.
 func importEcho(t *testing.T, base, dir, file, version, key, direction string) autopilotResult {
 	t.Helper()
-	endpoint := startNodeBackend(t, dir, filepath.Join(repoRoot(t), "test", "interop", "wsdl", file), version)
+	endpoint := startNodeBackend(t, dir, filepath.Join(serveproc.RepoRoot(), "test", "interop", "wsdl", file), version)
 	return importWSDL(t, base, file, key, direction, endpoint)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // phpSOAP returns the php binary with ext/soap loaded, or skips.
@@ -30,7 +31,7 @@ func phpSOAP(t *testing.T) string {
 func startPHPServer(t *testing.T, php string) string {
 	t.Helper()
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
-	dir := filepath.Join(repoRoot(t), "test", "interop", "php")
+	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "php")
 	cmd := exec.Command(php, "-S", addr, "server.php")
 	cmd.Dir = dir
 	if err := cmd.Start(); err != nil {
@@ -64,7 +65,7 @@ func TestPHPSoapStack(t *testing.T) {
 	base := startS2R(t)
 	rest := newRESTOrders(t)
 	wsdlURL := importOrdersForStacks(t, base, rest, "orders-php")
-	client := filepath.Join(repoRoot(t), "test", "interop", "php", "client.php")
+	client := filepath.Join(serveproc.RepoRoot(), "test", "interop", "php", "client.php")
 	call := func(t *testing.T, op, args, version string) phpResult {
 		t.Helper()
 		var r phpResult
