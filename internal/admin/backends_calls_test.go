@@ -18,6 +18,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // soapBackend is a real SOAP backend on 127.0.0.1 for the calc WSDL: Add
@@ -285,12 +286,12 @@ func TestTestApplicationMTLS(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		svc, ops := calcSetup(t, api, "publish")
-		pki := newTestPKI(t)
-		be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
+		pki := loopback.NewPKI(t)
+		be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.ServerCert}, ClientCAs: pki.CAPool,
 			ClientAuth: tls.RequireAndVerifyClientCert})
 		be.auth = func(r *http.Request) bool { return len(r.TLS.PeerCertificates) == 1 }
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc", "mtlsEnabled": true,
-			"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
+			"clientCertPem": pki.ClientCertPEM, "caCertPem": pki.CAPEM, "credentials": map[string]any{"clientKeyPem": pki.ClientKeyPEM}})
 		prev, res := previewOf(t, api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 20, "b": 22}})))
 		if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":42}` {

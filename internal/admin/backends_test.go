@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // Secret values used by the backend tests; none may ever appear in an
@@ -188,7 +189,7 @@ func TestBackendProfileLastOfLiveService(t *testing.T) {
 func TestBackendProfileValidation(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	svc := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
-	pki := newTestPKI(t)
+	pki := loopback.NewPKI(t)
 	create := Prefix + "/services/" + svc.ServiceID + "/backend-profiles"
 	tests := []struct {
 		name, body, field string
@@ -212,7 +213,7 @@ func TestBackendProfileValidation(t *testing.T) {
 		{"bad cert", `{"endpointUrl":"https://x/","clientCertPem":"nope"}`, "clientCertPem"},
 		{"bad CA", `{"endpointUrl":"https://x/","caCertPem":"nope"}`, "caCertPem"},
 		{"key does not match", jsonBody(t, map[string]any{"endpointUrl": "https://x/", "mtlsEnabled": true,
-			"clientCertPem": pki.clientCertPEM, "credentials": map[string]any{"clientKeyPem": pki.otherKey}}), "credentials.clientKeyPem"},
+			"clientCertPem": pki.ClientCertPEM, "credentials": map[string]any{"clientKeyPem": pki.OtherKeyPEM}}), "credentials.clientKeyPem"},
 		{"timeout range", `{"endpointUrl":"http://x/","timeoutMs":0}`, "timeoutMs"},
 		{"retry range", `{"endpointUrl":"http://x/","retryCount":11}`, "retryCount"},
 		{"weight range", `{"endpointUrl":"http://x/","routingWeight":0}`, "routingWeight"},
@@ -232,11 +233,11 @@ func TestBackendProfileValidation(t *testing.T) {
 		t, http.StatusConflict, apierr.AdmAlreadyExists, "name")
 
 	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": "https://x/", "mtlsEnabled": true,
-		"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
-	if !p.MTLSEnabled || !p.Credentials.ClientKeyPEM.Set || p.ClientCertPEM != pki.clientCertPEM || p.Name != "default" {
+		"clientCertPem": pki.ClientCertPEM, "caCertPem": pki.CAPEM, "credentials": map[string]any{"clientKeyPem": pki.ClientKeyPEM}})
+	if !p.MTLSEnabled || !p.Credentials.ClientKeyPEM.Set || p.ClientCertPEM != pki.ClientCertPEM || p.Name != "default" {
 		t.Errorf("mTLS profile = %+v", p)
 	}
-	api.Do("PATCH", profilePath(p.ProfileID), operatorEmail, jsonBody(t, map[string]any{"clientCertPem": pki.serverCertPEM})).WantFieldError(
+	api.Do("PATCH", profilePath(p.ProfileID), operatorEmail, jsonBody(t, map[string]any{"clientCertPem": pki.ServerCertPEM})).WantFieldError(
 		t, http.StatusBadRequest, apierr.ValBadRequest, "credentials.clientKeyPem")
 
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -207,11 +208,11 @@ func TestOAuth2SingleFlight(t *testing.T) {
 }
 
 func TestMTLS(t *testing.T) {
-	pki := newPKI(t)
+	pki := loopback.NewPKI(t)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, r.TLS.PeerCertificates[0].Subject.CommonName)
 	}))
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.ServerCert}, ClientCAs: pki.CAPool,
 		ClientAuth: tls.RequireAndVerifyClientCert}
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are expected
 	srv.StartTLS()
@@ -220,8 +221,8 @@ func TestMTLS(t *testing.T) {
 	defer c.Close()
 
 	b := backend(srv.URL)
-	b.Profile.CACertPEM, b.Profile.MTLSEnabled, b.Profile.ClientCertPEM = pki.caPEM, true, pki.clientCertPEM
-	b.Secrets.ClientKeyPEM = pki.clientKey
+	b.Profile.CACertPEM, b.Profile.MTLSEnabled, b.Profile.ClientCertPEM = pki.CAPEM, true, pki.ClientCertPEM
+	b.Secrets.ClientKeyPEM = pki.ClientKeyPEM
 	resp, err := c.Do(context.Background(), b, upstream.Request{Method: "GET"})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestMTLS(t *testing.T) {
 	}
 
 	noCert := backend(srv.URL)
-	noCert.Profile.ProfileID, noCert.Profile.CACertPEM = "no-cert", pki.caPEM
+	noCert.Profile.ProfileID, noCert.Profile.CACertPEM = "no-cert", pki.CAPEM
 	_, err = c.Do(context.Background(), noCert, upstream.Request{Method: "GET"})
 	assertKind(t, err, upstream.KindUnreachable, apierr.RunBackendFault, http.StatusBadGateway)
 

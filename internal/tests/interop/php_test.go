@@ -5,11 +5,11 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -30,7 +30,7 @@ func phpSOAP(t *testing.T) string {
 // on a free loopback port and returns its base URL.
 func startPHPServer(t *testing.T, php string) string {
 	t.Helper()
-	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	addr := loopback.FreeAddr(t)
 	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "php")
 	cmd := exec.Command(php, "-S", addr, "server.php")
 	cmd.Dir = dir

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // calcBackend is a SOAP 1.1 calculator on 127.0.0.1 that really adds: an
@@ -32,7 +34,7 @@ type calcBackend struct {
 var addArgs = regexp.MustCompile(`<(?:\w+:)?a>([^<]*)</(?:\w+:)?a>\s*<(?:\w+:)?b>([^<]*)</(?:\w+:)?b>`)
 
 func startCalc(t *testing.T) *calcBackend {
-	c := &calcBackend{t: t, addr: freeAddr(t)}
+	c := &calcBackend{t: t, addr: loopback.FreeAddr(t)}
 	c.start()
 	t.Cleanup(c.stop)
 	return c

@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -31,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -71,7 +71,7 @@ type instance struct {
 // listens.
 func startInstance(t *testing.T, name string, env ...string) *instance {
 	t.Helper()
-	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: freeAddr(t)}
+	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: loopback.FreeAddr(t)}
 	in.base = "http://" + in.addr
 	in.start()
 	t.Cleanup(func() {
@@ -130,17 +130,6 @@ func (in *instance) restart() {
 	in.past += "----- restart -----\n"
 	in.mu.Unlock()
 	in.start()
-}
-
-// freeAddr returns a loopback address whose port was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // client sends requests to s2r with a timeout, as the bootstrap admin
