@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestAsyncBadCallbacks: each bad callback gets a clear error with the
@@ -65,7 +66,7 @@ func TestAsyncBadCallbacks(t *testing.T) {
 		}
 		// The refused callbacks were recorded, under their own correlation
 		// ids (before the execution was known) or the execution's.
-		eventually(t, "records of refused callbacks", func() bool {
+		poll.Until(t, 10*time.Second, "records of refused callbacks", func() bool {
 			p, err := st.TxLogs(context.Background(), store.TxLogFilter{ServiceKey: "calc", OperationKey: "add",
 				Since: time.Now().Add(-time.Hour)}, model.PageRequest{Page: 1, PageSize: 200})
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // concurrently runs n calls of f at once and counts the statuses.
@@ -84,25 +85,12 @@ func TestAsyncExactlyOnce(t *testing.T) {
 // through A, and the sweeper runs on one instance at a time.
 func TestAsyncTwoInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
-	open := func() *store.Store {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		st, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		if err := st.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	a, b := newStack(t, open()), newStack(t, open())
+	a, b := newStack(t, storetest.Open(t, cfg)), newStack(t, storetest.Open(t, cfg))
 	be := newBackend(t)
 	a.onboard("calc", be.srv.URL+"/calc", cbSecret, "add")
 	acc := a.start("calc", "add", `{"a":20,"b":22}`)
 	// B serves the route once its table has reloaded (LISTEN/NOTIFY).
-	eventually(t, "instance B serves the callback", func() bool {
+	poll.Until(t, 10*time.Second, "instance B serves the callback", func() bool {
 		r := b.callback("calc", "add", "text/xml", callback11(relatesTo(acc.CorrelationID), addResponse("42")),
 			"X-S2R-Callback-Secret", cbSecret)
 		return r.Status != http.StatusNotFound
@@ -149,7 +137,7 @@ func TestAsyncTwoInstances(t *testing.T) {
 	close(release)
 	// A leads the job after its run (store.TryExclusive keeps the lease):
 	// B still does nothing, A's next sweep expires it.
-	eventually(t, "A's run is over", func() bool { return sweeps() > before })
+	poll.Until(t, 10*time.Second, "A's run is over", func() bool { return sweeps() > before })
 	if n, _, err := b.x.Sweep(context.Background()); err != nil || n != 0 {
 		t.Errorf("B swept %d (%v) while A leads the job", n, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestAsyncExpiry: expiresAt follows async_callback_ttl_seconds; past it
@@ -20,7 +21,7 @@ func TestAsyncExpiry(t *testing.T) {
 		be := newBackend(t)
 		s.onboard("calc", be.srv.URL+"/calc", "", "add")
 		s.admin("PATCH", "/settings", rootEmail, map[string]any{"async_callback_ttl_seconds": 60}).WantStatus(t, http.StatusOK)
-		eventually(t, "ttl reloaded", func() bool { return s.x.ttl() == time.Minute })
+		poll.Until(t, 10*time.Second, "ttl reloaded", func() bool { return s.x.ttl() == time.Minute })
 
 		acc := s.start("calc", "add", `{"a":1,"b":2}`)
 		if d := acc.ExpiresAt.Sub(s.clock.now()); d < 50*time.Second || d > 61*time.Second {

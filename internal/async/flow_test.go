@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 const cbSecret = "cb-Secret-7!x"
@@ -114,7 +116,7 @@ func TestAsyncFlow(t *testing.T) {
 		want := map[string]int{"POST 202": 1, "GET 200": 3, "GET 401": 3, "POST 200": 1, "POST 409": 1}
 		var got map[string]int
 		var logs []store.TxLog
-		eventually(t, "records of order-42", func() bool {
+		poll.Until(t, 10*time.Second, "records of order-42", func() bool {
 			logs = s.txLogs("order-42", 0)
 			got = map[string]int{}
 			for _, l := range logs {

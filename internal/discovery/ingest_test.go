@@ -15,6 +15,7 @@ import (
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // countEvents returns how many lb events and generic logs are stored.
@@ -120,7 +121,7 @@ func TestIngestAuthentication(t *testing.T) {
 		// its cache TTL (50 ms here, 2 s by default).
 		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").WantStatus(t, 204)
 		e.ingest(discovery.PathLBEvents, inst.Token, body).WantError(t, 401, apierr.IngUnauthorized)
-		waitFor(t, 2*time.Second, "the other instance refuses the revoked token", func() bool {
+		poll.Until(t, 2*time.Second, "the other instance refuses the revoked token", func() bool {
 			return other.ingest(discovery.PathHeartbeat, inst.Token, nil).Status == 401
 		})
 		e.ingest(discovery.PathHeartbeat, inst.Token, nil).WantError(t, 401, apierr.IngUnauthorized)

@@ -12,6 +12,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // runService runs svc's background jobs until the test ends.
@@ -23,18 +24,6 @@ func runService(t *testing.T, svc *discovery.Service) {
 		cancel()
 		<-done
 	})
-}
-
-// waitFor polls fn every 20 ms for up to d.
-func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !fn() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // TestOnboardedServicesMatch onboards services through the admin API
@@ -57,7 +46,7 @@ func TestOnboardedServicesMatch(t *testing.T) {
 		e.admin("POST", "/services/"+svc.ServiceID+"/backend-profiles", operatorEmail,
 			`{"name":"main","endpointUrl":"http://10.0.0.5:8080/CalcService/calc.asmx?x=1"}`).WantStatus(t, 201)
 		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"orders","environment":"dev"}`).WantStatus(t, 201).Decode(t, &orders)
-		waitFor(t, 10*time.Second, "rows re-matched", func() bool {
+		poll.Until(t, 10*time.Second, "rows re-matched", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == svc.ServiceID &&
 				e.rowByURI("/publish/dev/orders/getorder").OnboardedServiceID == orders.ServiceID
 		})
@@ -79,7 +68,7 @@ func TestOnboardedServicesMatch(t *testing.T) {
 		}
 		// A deprecated (soft-deleted) service matches nothing any more.
 		e.admin("DELETE", "/services/"+svc.ServiceID, operatorEmail, "").WantStatus(t, 200)
-		waitFor(t, 10*time.Second, "row back to a shadow service", func() bool {
+		poll.Until(t, 10*time.Second, "row back to a shadow service", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == ""
 		})
 	})
