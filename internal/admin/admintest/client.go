@@ -65,6 +65,35 @@ func (c *Client) Do(method, path, email, body string, groups ...string) Response
 	return c.Send(method, path, email, ct, b, hdr...)
 }
 
+// DoJSON sends body as JSON (see JSONBody) as email (no identity when
+// ""), with further headers as name, value pairs.
+func (c *Client) DoJSON(method, path, email string, body any, header ...string) Response {
+	c.t.Helper()
+	b, err := JSONBody(body)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	ct := ""
+	if body != nil {
+		ct = "application/json"
+	}
+	return c.Send(method, path, email, ct, b, header...)
+}
+
+// JSONBody encodes a request body: nil is none, a string or []byte is
+// sent as it is (JSON the test wrote), any other value is marshalled.
+func JSONBody(body any) ([]byte, error) {
+	switch b := body.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []byte(b), nil
+	case []byte:
+		return b, nil
+	}
+	return json.Marshal(body)
+}
+
 // Send sends body (none when nil) of contentType (no header when "") as
 // email (no identity when ""), with further headers as name, value pairs.
 func (c *Client) Send(method, path, email, contentType string, body []byte, header ...string) Response {

@@ -8,12 +8,8 @@
 package browser
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -108,9 +105,7 @@ func (f *fixture) start() {
 	f.rmBin = rm
 	// As `make run` does: on loopback with the development identity,
 	// which the bootstrap list makes an admin.
-	f.proc, f.setupErr = serveproc.Launch(bin, []string{
-		"S2R_LISTEN_ADDR=127.0.0.1:0", "S2R_ADMIN_LISTEN_ADDR=", "S2R_DATABASE_URL=", "S2R_SECRET_KEY=",
-		"S2R_DATA_DIR=" + filepath.Join(dir, "data"), "S2R_DEV_IDENTITY=" + devAdmin, "S2R_BOOTSTRAP_ADMINS=" + devAdmin})
+	f.proc, f.setupErr = serveproc.Launch(bin, serveproc.Env(filepath.Join(dir, "data"), devAdmin, "S2R_DEV_IDENTITY="+devAdmin))
 	if f.setupErr != nil {
 		return
 	}
@@ -232,29 +227,9 @@ func fail(t *testing.T, ctx context.Context, what string, err error) {
 // and decodes the JSON answer into out.
 func (f *fixture) admin(t *testing.T, email, method, path string, body any, wantStatus int, out any) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, f.base+"/admin/v1"+path, rd)
-	req.Header.Set("X-Idp-Authenticated-User-Email", email)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, path, resp.StatusCode, wantStatus, b)
-	}
+	r := admintest.NewClient(t, f.base).DoJSON(method, "/admin/v1"+path, email, body).WantStatus(t, wantStatus)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, path, err, b)
-		}
+		r.Decode(t, out)
 	}
 }
 

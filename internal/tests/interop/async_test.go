@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -76,7 +77,7 @@ func startAsync(t *testing.T, url, body string) asyncAnswer {
 	t.Helper()
 	var status int
 	var got string
-	waitFor(t, 5*time.Second, "async route served", func() bool {
+	poll.Until(t, 5*time.Second, "async route served", func() bool {
 		status, got = postJSON(t, url, body)
 		return status != http.StatusNotFound
 	})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -110,7 +111,7 @@ func activateOrders(t *testing.T, base string, auto autopilotResult, key string)
 	t.Helper()
 	auto.activate(t, base)
 	wsdlURL := base + "/consume/dev/" + key + "?wsdl"
-	waitFor(t, 5*time.Second, "WSDL served", func() bool {
+	poll.Until(t, 5*time.Second, "WSDL served", func() bool {
 		resp, err := http.Get(wsdlURL)
 		if err != nil {
 			return false

@@ -16,8 +16,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -95,13 +94,7 @@ func s2rBinary(t *testing.T) string {
 // database and returns its base URL.
 func startS2R(t *testing.T) string {
 	t.Helper()
-	p := serveproc.Start(t, s2rBinary(t), []string{
-		"S2R_LISTEN_ADDR=127.0.0.1:0",
-		"S2R_DATA_DIR=" + t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS=ops@example.com",
-		"S2R_DATABASE_URL=",
-		"S2R_PUBLIC_BASE_URL=",
-	})
+	p := serveproc.Start(t, s2rBinary(t), serveproc.Env(t.TempDir(), adminEmail, "S2R_PUBLIC_BASE_URL="))
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("s2r logs:\n%s", serveproc.Tail(p.Log(), 8000))
@@ -110,30 +103,16 @@ func startS2R(t *testing.T) string {
 	return p.Base
 }
 
-// waitFor polls fn every 50 ms until it returns true or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !fn() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// adminEmail is the bootstrap admin of every server the tests start.
+const adminEmail = "ops@example.com"
 
 // admin sends an admin request as the bootstrap admin, checks the status
 // and decodes the answer into out (when not nil).
 func admin(t *testing.T, base, method, path string, body any, wantStatus int, out any) {
 	t.Helper()
-	status, b := adminDo(t, base, method, path, body)
-	if status != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, path, status, wantStatus, b)
-	}
+	r := admintest.NewClient(t, base).DoJSON(method, "/admin/v1"+path, adminEmail, body).WantStatus(t, wantStatus)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, path, err, b)
-		}
+		r.Decode(t, out)
 	}
 }
 
@@ -141,40 +120,8 @@ func admin(t *testing.T, base, method, path string, body any, wantStatus int, ou
 // status and body of the answer.
 func adminDo(t *testing.T, base, method, path string, body any) (int, []byte) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	ct := ""
-	if body != nil {
-		ct = "application/json"
-	}
-	return adminSend(t, base, method, path, rd, ct)
-}
-
-// adminSend sends body (of Content-Type ct, none when empty) to the admin
-// API as the bootstrap admin and returns the status and body of the answer.
-func adminSend(t *testing.T, base, method, path string, body io.Reader, ct string) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, base+"/admin/v1"+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	r := admintest.NewClient(t, base).DoJSON(method, "/admin/v1"+path, adminEmail, body)
+	return r.Status, r.Body
 }
 
 // autopilotResult is the part of an autopilot answer the tests use.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -41,7 +42,7 @@ func startPHPServer(t *testing.T, php string) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	waitFor(t, 10*time.Second, "php -S listening", func() bool {
+	poll.Until(t, 10*time.Second, "php -S listening", func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()

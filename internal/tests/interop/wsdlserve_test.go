@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
@@ -118,7 +120,7 @@ func TestCorpusWSDLServing(t *testing.T) {
 	var urls []string
 	for _, s := range served {
 		if s.refused == "" {
-			waitFor(t, 5*time.Second, s.service+" served", func() bool {
+			poll.Until(t, 5*time.Second, s.service+" served", func() bool {
 				resp, err := client.Get(s.service + "?wsdl")
 				if err != nil {
 					return false
@@ -271,7 +273,8 @@ func adminUpload(t *testing.T, base, path string, fields map[string]string, file
 	}
 	fw.Write(data)
 	mw.Close()
-	return adminSend(t, base, "POST", path, &buf, mw.FormDataContentType())
+	r := admintest.NewClient(t, base).Send("POST", "/admin/v1"+path, adminEmail, mw.FormDataContentType(), buf.Bytes())
+	return r.Status, r.Body
 }
 
 // zeepLoad is what load_wsdls.py reports for one URL.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // calcBackend is a SOAP 1.1 calculator on 127.0.0.1 that really adds: an
@@ -178,7 +179,7 @@ func importCalc(t *testing.T, base, key, endpoint string, patch map[string]any) 
 func activateCalc(t *testing.T, base string, s calcService, served func() string) {
 	t.Helper()
 	mustAdmin(t, base, "POST", "/services/"+s.ServiceID+"/versions/"+s.VersionID+":activate", nil, http.StatusOK)
-	eventually(t, 5*time.Second, s.Key+" served", served)
+	poll.UntilOK(t, 5*time.Second, s.Key+" served", served)
 }
 
 // add calls the service's add operation on base.

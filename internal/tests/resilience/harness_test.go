@@ -25,11 +25,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
@@ -86,15 +86,8 @@ func startInstance(t *testing.T, name string, env ...string) *instance {
 // start runs the process and waits for its "listening" line.
 func (in *instance) start() {
 	in.t.Helper()
-	p := serveproc.Start(in.t, binPath, append([]string{
-		"S2R_LISTEN_ADDR=" + in.addr,
-		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR=" + in.dataDir,
-		"S2R_BOOTSTRAP_ADMINS=" + adminEmail,
-		"S2R_DATABASE_URL=",
-		"S2R_SECRET_KEY=" + secretKey,
-		"S2R_LOG_LEVEL=info",
-	}, in.env...))
+	env := append([]string{"S2R_LISTEN_ADDR=" + in.addr, "S2R_SECRET_KEY=" + secretKey}, in.env...)
+	p := serveproc.Start(in.t, binPath, serveproc.Env(in.dataDir, adminEmail, env...))
 	in.mu.Lock()
 	in.proc = p
 	in.mu.Unlock()
@@ -176,18 +169,12 @@ func (r reply) decode(t *testing.T, out any) {
 func call(method, url string, body any, header ...string) reply {
 	var rd io.Reader
 	ctype := ""
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd, ctype = strings.NewReader(b), "application/json"
-	case []byte:
-		rd, ctype = bytes.NewReader(b), "application/json"
-	default:
-		j, err := json.Marshal(b)
+	if body != nil {
+		b, err := admintest.JSONBody(body)
 		if err != nil {
 			return reply{err: err}
 		}
-		rd, ctype = bytes.NewReader(j), "application/json"
+		rd, ctype = bytes.NewReader(b), "application/json"
 	}
 	req, err := http.NewRequestWithContext(context.Background(), method, url, rd)
 	if err != nil {
@@ -222,21 +209,4 @@ func mustAdmin(t *testing.T, base, method, path string, body any, want int) repl
 		t.Fatalf("%s %s = %s, want %d", method, path, r, want)
 	}
 	return r
-}
-
-// eventually retries fn every 50 ms until it returns "" or d passes, and
-// returns how long it took; the last message explains a failure.
-func eventually(t *testing.T, d time.Duration, what string, fn func() string) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for {
-		msg := fn()
-		if msg == "" {
-			return time.Since(start)
-		}
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %v: %s", what, d, msg)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
