@@ -161,6 +161,27 @@ func (r Response) JSON(t testing.TB) map[string]any {
 	return m
 }
 
+// Code returns error.code of a SPEC 7.1 error answer, "" for any other.
+func (r Response) Code() string {
+	var e ErrorBody
+	_ = json.Unmarshal(r.Body, &e)
+	return e.Error.Code
+}
+
+// Dig returns the string at keys in a decoded JSON value ("" when there
+// is none).
+func Dig(v any, keys ...string) string {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[k]
+	}
+	s, _ := v.(string)
+	return s
+}
+
 // ErrorBody is the SPEC 7.1 error shape.
 type ErrorBody struct {
 	Error struct {
