@@ -5,6 +5,8 @@
 # /proc), then stop it with SIGINT. One line per target goes to stdout:
 #   dir name cpu_seconds wall_seconds result [last progress line]
 # result is "ok" or "FAIL" (a crasher is then in dir/testdata/fuzz/name).
+# FUZZ_SKIP (a regular expression on "dir name") leaves targets out, so a
+# campaign can give a few targets a larger budget first and the rest after.
 # New corpus entries stay in Go's fuzz cache; scripts/fuzz-keep.sh copies
 # them into testdata/fuzz so they can be committed.
 #
@@ -15,6 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 budget=${1:?usage: fuzz-campaign.sh CPU_SECONDS [PATTERN]}
 pattern=${2:-}
+skip=${FUZZ_SKIP:-}
 hz=$(getconf CLK_TCK)
 
 # cpu_of PGID prints the CPU seconds used by the processes of group PGID.
@@ -37,12 +40,16 @@ while read -r file; do
 	dir=$(dirname "$file")
 	for name in $(grep -oE '^func Fuzz[A-Za-z0-9_]*' "$file" | sed 's/^func //'); do
 		[[ -n $pattern && ! "$dir $name" =~ $pattern ]] && continue
-		go test -c -o /tmp/fuzzbin.$$ "./$dir" >/dev/null 2>&1 || { echo "$dir $name 0 0 BUILD_FAIL"; continue; }
+		[[ -n $skip && "$dir $name" =~ $skip ]] && continue
+		# -fuzz at build time turns on coverage instrumentation; without it
+		# the fuzzer runs blind.
+		go test -c -fuzz "^${name}\$" -o /tmp/fuzzbin.$$ "./$dir" >/dev/null 2>&1 || { echo "$dir $name 0 0 BUILD_FAIL"; continue; }
+		cache="$(go env GOCACHE)/fuzz/$(go list "./$dir")"
 		start=$(date +%s)
 		log=$(mktemp)
 		# The binary runs in dir (testdata is relative), in its own group.
 		(cd "$dir" && exec setsid /tmp/fuzzbin.$$ -test.run '^$' -test.fuzz "^${name}\$" \
-			-test.fuzzcachedir "$(go env GOCACHE)/fuzz/$(go list "./$dir")" -test.parallel 2) >"$log" 2>&1 &
+			-test.fuzzcachedir "$cache" -test.parallel 2) >"$log" 2>&1 &
 		pid=$!
 		sleep 2
 		PG=$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')
@@ -61,7 +68,7 @@ while read -r file; do
 		grep -q -- '--- FAIL' "$log" && result=FAIL
 		last=$(grep -oE 'execs: [0-9]+.*' "$log" | tail -1)
 		echo "$dir $name $used $(( $(date +%s) - start )) $result ${last}"
-		[[ $result == FAIL ]] && sed -n '1,40p' "$log" >&2
+		[[ $result == FAIL ]] && grep -v '^fuzz: elapsed' "$log" | head -60 >&2
 		rm -f "$log"
 	done
 done < <(grep -rl --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(' internal cmd | sort)

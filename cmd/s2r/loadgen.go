@@ -40,6 +40,7 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 			"configured by S2R_DATABASE_URL / S2R_DATA_DIR (COPY on PostgreSQL), spread over -days, then rebuild the rollups")
 		days     = fs.Int("days", 30, "with -bulk: days the events are spread over, ending now")
 		instance = fs.String("instance", "", "with -bulk: id of the registered ingest instance the events are attributed to")
+		hour     = fs.String("hour", "", "with -bulk: put every event in this one hour (RFC 3339, e.g. 2026-01-02T15:00:00Z) instead of the last -days")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -50,7 +51,15 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if *bulk > 0 {
 		gen := loadgen.New(loadgen.Config{Services: *services, ErrorRate: *errorRate, Consumers: *consumers,
 			PayloadBytes: *payload, Vendor: *vendor, Seed: *seed, Skew: *skew})
-		return bulkLoad(ctx, getenv, stdout, gen, *bulk, *days, *instance)
+		opts := discovery.BulkOptions{Events: *bulk, Days: *days}
+		if *hour != "" {
+			h, err := time.Parse(time.RFC3339, *hour)
+			if err != nil {
+				return usageError{fmt.Errorf("loadgen: -hour: %w", err)}
+			}
+			opts.Now, opts.Span = h.UTC().Truncate(time.Hour).Add(time.Hour), time.Hour
+		}
+		return bulkLoad(ctx, getenv, stdout, gen, opts, *instance)
 	}
 	if *token == "" {
 		*token = getenv("S2R_INGEST_TOKEN")
@@ -84,9 +93,10 @@ func loadgenCmd(ctx context.Context, args []string, getenv func(string) string, 
 	return nil
 }
 
-// bulkLoad writes n generated lb events straight into the configured
-// database (discovery.Service.BulkLoad), attributed to instance.
-func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer, gen *loadgen.Generator, n, days int, instance string) error {
+// bulkLoad writes opts.Events generated lb events straight into the
+// configured database (discovery.Service.BulkLoad), attributed to
+// instance.
+func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer, gen *loadgen.Generator, opts discovery.BulkOptions, instance string) error {
 	if instance == "" {
 		return usageError{fmt.Errorf("loadgen: -bulk needs -instance (the instanceId of POST /admin/v1/ingest-instances)")}
 	}
@@ -115,14 +125,13 @@ func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer,
 		return err
 	}
 	start := time.Now()
-	err = disc.BulkLoad(ctx, gen, discovery.BulkOptions{Events: n, Days: days,
-		Instance: discovery.Instance{InstanceID: inst.InstanceID, Vendor: inst.Vendor, TenantID: inst.TenantID},
-		Progress: func(done int) {
-			fmt.Fprintf(stdout, "loadgen: %d events stored (%.0f events/s)\n", done, float64(done)/time.Since(start).Seconds())
-		}})
-	if err != nil {
+	opts.Instance = discovery.Instance{InstanceID: inst.InstanceID, Vendor: inst.Vendor, TenantID: inst.TenantID}
+	opts.Progress = func(done int) {
+		fmt.Fprintf(stdout, "loadgen: %d events stored (%.0f events/s)\n", done, float64(done)/time.Since(start).Seconds())
+	}
+	if err := disc.BulkLoad(ctx, gen, opts); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "loadgen: %d events and their rollups stored in %v\n", n, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "loadgen: %d events and their rollups stored in %v\n", opts.Events, time.Since(start).Round(time.Second))
 	return nil
 }

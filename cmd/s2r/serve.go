@@ -167,7 +167,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BackendClient:   backendClient,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
-				query.New(query.Config{Store: st, Logger: log}).Routes(), disc.Routes()),
+				query.New(query.Config{Store: st, Logger: log, Ingest: disc}).Routes(), disc.Routes()),
 		}),
 		Ingest:        disc.IngestHandler(),
 		Console:       consoleHandler,

@@ -14,6 +14,7 @@ import (
 type BulkOptions struct {
 	Events   int           // about this many lb events (whole four-stage transactions)
 	Days     int           // spread over the last Days days; default 30
+	Span     time.Duration // when not 0, spread over the Span before Now instead of Days
 	Instance Instance      // the instance the events are attributed to
 	Now      time.Time     // end of the spread; default now
 	Chunk    int           // events per transaction; default 50,000
@@ -42,16 +43,25 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	span := time.Duration(o.Days) * 24 * time.Hour
+	if o.Span > 0 {
+		span = o.Span
+	}
+	red := s.currentRedactor(ctx)
+	// Chunks cover consecutive slices of the span, oldest first: the
+	// events are stored in about the time order ingest stores them in,
+	// so time windows read neighbouring pages as they would in use.
+	slice := span / time.Duration((o.Events+o.Chunk-1)/o.Chunk)
 	done := 0
 	for done < o.Events && ctx.Err() == nil {
 		b := &store.IngestBatch{TenantID: o.Instance.TenantID, InstanceID: o.Instance.InstanceID,
 			InstanceVendor: o.Instance.Vendor, ReceivedAt: o.Now}
 		rows := s.newRowSet(ctx, b)
+		from := o.Now.Add(-span + time.Duration(done/o.Chunk)*slice)
 		for len(b.LB) < min(o.Chunk, o.Events-done) {
-			start := o.Now.Add(-time.Duration(rng.Int64N(int64(span))))
+			start := from.Add(time.Duration(rng.Int64N(int64(max(slice, 1)))))
 			for _, w := range gen.LBTransaction(start) {
 				in := lbEventFromWire(w)
-				e, fe := in.toStore(o.Now)
+				e, fe := in.toStore(o.Now, red)
 				if fe != nil {
 					return fmt.Errorf("discovery: generated event refused: %s: %s", fe.field, fe.reason)
 				}

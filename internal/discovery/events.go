@@ -13,23 +13,23 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
 // Field limits of ingested events (docs/discovery.md, "Ingest API").
 const (
-	MaxPayloadBytes   = 64 << 10 // payloads are cut to 64 KB, not refused
-	maxURIBytes       = 8192
-	maxNameBytes      = 256 // virtual servers, host, backend
-	maxCodeBytes      = 64  // resultCode, vendor
-	maxMethodBytes    = 16
-	maxHeaders        = 100
-	maxHeaderValue    = 8192
-	maxHeadersBytes   = 64 << 10
-	maxDurationMs     = 24 * 60 * 60 * 1000 // one day
-	maxByteCount      = 1 << 50
-	maxFutureSkew     = 24 * time.Hour
-	redactedHeaderVal = "[REDACTED]"
+	MaxPayloadBytes = 64 << 10 // payloads are cut to 64 KB, not refused
+	maxURIBytes     = 8192
+	maxNameBytes    = 256 // virtual servers, host, backend
+	maxCodeBytes    = 64  // resultCode, vendor
+	maxMethodBytes  = 16
+	maxHeaders      = 100
+	maxHeaderValue  = 8192
+	maxHeadersBytes = 64 << 10
+	maxDurationMs   = 24 * 60 * 60 * 1000 // one day
+	maxByteCount    = 1 << 50
+	maxFutureSkew   = 24 * time.Hour
 )
 
 // earliestEvent is the oldest timestamp accepted.
@@ -93,8 +93,9 @@ func IsFailure(statusCode int, resultCode string, soapFault bool) bool {
 	return soapFault || statusCode >= 500 || resultCode != "" && !slices.Contains(okResults, resultCode)
 }
 
-// toStore validates e and returns it as stored (without its row).
-func (e *LBEventIn) toStore(now time.Time) (store.LBEvent, *fieldError) {
+// toStore validates e and returns it as stored (without its row), its
+// headers and payload masked by red.
+func (e *LBEventIn) toStore(now time.Time, red *redact.Redactor) (store.LBEvent, *fieldError) {
 	var out store.LBEvent
 	var fe *fieldError
 	if out.EventID, fe = parseUUID("eventId", e.EventID); fe != nil {
@@ -137,19 +138,19 @@ func (e *LBEventIn) toStore(now time.Time) (store.LBEvent, *fieldError) {
 		return out, fe
 	}
 	out.StatusCode, out.DurationMs, out.BytesIn, out.BytesOut, out.SoapFault = e.StatusCode, e.DurationMs, e.BytesIn, e.BytesOut, e.SoapFault
-	if out.Headers, fe = encodeHeaders(e.Headers); fe != nil {
+	if out.Headers, fe = encodeHeaders(e.Headers, red); fe != nil {
 		return out, fe
 	}
-	if out.Payload, out.PayloadBytes, fe = payload("payload", e.Payload); fe != nil {
+	if out.Payload, out.PayloadBytes, fe = payload("payload", e.Payload, red); fe != nil {
 		return out, fe
 	}
 	out.Failure = out.Counted() && IsFailure(out.StatusCode, out.ResultCode, out.SoapFault)
 	return out, nil
 }
 
-// toStore validates g and returns it as stored (without its row); an
-// empty vendor is the instance's.
-func (g *GenericLogIn) toStore(now time.Time, instanceVendor string) (store.GenericLog, *fieldError) {
+// toStore validates g and returns it as stored (without its row), its
+// payloads masked by red; an empty vendor is the instance's.
+func (g *GenericLogIn) toStore(now time.Time, instanceVendor string, red *redact.Redactor) (store.GenericLog, *fieldError) {
 	var out store.GenericLog
 	var fe *fieldError
 	if out.EventID, fe = parseUUID("eventId", g.EventID); fe != nil {
@@ -186,10 +187,10 @@ func (g *GenericLogIn) toStore(now time.Time, instanceVendor string) (store.Gene
 		return out, fe
 	}
 	out.StatusCode, out.LatencyMs, out.SoapFault = g.StatusCode, g.LatencyMs, g.SoapFault
-	if out.RequestPayload, out.RequestPayloadBytes, fe = payload("requestPayload", g.RequestPayload); fe != nil {
+	if out.RequestPayload, out.RequestPayloadBytes, fe = payload("requestPayload", g.RequestPayload, red); fe != nil {
 		return out, fe
 	}
-	if out.ResponsePayload, out.ResponsePayloadBytes, fe = payload("responsePayload", g.ResponsePayload); fe != nil {
+	if out.ResponsePayload, out.ResponsePayloadBytes, fe = payload("responsePayload", g.ResponsePayload, red); fe != nil {
 		return out, fe
 	}
 	out.Failure = IsFailure(out.StatusCode, out.ResultCode, out.SoapFault)
@@ -322,8 +323,11 @@ func checkNumbers(status int, durField string, dur float64, in, out int64) *fiel
 }
 
 // encodeHeaders checks headers and returns them as a JSON object with
-// secret values (Authorization, cookies, tokens…) replaced.
-func encodeHeaders(h map[string]string) (string, *fieldError) {
+// secret values replaced by redact.Mask: by the access log's rule
+// (httpx.Sensitive: Authorization, cookies, names with token, secret,
+// password, …) and by debug capture's (red: credential and API-key
+// headers, debug_redact_names).
+func encodeHeaders(h map[string]string, red *redact.Redactor) (string, *fieldError) {
 	if len(h) == 0 {
 		return "{}", nil
 	}
@@ -350,8 +354,8 @@ func encodeHeaders(h map[string]string) (string, *fieldError) {
 	b = append(b, '{')
 	for i, name := range names {
 		v := h[name]
-		if httpx.Sensitive(name) {
-			v = redactedHeaderVal
+		if httpx.Sensitive(name) || red.SensitiveHeader(name) {
+			v = redact.Mask
 		}
 		if i > 0 {
 			b = append(b, ',')
@@ -379,14 +383,20 @@ func isToken(s string) bool {
 	return true
 }
 
-// payload cuts v to MaxPayloadBytes on a character boundary and returns
-// its size as sent. NUL characters are refused: PostgreSQL text cannot
-// hold them.
-func payload(field, v string) (string, int64, *fieldError) {
+// payload cuts v to MaxPayloadBytes on a character boundary, masks its
+// credentials with red (after the cut, which bounds the work: an element
+// the cut leaves open is masked to the end) and returns its size as sent.
+// NUL characters are refused: PostgreSQL text cannot hold them.
+func payload(field, v string, red *redact.Redactor) (string, int64, *fieldError) {
 	if strings.IndexByte(v, 0) >= 0 {
 		return "", 0, &fieldError{field, "must not contain NUL characters (send binary content base64-encoded)"}
 	}
 	cut, _ := cutPayload(v, MaxPayloadBytes)
+	if masked := red.Payload([]byte(cut)); string(masked) != cut {
+		// A mask may be longer than what it hides: cut again (a cut
+		// through a mask reveals nothing).
+		cut, _ = cutPayload(string(masked), MaxPayloadBytes)
+	}
 	return cut, int64(len(v)), nil
 }
 

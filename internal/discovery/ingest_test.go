@@ -13,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/loadgen"
+	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/tests/poll"
@@ -325,7 +326,7 @@ func TestIngestStoresWhatWasSent(t *testing.T) {
 		if len(payload) != discovery.MaxPayloadBytes || size != 80000 || !strings.HasPrefix(long, payload) {
 			t.Errorf("payload %d bytes (sent %d)", len(payload), size)
 		}
-		if strings.Contains(headers, "c2VjcmV0") || !strings.Contains(headers, "[REDACTED]") {
+		if strings.Contains(headers, "c2VjcmV0") || !strings.Contains(headers, redact.Mask) {
 			t.Errorf("headers %s", headers)
 		}
 		if uri != "/CalcService/calc.asmx?op=Add" || serviceURI != "/calcservice/calc.asmx" || env != "discovered" ||

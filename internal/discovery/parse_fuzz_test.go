@@ -9,7 +9,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/redact"
 )
+
+// testRedactor masks by the default names, as ingest does.
+var testRedactor = redact.New(model.DefaultDebugRedactNames(), []string{"X-Api-Key"})
 
 // FuzzReadBatch feeds arbitrary bodies (plain, gzipped, or claimed to be
 // gzip) to the batch reader with the real validation: it must never
@@ -38,7 +43,7 @@ func FuzzReadBatch(f *testing.F) {
 			if generic {
 				var n int
 				n, err = readBatch(b, func(i int, in *GenericLogIn) error {
-					g, fe := in.toStore(now, "f5")
+					g, fe := in.toStore(now, "f5", testRedactor)
 					if fe != nil {
 						return eventError(i, fe.field, fe.reason)
 					}
@@ -50,7 +55,7 @@ func FuzzReadBatch(f *testing.F) {
 				}
 			} else {
 				_, err = readBatch(b, func(i int, in *LBEventIn) error {
-					e, fe := in.toStore(now)
+					e, fe := in.toStore(now, testRedactor)
 					if fe != nil {
 						return eventError(i, fe.field, fe.reason)
 					}

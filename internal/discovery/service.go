@@ -26,6 +26,7 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -64,6 +65,10 @@ type Service struct {
 
 	matchMu sync.Mutex
 	matcher atomic.Pointer[matcher]
+	// redactor masks credentials in ingested headers and payloads
+	// (setting debug_redact_names, backend API-key headers); reloaded with
+	// the matcher on every configuration revision.
+	redactor atomic.Pointer[redact.Redactor]
 }
 
 // New returns the service; Run starts its background jobs.
@@ -151,6 +156,34 @@ func (s *Service) currentMatcher(ctx context.Context) *matcher {
 	return m
 }
 
+// currentRedactor returns the ingest redactor, loading it the first time
+// (a load failure masks by the default names until the next reload).
+func (s *Service) currentRedactor(ctx context.Context) *redact.Redactor {
+	if r := s.redactor.Load(); r != nil {
+		return r
+	}
+	r, err := loadRedactor(ctx, s.cfg.Store)
+	if err != nil {
+		s.log.Warn("discovery: redaction settings not loaded, masking by the default names", "error", err.Error())
+	}
+	s.redactor.CompareAndSwap(nil, r)
+	return s.redactor.Load()
+}
+
+// loadRedactor builds the redactor of the current settings; on an error
+// it returns the default one with the error.
+func loadRedactor(ctx context.Context, st *store.Store) (*redact.Redactor, error) {
+	settings, err := st.Settings(ctx)
+	if err != nil {
+		return redact.New(model.DefaultDebugRedactNames(), nil), err
+	}
+	keys, err := st.APIKeyHeaderNames(ctx)
+	if err != nil {
+		return redact.New(settings.DebugRedactNames, nil), err
+	}
+	return redact.New(settings.DebugRedactNames, keys), nil
+}
+
 // watchServices reloads the matcher whenever the configuration revision
 // changes (services and backend profiles are configuration) and re-matches
 // the rows. It polls the revision (one small query every RevisionPoll).
@@ -175,9 +208,17 @@ func (s *Service) watchServices(ctx context.Context) error {
 	}
 }
 
-// refreshServices reloads the matcher and re-matches the rows; false when
-// the matcher could not be loaded.
+// refreshServices reloads the redactor and the matcher and re-matches the
+// rows; false when either could not be loaded.
 func (s *Service) refreshServices(ctx context.Context) bool {
+	red, err := loadRedactor(ctx, s.cfg.Store)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("discovery: reloading redaction settings failed", "error", err.Error())
+		}
+		return false
+	}
+	s.redactor.Store(red)
 	m, err := loadMatcher(ctx, s.cfg.Store)
 	if err != nil {
 		if ctx.Err() == nil {

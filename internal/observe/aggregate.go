@@ -72,17 +72,29 @@ func NewAggregator(cfg AggregatorConfig) (*Aggregator, error) {
 	return &Aggregator{cfg: cfg}, nil
 }
 
+// intervalRecheck is how often a wait for the next run re-reads
+// aggregation_interval_seconds, so a shorter interval applies within
+// seconds rather than after the longer one has passed.
+const intervalRecheck = 5 * time.Second
+
 // Run aggregates at start and then every interval until ctx ends. A
 // failed run is logged and retried at the next interval.
 func (a *Aggregator) Run(ctx context.Context) error {
 	for {
+		started := time.Now()
 		if _, err := a.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			a.cfg.Logger.Warn("aggregation failed", "error", err.Error())
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(a.interval(ctx)):
+		for {
+			wait := time.Until(started.Add(a.interval(ctx)))
+			if wait <= 0 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(min(wait, intervalRecheck)):
+			}
 		}
 	}
 }
@@ -113,8 +125,23 @@ func (a *Aggregator) RunOnce(ctx context.Context) (RunResult, error) {
 	var res RunResult
 	ran, err := a.cfg.Store.TryExclusive(ctx, aggregationJob, func(ctx context.Context) error {
 		var errs []error
+		// Edge hours older than the retention of their raw events are
+		// left as they are: retention is removing what they were made of.
+		edgeCut, err := a.edgeCut(ctx)
+		if err != nil {
+			return err
+		}
+		// Discovery rows whose service match changed have their hours
+		// marked, so the edge aggregates follow the match.
+		if _, err := a.cfg.Store.DirtyRematchedRows(ctx, edgeCut); err != nil {
+			errs = append(errs, err)
+		}
 		for _, src := range store.TrafficSources() {
-			n, err := a.aggregateSource(ctx, src)
+			cut := edgeCut
+			if src == store.SourceRuntime {
+				cut = time.Time{}
+			}
+			n, err := a.aggregateSource(ctx, src, cut)
 			res.Hours += n
 			if err != nil {
 				errs = append(errs, err)
@@ -129,9 +156,20 @@ func (a *Aggregator) RunOnce(ctx context.Context) (RunResult, error) {
 	return res, err
 }
 
-// aggregateSource re-aggregates the hours of source's raw rows with an
-// id above the state's low-water mark, then moves the marks.
-func (a *Aggregator) aggregateSource(ctx context.Context, source string) (int, error) {
+// edgeCut is the start of the oldest hour of edge traffic the job
+// re-aggregates: default_retention_days ago.
+func (a *Aggregator) edgeCut(ctx context.Context) (time.Time, error) {
+	s, err := a.cfg.Store.Settings(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return a.cfg.Now().Add(-time.Duration(s.DefaultRetentionDays) * 24 * time.Hour).UTC().Truncate(time.Hour), nil
+}
+
+// aggregateSource re-aggregates the hours named by source's change log
+// entries with an id above the state's low-water mark (hours before cut
+// excepted), then moves the marks and prunes the change entries passed.
+func (a *Aggregator) aggregateSource(ctx context.Context, source string, cut time.Time) (int, error) {
 	st, err := a.cfg.Store.AggregationState(ctx, source)
 	if err != nil {
 		return 0, err
@@ -149,6 +187,9 @@ func (a *Aggregator) aggregateSource(ctx context.Context, source string) (int, e
 		}
 		var days []time.Time
 		for _, h := range hours {
+			if h.Before(cut) {
+				continue
+			}
 			if err := a.AggregateHour(ctx, source, h); err != nil {
 				return n, err
 			}
@@ -174,8 +215,10 @@ func (a *Aggregator) aggregateSource(ctx context.Context, source string) (int, e
 		next.LowWater, next.HighWater, next.HighWaterAt = st.HighWater, maxID, now
 	}
 	next.RefreshedAt = a.cfg.Now()
-	err = a.cfg.Store.Transact(ctx, func(tx *store.Tx) error { return tx.PutAggregationState(ctx, next) })
-	return n, err
+	if err := a.cfg.Store.Transact(ctx, func(tx *store.Tx) error { return tx.PutAggregationState(ctx, next) }); err != nil {
+		return n, err
+	}
+	return n, a.cfg.Store.PruneTrafficChanges(ctx, source, next.LowWater)
 }
 
 // AggregateHour recomputes the aggregates of one source hour from its raw
@@ -208,8 +251,10 @@ func (a *Aggregator) retain(ctx context.Context) error {
 	}
 	keep := max(time.Duration(s.DefaultRetentionDays)*24*time.Hour, aggregateRetentionFloor)
 	err = a.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
-		_, err := tx.DeleteTrafficHourlyBefore(ctx, now.Add(-keep).Truncate(time.Hour))
-		return err
+		if _, err := tx.DeleteTrafficHourlyBefore(ctx, now.Add(-keep).Truncate(time.Hour)); err != nil {
+			return err
+		}
+		return tx.DeleteVanishedRowMatches(ctx)
 	})
 	if err == nil {
 		a.lastRetention = now

@@ -11,7 +11,9 @@ import (
 
 // BenchmarkAggregateHour re-aggregates one hour of the database filled by
 // scripts/bench-observe.sh (S2R_OBSERVE_BENCH_URL), the hour given in
-// S2R_OBSERVE_BENCH_HOUR (1 million records there).
+// S2R_OBSERVE_BENCH_HOUR (1 million runtime records and 1 million lb
+// events there), for each source: runtime from its raw records, lb from
+// the discovery_hourly rollups its ingest maintained.
 func BenchmarkAggregateHour(b *testing.B) {
 	u := os.Getenv("S2R_OBSERVE_BENCH_URL")
 	if u == "" {
@@ -31,19 +33,23 @@ func BenchmarkAggregateHour(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		if err := agg.AggregateHour(ctx, store.SourceRuntime, hour); err != nil {
-			b.Fatal(err)
-		}
+	for _, source := range []string{store.SourceRuntime, store.SourceLB} {
+		b.Run(source, func(b *testing.B) {
+			for b.Loop() {
+				if err := agg.AggregateHour(ctx, source, hour); err != nil {
+					b.Fatal(err)
+				}
+			}
+			rows, err := st.TrafficHourly(ctx, source, hour, hour.Add(time.Hour))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n int64
+			for _, r := range rows {
+				n += r.Requests
+			}
+			b.ReportMetric(float64(n), "transactions")
+			b.ReportMetric(float64(len(rows)), "groups")
+		})
 	}
-	rows, err := st.TrafficHourly(ctx, store.SourceRuntime, hour, hour.Add(time.Hour))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var n int64
-	for _, r := range rows {
-		n += r.Requests
-	}
-	b.ReportMetric(float64(n), "records")
-	b.ReportMetric(float64(len(rows)), "groups")
 }

@@ -1,6 +1,6 @@
 // Package redact masks credentials in captured traffic before it is
-// stored: the payloads and headers of debug transactions and of archived
-// edge payloads (docs/decisions-observe.md).
+// stored: the payloads and headers of debug transactions and those of
+// ingested lb events and generic logs (docs/decisions-observe.md).
 //
 // What is masked:
 //
@@ -98,6 +98,12 @@ func (r *Redactor) Headers(h http.Header) http.Header {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// SensitiveHeader reports whether the value of the header name is masked
+// (false for a nil Redactor).
+func (r *Redactor) SensitiveHeader(name string) bool {
+	return r != nil && r.headers[strings.ToLower(name)]
 }
 
 // sensitive reports whether local names a masked element or member.

@@ -45,11 +45,12 @@ func bucketExprs(d Dialect) (hour, minute, day string) {
 
 // RebuildDiscoveryRollups recomputes every rollup, the row vendors and the
 // rows' first and last seen from the stored events (after BulkLoad; also
-// a repair). Per-minute rollups are rebuilt for the events since
+// a repair), and marks every hour for the observability aggregation. Per-minute rollups are rebuilt for the events since
 // minutesSince only. It runs in one transaction.
 func (s *Store) RebuildDiscoveryRollups(ctx context.Context, minutesSince time.Time) error {
 	hour, minute, day := bucketExprs(s.dialect)
 	fail := "SUM(CASE WHEN failure THEN 1 ELSE 0 END)"
+	errs := func(a string) string { return "SUM(" + edgeErrorSQL(a) + ")" }
 	lbCalls := " FROM lb_events WHERE stage = 'client_response'"
 	stmts := []struct {
 		q    string
@@ -57,11 +58,11 @@ func (s *Store) RebuildDiscoveryRollups(ctx context.Context, minutesSince time.T
 	}{
 		{q: "DELETE FROM discovery_hourly"}, {q: "DELETE FROM discovery_minutely"},
 		{q: "DELETE FROM discovery_consumers"}, {q: "DELETE FROM discovery_row_vendors"},
-		{q: "INSERT INTO discovery_hourly (row_id, source, vendor, hour, calls, failures, latency_sum_ms, latency_max_ms) " +
-			"SELECT row_id, 'lb', vendor, " + hour + ", COUNT(*), " + fail + ", SUM(duration_ms), MAX(duration_ms)" + lbCalls +
-			" GROUP BY row_id, vendor, " + hour +
-			" UNION ALL SELECT row_id, 'generic', vendor, " + hour + ", COUNT(*), " + fail + ", SUM(latency_ms), MAX(latency_ms) " +
-			"FROM generic_logs GROUP BY row_id, vendor, " + hour},
+		{q: "INSERT INTO discovery_hourly (row_id, source, vendor, hour, calls, failures, errors, latency_sum_ms, latency_max_ms) " +
+			"SELECT row_id, 'lb', vendor, " + hour + ", COUNT(*), " + fail + ", " + errs("lb_events") + ", SUM(duration_ms), " +
+			"MAX(duration_ms)" + lbCalls + " GROUP BY row_id, vendor, " + hour +
+			" UNION ALL SELECT row_id, 'generic', vendor, " + hour + ", COUNT(*), " + fail + ", " + errs("generic_logs") +
+			", SUM(latency_ms), MAX(latency_ms) FROM generic_logs GROUP BY row_id, vendor, " + hour},
 		{q: "INSERT INTO discovery_minutely (row_id, source, minute, calls, failures) " +
 			"SELECT row_id, 'lb', " + minute + ", COUNT(*), " + fail + lbCalls + " AND occurred_at >= $1 GROUP BY row_id, " + minute +
 			" UNION ALL SELECT row_id, 'generic', " + minute + ", COUNT(*), " + fail + " FROM generic_logs WHERE occurred_at >= $1 " +
@@ -72,6 +73,8 @@ func (s *Store) RebuildDiscoveryRollups(ctx context.Context, minutesSince time.T
 			" UNION ALL SELECT row_id, 'generic', vendor, " + day + ", consumer_ip, COUNT(*), " + fail + ", MAX(occurred_at) " +
 			"FROM generic_logs WHERE consumer_ip <> '' GROUP BY row_id, vendor, " + day + ", consumer_ip"},
 		{q: "INSERT INTO discovery_row_vendors (row_id, vendor) SELECT DISTINCT row_id, vendor FROM discovery_hourly"},
+		// Every hour is re-aggregated for the observability views.
+		{q: "INSERT INTO traffic_dirty_hours (source, hour) SELECT DISTINCT source, hour FROM discovery_hourly ORDER BY 2, 1"},
 		{q: "UPDATE discovery_rows SET first_seen = m.f, last_seen = m.l FROM (SELECT row_id, MIN(f) AS f, MAX(l) AS l FROM (" +
 			"SELECT row_id, MIN(occurred_at) AS f, MAX(occurred_at) AS l FROM lb_events GROUP BY row_id UNION ALL " +
 			"SELECT row_id, MIN(occurred_at), MAX(occurred_at) FROM generic_logs GROUP BY row_id) u GROUP BY row_id) m " +

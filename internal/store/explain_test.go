@@ -80,6 +80,9 @@ func TestDiscoveryQueryPlans(t *testing.T) {
 			{"lb stages of transactions", store.LBRequestsSQL(2), []any{gtids[0], gtids[1]}, "lb_events_gtid"},
 			{"lb traffic logs in a window", "SELECT event_id FROM lb_events WHERE occurred_at >= $1 AND occurred_at <= $2 " +
 				"ORDER BY occurred_at DESC LIMIT 50", []any{from, store.NewTime(at)}, "lb_events_event"},
+			{"lb transactions of a tenant in a window (traffic logs, search, metrics)", "SELECT global_transaction_id FROM lb_events e " +
+				"WHERE e.occurred_at >= $1 AND e.occurred_at <= $2 AND e.tenant_id = $3 AND e.stage = 'client_response' " +
+				"ORDER BY e.occurred_at DESC LIMIT 50", []any{from, store.NewTime(at), "default"}, "lb_events_calls"},
 			{"lb traffic logs of a serviceUri", "SELECT event_id FROM lb_events WHERE row_id = $1 AND occurred_at >= $2 " +
 				"ORDER BY occurred_at DESC LIMIT 50", []any{row, from}, "lb_events_row_time"},
 			{"lb result codes", "SELECT event_id FROM lb_events WHERE result_code IN ('no_backend', 'reset') AND " +

@@ -61,7 +61,8 @@ type call struct {
 	source    string
 	vendor    string
 	at        time.Time
-	failure   bool
+	failure   bool // discovery's failure
+	isError   bool // SPEC 4.11 rule 4 (EdgeError)
 	latencyMs float64
 	consumer  string
 }
@@ -252,7 +253,8 @@ func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *I
 		e := &b.LB[i]
 		if e.Counted() {
 			out.calls = append(out.calls, call{row: e.Row, source: SourceLB, vendor: b.InstanceVendor, at: e.OccurredAt,
-				failure: e.Failure, latencyMs: e.DurationMs, consumer: e.ClientIP})
+				failure: e.Failure, isError: EdgeError(e.StatusCode, e.ResultCode, e.SoapFault), latencyMs: e.DurationMs,
+				consumer: e.ClientIP})
 		}
 	}
 	return out, nil
@@ -275,7 +277,8 @@ func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b
 	for _, i := range idx {
 		g := &b.Generic[i]
 		out.calls = append(out.calls, call{row: g.Row, source: SourceGeneric, vendor: g.Vendor, at: g.OccurredAt,
-			failure: g.Failure, latencyMs: g.LatencyMs, consumer: g.ConsumerIP})
+			failure: g.Failure, isError: EdgeError(g.StatusCode, g.ResultCode, g.SoapFault), latencyMs: g.LatencyMs,
+			consumer: g.ConsumerIP})
 	}
 	return out, nil
 }

@@ -19,8 +19,8 @@ type (
 		hour           time.Time
 	}
 	hourAgg struct {
-		calls, failures int64
-		sumMs, maxMs    float64
+		calls, failures, errors int64
+		sumMs, maxMs            float64
 	}
 	minuteKey struct {
 		row    int64
@@ -45,9 +45,11 @@ type (
 )
 
 // applyRollups adds the batch's stored calls to the hourly, per-minute and
-// consumer rollups, records the vendors, and moves each touched row's
-// first and last seen. Every statement handles its keys in sorted order,
-// so concurrent batches lock rollup rows in one order (no deadlock).
+// consumer rollups, records the vendors, moves each touched row's first
+// and last seen, and marks the hours that received calls for the
+// observability aggregation (traffic_dirty_hours). Every statement handles
+// its keys in sorted order, so concurrent batches lock rollup rows in one
+// order (no deadlock); the marks are appended last and lock nothing.
 func applyRollups(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, spans []rowSpan, calls []call) error {
 	hours := map[hourKey]*hourAgg{}
 	minutes := map[minuteKey]*countAgg{}
@@ -68,6 +70,9 @@ func applyRollups(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, s
 		}
 		h.calls++
 		h.failures += fail
+		if c.isError {
+			h.errors++
+		}
 		h.sumMs += c.latencyMs
 		h.maxMs = max(h.maxMs, c.latencyMs)
 		mk := minuteKey{row, c.source, at.Truncate(time.Minute)}
@@ -105,7 +110,32 @@ func applyRollups(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, s
 	if err := insertVendors(ctx, tx, vendors); err != nil {
 		return err
 	}
-	return touchRows(ctx, tx, b, rowIDs, spans)
+	if err := touchRows(ctx, tx, b, rowIDs, spans); err != nil {
+		return err
+	}
+	return markDirtyHours(ctx, tx, hours)
+}
+
+// dirtyKey is one (source, hour) that received calls.
+type dirtyKey struct {
+	source string
+	hour   time.Time
+}
+
+// markDirtyHours appends the (source, hour) pairs of the batch's calls to
+// traffic_dirty_hours, where the aggregation job finds the hours to
+// re-aggregate (back-dated calls included).
+func markDirtyHours(ctx context.Context, tx *Tx, hours map[hourKey]*hourAgg) error {
+	seen := map[dirtyKey]bool{}
+	for k := range hours {
+		seen[dirtyKey{k.source, k.hour}] = true
+	}
+	keys := slices.SortedFunc(maps.Keys(seen), func(a, b dirtyKey) int {
+		return cmp.Or(a.hour.Compare(b.hour), strings.Compare(a.source, b.source))
+	})
+	return upsertChunks(ctx, tx, "traffic_dirty_hours", []string{"source", "hour"}, "", keys, func(k dirtyKey) []any {
+		return []any{k.source, NewTime(k.hour)}
+	})
 }
 
 // rollupChunk bounds the keys of one rollup statement.
@@ -115,14 +145,14 @@ func upsertHours(ctx context.Context, tx *Tx, m map[hourKey]*hourAgg) error {
 	keys := slices.SortedFunc(maps.Keys(m), func(a, b hourKey) int {
 		return cmp.Or(cmp.Compare(a.row, b.row), strings.Compare(a.source, b.source), strings.Compare(a.vendor, b.vendor), a.hour.Compare(b.hour))
 	})
-	cols := []string{"row_id", "source", "vendor", "hour", "calls", "failures", "latency_sum_ms", "latency_max_ms"}
+	cols := []string{"row_id", "source", "vendor", "hour", "calls", "failures", "errors", "latency_sum_ms", "latency_max_ms"}
 	tail := " ON CONFLICT (row_id, source, vendor, hour) DO UPDATE SET calls = discovery_hourly.calls + excluded.calls, " +
-		"failures = discovery_hourly.failures + excluded.failures, " +
+		"failures = discovery_hourly.failures + excluded.failures, errors = discovery_hourly.errors + excluded.errors, " +
 		"latency_sum_ms = discovery_hourly.latency_sum_ms + excluded.latency_sum_ms, " +
 		"latency_max_ms = " + greatest(tx.dialect) + "(discovery_hourly.latency_max_ms, excluded.latency_max_ms)"
 	return upsertChunks(ctx, tx, "discovery_hourly", cols, tail, keys, func(k hourKey) []any {
 		a := m[k]
-		return []any{k.row, k.source, k.vendor, NewTime(k.hour), a.calls, a.failures, a.sumMs, a.maxMs}
+		return []any{k.row, k.source, k.vendor, NewTime(k.hour), a.calls, a.failures, a.errors, a.sumMs, a.maxMs}
 	})
 }
 

@@ -13,8 +13,11 @@ import (
 // hour and (direction, environment, service key, operation key, service
 // id) group.
 type HourlyRow struct {
-	Source       string
-	Hour         time.Time
+	Source string
+	Hour   time.Time
+	// TenantID is "" for runtime records (shared by every tenant), the
+	// reporting instance's tenant for edge traffic.
+	TenantID     string
 	Direction    string
 	Environment  string
 	ServiceKey   string
@@ -87,29 +90,48 @@ func (tx *Tx) PutAggregationState(ctx context.Context, st AggregationState) erro
 	return nil
 }
 
-// TrafficMaxID returns the largest raw row id of source (0 when empty).
+// where returns " WHERE cond" for the conditions that are not "".
+func where(conds ...string) string {
+	var kept []string
+	for _, c := range conds {
+		if c != "" {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(kept, " AND ")
+}
+
+// TrafficMaxID returns the largest id of source's change log (0 when
+// empty): the raw row id of runtime records, the traffic_dirty_hours id
+// of the edge sources.
 func (s *Store) TrafficMaxID(ctx context.Context, source string) (int64, error) {
 	src, err := sourceByName(source)
 	if err != nil {
 		return 0, err
 	}
+	c := src.changes
 	var id int64
-	if err := s.reader().QueryRow(ctx, "SELECT COALESCE(MAX("+src.id+"), 0) FROM "+src.table).Scan(&id); err != nil {
+	if err := s.reader().QueryRow(ctx, "SELECT COALESCE(MAX("+c.id+"), 0) FROM "+c.table+where(c.where)).Scan(&id); err != nil {
 		return 0, fmt.Errorf("store: %s max id: %w", source, err)
 	}
 	return id, nil
 }
 
-// TrafficHoursBetweenIDs returns the distinct UTC hours of the raw rows
-// of source with afterID < id <= upToID, oldest first: the hours that
-// received records since a run that had seen ids up to afterID.
+// TrafficHoursBetweenIDs returns the distinct UTC hours of the change
+// log entries of source with afterID < id <= upToID, oldest first: the
+// hours that received records since a run that had seen ids up to
+// afterID.
 func (s *Store) TrafficHoursBetweenIDs(ctx context.Context, source string, afterID, upToID int64) ([]time.Time, error) {
 	src, err := sourceByName(source)
 	if err != nil {
 		return nil, err
 	}
-	q := "SELECT DISTINCT " + hourExpr(s.dialect, src.occurredAt) + " AS h FROM " + src.table +
-		" WHERE " + src.id + " > $1 AND " + src.id + " <= $2 ORDER BY h"
+	c := src.changes
+	q := "SELECT DISTINCT " + hourExpr(s.dialect, c.at) + " AS h FROM " + c.table +
+		where(c.id+" > $1", c.id+" <= $2", c.where) + " ORDER BY h"
 	return queryRows(ctx, s, source+" hours", q, []any{afterID, upToID}, func(rows *sql.Rows) (time.Time, bool, error) {
 		var h Time
 		err := rows.Scan(&h)
@@ -117,17 +139,21 @@ func (s *Store) TrafficHoursBetweenIDs(ctx context.Context, source string, after
 	})
 }
 
-// ComputeTrafficHour aggregates the raw rows of source in the hour
-// starting at hour (UTC, whole hour) from scratch.
+// ComputeTrafficHour aggregates the traffic of source in the hour
+// starting at hour (UTC, whole hour) from scratch: from the raw rows, or
+// for the edge sources from their discovery_hourly rollups.
 func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time.Time) ([]HourlyRow, error) {
 	src, err := sourceByName(source)
 	if err != nil {
 		return nil, err
 	}
+	if src.rollup != "" {
+		return s.computeRollupHour(ctx, src, hour)
+	}
 	groups := strings.Join([]string{src.direction, src.environment, src.serviceKey, src.operationKey, src.serviceID}, ", ")
 	q := "SELECT " + groups + ", COUNT(*), SUM(" + src.isError + "), SUM(" + src.latency + "), MAX(" + src.latency +
 		"), MAX(" + src.converter + ") FROM " + src.table +
-		" WHERE " + src.occurredAt + " >= $1 AND " + src.occurredAt + " < $2 GROUP BY " + groups
+		where(src.occurredAt+" >= $1", src.occurredAt+" < $2", src.where) + " GROUP BY " + groups
 	return queryRows(ctx, s, "aggregate "+source+" hour", q, []any{NewTime(hour), NewTime(hour.Add(time.Hour))},
 		func(rows *sql.Rows) (HourlyRow, bool, error) {
 			r := HourlyRow{Source: source, Hour: hour.UTC()}
@@ -148,10 +174,10 @@ func nullFloat(v sql.NullFloat64) *float64 {
 }
 
 // hourlyColumns are the columns of traffic_hourly, in HourlyRow order.
-const hourlyColumns = "source, hour, direction, environment, service_key, operation_key, service_id, " +
+const hourlyColumns = "source, hour, tenant_id, direction, environment, service_key, operation_key, service_id, " +
 	"requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms"
 
-// hourlyBatch bounds the rows of one INSERT (12 parameters each).
+// hourlyBatch bounds the rows of one INSERT (13 parameters each).
 const hourlyBatch = 400
 
 // ReplaceTrafficHour replaces the aggregates of source's hour with rows.
@@ -170,7 +196,7 @@ func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.T
 			if r.ConverterMaxMs != nil {
 				conv = *r.ConverterMaxMs
 			}
-			values = append(values, "("+strings.Join([]string{a.add(source), a.add(NewTime(hour)), a.add(r.Direction),
+			values = append(values, "("+strings.Join([]string{a.add(source), a.add(NewTime(hour)), a.add(r.TenantID), a.add(r.Direction),
 				a.add(r.Environment), a.add(r.ServiceKey), a.add(r.OperationKey), a.add(r.ServiceID), a.add(r.Requests),
 				a.add(r.Errors), a.add(r.LatencySumMs), a.add(r.LatencyMaxMs), a.add(conv)}, ",")+")")
 		}
@@ -187,14 +213,14 @@ func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.T
 // < to, ordered by hour and group.
 func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.Time) ([]HourlyRow, error) {
 	q := "SELECT " + hourlyColumns + " FROM traffic_hourly WHERE source = $1 AND hour >= $2 AND hour < $3" +
-		" ORDER BY hour, direction, environment, service_key, operation_key, service_id"
+		" ORDER BY hour, tenant_id, direction, environment, service_key, operation_key, service_id"
 	return queryRows(ctx, s, "traffic hourly", q, []any{source, NewTime(from), NewTime(to)}, func(rows *sql.Rows) (HourlyRow, bool, error) {
 		var (
 			r    HourlyRow
 			h    Time
 			conv sql.NullFloat64
 		)
-		err := rows.Scan(&r.Source, &h, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
+		err := rows.Scan(&r.Source, &h, &r.TenantID, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
 			&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv)
 		r.Hour, r.ConverterMaxMs = h.Time, nullFloat(conv)
 		return r, true, err
@@ -208,11 +234,11 @@ func (tx *Tx) RollupTrafficDay(ctx context.Context, source string, day time.Time
 	if _, err := tx.Exec(ctx, "DELETE FROM traffic_daily WHERE source = $1 AND day = $2", source, NewTime(day)); err != nil {
 		return fmt.Errorf("store: roll up %s day: %w", source, err)
 	}
-	_, err := tx.Exec(ctx, "INSERT INTO traffic_daily (source, day, direction, environment, service_key, operation_key, "+
+	_, err := tx.Exec(ctx, "INSERT INTO traffic_daily (source, day, tenant_id, direction, environment, service_key, operation_key, "+
 		"service_id, requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms) "+
-		"SELECT source, $2, direction, environment, service_key, operation_key, service_id, SUM(requests), SUM(errors), "+
+		"SELECT source, $2, tenant_id, direction, environment, service_key, operation_key, service_id, SUM(requests), SUM(errors), "+
 		"SUM(latency_sum_ms), MAX(latency_max_ms), MAX(converter_max_ms) FROM traffic_hourly "+
-		"WHERE source = $1 AND hour >= $2 AND hour < $3 GROUP BY source, direction, environment, service_key, operation_key, service_id",
+		"WHERE source = $1 AND hour >= $2 AND hour < $3 GROUP BY source, tenant_id, direction, environment, service_key, operation_key, service_id",
 		source, NewTime(day), NewTime(day.Add(24*time.Hour)))
 	if err != nil {
 		return fmt.Errorf("store: roll up %s day: %w", source, err)

@@ -57,6 +57,9 @@ func (s *Store) aggregatePart(q MetricQuery, a *sqlArgs, table, col string, orig
 	if len(q.Sources) > 0 {
 		conds = append(conds, a.in("source", q.Sources))
 	}
+	if q.TenantID != "" {
+		conds = append(conds, "tenant_id IN ('', "+a.add(q.TenantID)+")")
+	}
 	if !q.OnboardedOnly {
 		conds = append(conds, q.filters(a, "direction", "environment", "service_key")...)
 	} else if q.Direction != "" {

@@ -21,6 +21,9 @@ type MetricQuery struct {
 	// Since and Until bound the time, inclusive. Aggregated queries read
 	// every hour that overlaps the range (whole hours).
 	Since, Until time.Time
+	// TenantID, when not "", keeps the edge traffic of that tenant only
+	// (runtime records belong to every tenant).
+	TenantID string
 	// OnboardedOnly keeps traffic of catalog services only, joined by
 	// canonical service id and reported with the service's own direction,
 	// environment and key (SPEC 4.11 rule 5).
@@ -194,6 +197,12 @@ func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
 	parts := make([]string, len(srcs))
 	for i, src := range srcs {
 		conds := []string{src.occurredAt + " >= " + since, src.occurredAt + " <= " + until}
+		if src.where != "" {
+			conds = append(conds, src.where)
+		}
+		if src.tenant != "" && q.TenantID != "" {
+			conds = append(conds, src.tenant+" = "+a.add(q.TenantID))
+		}
 		if !q.OnboardedOnly {
 			conds = append(conds, q.filters(a, src.direction, src.environment, src.serviceKey)...)
 		} else if q.Direction != "" {

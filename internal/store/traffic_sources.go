@@ -10,7 +10,7 @@ import (
 )
 
 // Traffic sources (SPEC 4.10): s2r's own transaction records and the
-// edge feeds of the ingest API.
+// edge feeds of the ingest API (SourceLB, SourceGeneric).
 const (
 	SourceRuntime = "runtime"
 )
@@ -23,32 +23,49 @@ var errorResultCodes = []string{"failed", "backend_failure", "error", "timeout",
 // the aggregation job and the observability queries read: each field is
 // an SQL expression over the table's columns.
 type trafficSource struct {
-	name  string
-	table string
-	// id is the increasing row id the aggregation job's high-water mark
-	// follows; occurredAt the event time (TIMESTAMPTZ, or store.Time text
-	// on SQLite).
-	id, occurredAt                                              string
+	name string
+	// table is the FROM clause of the raw rows (a join for the edge
+	// sources) and where a condition every raw row of the source meets
+	// ("" for none).
+	table, where string
+	// occurredAt is the event time (TIMESTAMPTZ, or store.Time text on
+	// SQLite); tenant the tenant column, "" for a source shared by every
+	// tenant.
+	occurredAt, tenant                                          string
 	direction, environment, serviceKey, operationKey, serviceID string
 	// latency is the transaction's total time in ms; converter the
-	// converter overhead in ms, "NULL" when the source has none; isError
-	// is 1 for an error by SPEC 4.11 rule 4, else 0.
+	// converter overhead in ms, a typed NULL when the source has none;
+	// isError is 1 for an error by SPEC 4.11 rule 4, else 0.
 	latency, converter, isError string
+	// changes is where the aggregation job finds the hours to
+	// re-aggregate.
+	changes changeLog
+	// rollup, when not "", is the discovery_hourly source the hours are
+	// aggregated from (edge sources), instead of the raw rows.
+	rollup string
+}
+
+// changeLog is a table with an increasing id whose rows name the hours
+// that received traffic: the raw table itself for runtime records,
+// traffic_dirty_hours for the edge sources.
+type changeLog struct {
+	table, id, at, where string
 }
 
 // runtimeSource is runtime_tx_logs.
 var runtimeSource = trafficSource{
 	name: SourceRuntime, table: "runtime_tx_logs",
-	id: "id", occurredAt: "occurred_at",
-	direction: "direction", environment: "environment", serviceKey: "service_key",
+	occurredAt: "occurred_at",
+	direction:  "direction", environment: "environment", serviceKey: "service_key",
 	operationKey: "operation_key", serviceID: "service_id",
 	latency: "total_ms", converter: "converter_ms",
 	isError: "CASE WHEN result_code IN ('" + strings.Join(errorResultCodes, "','") + "') OR in_body_fault = TRUE THEN 1 ELSE 0 END",
+	changes: changeLog{table: "runtime_tx_logs", id: "id", at: "occurred_at"},
 }
 
 // trafficSources lists every aggregated source, in the order answers
 // list them.
-var trafficSources = []trafficSource{runtimeSource}
+var trafficSources = []trafficSource{runtimeSource, lbSource, genericSource}
 
 // TrafficSources returns the names of the traffic sources the store
 // aggregates and queries.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -50,7 +51,11 @@ func newBenchServer(b *testing.B) *benchServer {
 	}
 	b.Cleanup(func() { st.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api := New(Config{Store: st, Logger: quiet, Now: func() time.Time { return end }})
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: quiet, Now: func() time.Time { return end }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	api := New(Config{Store: st, Logger: quiet, Now: func() time.Time { return end }, Ingest: disc})
 	srv := httptest.NewServer(admin.New(admin.Config{Store: st, Logger: quiet, Routes: api.Routes(), BootstrapAdmins: []string{benchEmail}}))
 	b.Cleanup(srv.Close)
 	return &benchServer{srv: srv, store: st, end: end}
@@ -145,4 +150,66 @@ func BenchmarkTrafficSearch24hServerErrors(b *testing.B) {
 func BenchmarkTrafficSearch24hNoMatch(b *testing.B) {
 	s := newBenchServer(b)
 	s.get(b, "/traffic-search?uriContains=nothing-matches&limit=1000&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+func BenchmarkMetrics1hRawLB(b *testing.B) { newBenchServer(b).get(b, "/metrics?window=1h&source=lb") }
+
+func BenchmarkMetrics60dLB(b *testing.B) { newBenchServer(b).get(b, "/metrics?window=60d&source=lb") }
+
+// The lb searches cover 24 hours of lb transactions (about 40,000 of the
+// day's 170,000 events are client_responses): the newest 200, a rare
+// service, a consumer IP substring, and a payload substring that no
+// payload holds (every transaction's payloads of the day read: the worst
+// case).
+func BenchmarkTrafficSearch24hLB(b *testing.B) {
+	s := newBenchServer(b)
+	s.get(b, "/traffic-search?source=lb&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+func BenchmarkTrafficSearch24hAll(b *testing.B) {
+	s := newBenchServer(b)
+	s.get(b, "/traffic-search?source=all&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+func BenchmarkTrafficSearch24hLBRare(b *testing.B) {
+	s := newBenchServer(b)
+	s.get(b, "/traffic-search?source=lb&uriContains=tariffservice&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+func BenchmarkTrafficSearch24hLBConsumer(b *testing.B) {
+	s := newBenchServer(b)
+	s.get(b, "/traffic-search?source=lb&consumerIpContains=172.16.7.&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+func BenchmarkTrafficSearch24hLBPayloadNoMatch(b *testing.B) {
+	s := newBenchServer(b)
+	s.get(b, "/traffic-search?source=lb&payloadContains=nothing-matches&since="+s.iso(-24*time.Hour)+"&until="+s.iso(0))
+}
+
+// The traffic logs: page 1 over 24 hours of every edge source (a count of
+// the day's transactions and the newest 50 merged with their stages),
+// with filters, and one transaction's detail with its payloads.
+func BenchmarkTrafficLogs24h(b *testing.B) { newBenchServer(b).get(b, "/traffic-logs?window=24h") }
+
+func BenchmarkTrafficLogs24hFiltered(b *testing.B) {
+	newBenchServer(b).get(b, "/traffic-logs?window=24h&source=lb&resultCode=reset,no_backend&frontVirtualServer=vs_")
+}
+
+func BenchmarkTrafficLogs15m(b *testing.B) { newBenchServer(b).get(b, "/traffic-logs") }
+
+func BenchmarkLBLogs24hInFlight(b *testing.B) {
+	newBenchServer(b).get(b, "/lb-logs?window=24h&stage=client_request&pageSize=200")
+}
+
+func BenchmarkTrafficLogDetail(b *testing.B) {
+	s := newBenchServer(b)
+	var gtid string
+	err := s.store.Transact(context.Background(), func(tx *store.Tx) error {
+		return tx.QueryRow(context.Background(), "SELECT CAST(global_transaction_id AS TEXT) FROM lb_events "+
+			"WHERE occurred_at <= $1 ORDER BY occurred_at DESC LIMIT 1", store.NewTime(s.end)).Scan(&gtid)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.get(b, "/traffic-logs/"+gtid)
 }

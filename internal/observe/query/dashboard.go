@@ -24,9 +24,14 @@ const (
 var docGetDashboard = adminapi.Doc{
 	Summary: "Dashboard summary (SPEC 4.10): KPIs, the hourly traffic timeline and the top 5 services by errors over the last " +
 		"24 hours (from the hourly aggregates, whole hours), p95 latency from the last hour of raw records, urgent issues and " +
-		"the freshness of each aggregation source. A service raises an availability or latency issue only with at least " +
-		"trafficThreshold requests in 24 hours; a source whose last aggregation is older than dashboard_freshness_stale_minutes " +
-		"is stale and raises a critical issue.",
+		"the freshness of each aggregation source (runtime, lb, generic). A service raises an availability or latency issue only " +
+		"with at least trafficThreshold requests in 24 hours; a source whose last aggregation is older than " +
+		"dashboard_freshness_stale_minutes is stale and raises a critical issue. kpis.f5IngestStale is true when an f5 connector " +
+		"instance of the caller's tenant has sent neither events nor a heartbeat for dashboard_freshness_stale_minutes; every " +
+		"stale instance raises an ingest_stale issue (critical for f5). topVsLevelFailures24h lists the 5 front virtual servers " +
+		"with most lb transactions in the last 24 hours that failed at the edge before any service answered (edge result codes " +
+		"such as reset, no_backend, tls_error: any but ok, success, timeout and SPEC 4.11's application codes). Edge traffic " +
+		"is the caller's tenant's only; source=runtime leaves the ingest KPI, its issues and the virtual servers out.",
 	Query: []adminapi.Param{
 		{Name: "trafficThreshold", Type: "integer", Description: "requests in 24 h a service needs before it can raise an issue; default 50, 0..1000000000"},
 		{Name: "p95LatencyTargetMs", Type: "number", Description: "p95 latency target in ms; default 500, 0..3600000"},
@@ -38,13 +43,14 @@ var docGetDashboard = adminapi.Doc{
 
 // dashboard is the answer of GET /dashboard/summary.
 type dashboard struct {
-	GeneratedAt        time.Time        `json:"generatedAt"`
-	Parameters         dashboardParams  `json:"parameters"`
-	KPIs               dashboardKPIs    `json:"kpis"`
-	TrafficTimeline24h []trafficPoint   `json:"trafficTimeline24h"`
-	TopErrorServices   []serviceFigures `json:"topErrorServices"`
-	UrgentIssues       []urgentIssue    `json:"urgentIssues"`
-	DataFreshness      dataFreshness    `json:"dataFreshness"`
+	GeneratedAt           time.Time        `json:"generatedAt"`
+	Parameters            dashboardParams  `json:"parameters"`
+	KPIs                  dashboardKPIs    `json:"kpis"`
+	TrafficTimeline24h    []trafficPoint   `json:"trafficTimeline24h"`
+	TopErrorServices      []serviceFigures `json:"topErrorServices"`
+	TopVsLevelFailures24h []vsFailures     `json:"topVsLevelFailures24h"`
+	UrgentIssues          []urgentIssue    `json:"urgentIssues"`
+	DataFreshness         dataFreshness    `json:"dataFreshness"`
 }
 
 // dashboardParams echoes the thresholds the answer used.
@@ -70,6 +76,9 @@ type dashboardKPIs struct {
 	P95SampleSize                   int64    `json:"p95SampleSize"`
 	ServicesWithTraffic24h          int64    `json:"servicesWithTraffic24h"`
 	ServicesOverTrafficThreshold24h int64    `json:"servicesOverTrafficThreshold24h"`
+	// F5IngestStale is true when an f5 connector instance of the caller's
+	// tenant has sent nothing for dashboard_freshness_stale_minutes.
+	F5IngestStale bool `json:"f5IngestStale"`
 }
 
 // trafficPoint is one hour of the traffic timeline.
@@ -112,6 +121,11 @@ type urgentIssue struct {
 	ServiceKey  string   `json:"serviceKey,omitempty"`
 	Value       *float64 `json:"value,omitempty"`
 	Target      *float64 `json:"target,omitempty"`
+	// InstanceID, Vendor and Since name a stale connector instance and
+	// when it was last heard from (null: never).
+	InstanceID string     `json:"instanceId,omitempty"`
+	Vendor     string     `json:"vendor,omitempty"`
+	Since      *time.Time `json:"since,omitempty"`
 }
 
 // dataFreshness reports the aggregation sources' last refresh.
@@ -150,15 +164,15 @@ func (a *API) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	if p.Direction, err = parseDirection(q); err != nil {
 		return err
 	}
-	d, err := a.dashboard(r.Context(), p, a.now())
+	d, err := a.dashboard(r.Context(), p, callerTenant(r), a.now())
 	if err != nil {
 		return err
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, d)
 }
 
-// dashboard computes the summary at now.
-func (a *API) dashboard(ctx context.Context, p dashboardParams, now time.Time) (dashboard, error) {
+// dashboard computes the summary at now for a caller of tenant.
+func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, now time.Time) (dashboard, error) {
 	d := dashboard{GeneratedAt: now, Parameters: p}
 	if d.Parameters.Sources == nil {
 		d.Parameters.Sources = store.TrafficSources()
@@ -168,7 +182,8 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, now time.Time) (
 		return d, err
 	}
 	d.KPIs.TotalServices, d.KPIs.ActiveServices = counts.Total, counts.Active
-	base := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-24 * time.Hour), Until: now, Aggregated: true}
+	base := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-24 * time.Hour), Until: now, Aggregated: true,
+		TenantID: tenant}
 
 	day := base
 	day.Group = store.BySource | store.ByService
@@ -184,7 +199,7 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, now time.Time) (
 	}
 	d.TrafficTimeline24h = hourlyTimeline(hours, base.Since, now)
 
-	sample := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-time.Hour), Until: now}
+	sample := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-time.Hour), Until: now, TenantID: tenant}
 	overall, err := a.store.Metrics(ctx, sample)
 	if err != nil {
 		return d, err
@@ -200,6 +215,12 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, now time.Time) (
 	}
 	d.fillServiceKPIs(services, recent)
 	if err := a.fillFreshness(ctx, &d, now); err != nil {
+		return d, err
+	}
+	if err := a.fillIngest(ctx, &d, tenant, now); err != nil {
+		return d, err
+	}
+	if err := a.fillVSFailures(ctx, &d, tenant, now); err != nil {
 		return d, err
 	}
 	slices.SortStableFunc(d.UrgentIssues, func(x, y urgentIssue) int {

@@ -3,6 +3,7 @@ package query
 import (
 	"encoding/json"
 	"errors"
+	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
@@ -38,10 +39,13 @@ func FuzzPreviewNaive(f *testing.F) {
 func FuzzQueryParams(f *testing.F) {
 	for _, s := range []string{"window=1h&start=2026-01-01T00:00:00Z", "environments=a,b&environments=c&serviceKeys=%FF",
 		"source=runtime&direction=publish&onboardedOnly=true", "start=2026-01-02&end=2026-01-01", "trafficThreshold=1e9&availabilityTarget=NaN",
-		"statusClass=5xx&limit=0"} {
+		"statusClass=5xx&limit=0", "source=lb&vendor=F5,kong&instanceId=0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b&page=2&pageSize=200",
+		"resultCode=reset&serviceUri=%25&customer=10.&frontVirtualServer=vs&backVirtualServer=pool&window=24h",
+		"id=0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b&source=generic", "id=42&source=generic&includeCloud=false"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	api := &API{now: func() time.Time { return now }}
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {
@@ -71,5 +75,15 @@ func FuzzQueryParams(f *testing.F) {
 		check(err)
 		_, _, err = parseStatusClass(q.Get("statusClass"))
 		check(err)
+		ef, page, err := api.parseEdgeFilter(httptest.NewRequest("GET", "/", nil), q)
+		check(err)
+		if err == nil && (page.PageSize < 1 || page.PageSize > 200 || page.Page < 1 || ef.Since.After(ef.Until)) {
+			t.Fatalf("%q: filter %+v page %+v", raw, ef, page)
+		}
+		source, gid, err := parseDetailID(q.Get("id"), q.Get("source"))
+		check(err)
+		if err == nil && (source == "generic") != (gid > 0) {
+			t.Fatalf("%q: source %s id %d", raw, source, gid)
+		}
 	})
 }

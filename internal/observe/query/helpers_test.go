@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/store"
@@ -24,35 +26,49 @@ const (
 	operatorEmail = "operator@example.com"
 	readerEmail   = "reader@example.com"
 	nobodyEmail   = "nobody@example.com"
+	acmeEmail     = "reader@acme.example.com" // reader of tenant acme
 )
 
-// testAPI is the real admin handler, with this package's routes, on a
-// real store behind a real HTTP server on 127.0.0.1.
+// testAPI is the real admin handler, with this package's routes and
+// discovery's (connector instances), on a real store behind a real HTTP
+// server on 127.0.0.1, with discovery's ingest API on another.
 type testAPI struct {
-	t     *testing.T
-	api   *API
-	http  *httptest.Server
-	store *store.Store
-	now   time.Time
+	t      *testing.T
+	api    *API
+	http   *httptest.Server
+	store  *store.Store
+	now    time.Time
+	disc   *discovery.Service
+	ingest *httptest.Server
 }
 
 // newTestAPI serves the admin API for st with a clock fixed at now.
 func newTestAPI(t *testing.T, st *store.Store, now time.Time) *testAPI {
 	t.Helper()
 	ta := &testAPI{t: t, store: st, now: now}
-	ta.api = New(Config{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return ta.now }})
-	h := admin.New(admin.Config{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Routes: ta.api.Routes(), Version: "test"})
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: quiet, Now: func() time.Time { return now },
+		RevisionPoll: 20 * time.Millisecond, AuthCacheTTL: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta.disc = disc
+	ta.api = New(Config{Store: st, Logger: quiet, Now: func() time.Time { return ta.now }, Ingest: disc})
+	h := admin.New(admin.Config{Store: st, Logger: quiet, Routes: slices.Concat(ta.api.Routes(), disc.Routes()), Version: "test"})
 	ta.http = httptest.NewServer(h)
 	t.Cleanup(ta.http.Close)
+	ta.ingest = httptest.NewServer(disc.IngestHandler())
+	t.Cleanup(ta.ingest.Close)
 	ctx := context.Background()
-	err := st.Transact(ctx, func(tx *store.Tx) error {
+	err = st.Transact(ctx, func(tx *store.Tx) error {
 		for i, b := range []struct {
-			email string
-			role  model.Role
-		}{{adminEmail, model.RoleAdmin}, {operatorEmail, model.RoleOperator}, {readerEmail, model.RoleReader}} {
+			email, tenant string
+			role          model.Role
+		}{{adminEmail, model.DefaultTenant, model.RoleAdmin}, {operatorEmail, model.DefaultTenant, model.RoleOperator},
+			{readerEmail, model.DefaultTenant, model.RoleReader}, {acmeEmail, "acme", model.RoleReader}} {
 			err := tx.InsertPermissionBinding(ctx, model.PermissionBinding{
 				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
-				TenantID: model.DefaultTenant, CreatedAt: time.Now(), CreatedBy: "setup"})
+				TenantID: b.tenant, CreatedAt: time.Now(), CreatedBy: "setup"})
 			if err != nil {
 				return err
 			}

@@ -25,7 +25,7 @@ func windowParams(def string) []adminapi.Param {
 var filterDocs = []adminapi.Param{
 	{Name: "environments", Type: "string", Description: "environments, comma-separated or repeated (at most 100)"},
 	{Name: "serviceKeys", Type: "string", Description: "service keys, comma-separated or repeated (at most 100)"},
-	{Name: "source", Type: "string", Description: "one traffic source (runtime); absent: every source, combined as a union"},
+	{Name: "source", Type: "string", Description: "one traffic source: runtime, lb or generic; absent: every source, combined as a union"},
 	{Name: "direction", Type: "string", Description: "publish, consume or gateway"},
 }
 
@@ -33,7 +33,11 @@ var docGetMetrics = adminapi.Doc{
 	Summary: "Traffic metrics per source, service and operation (SPEC 4.10, 4.11). Windows of at most 1 hour come from raw records " +
 		"with exact nearest-rank p50/p95/p99; longer windows from the hourly aggregates per service, with operationKey " +
 		"\"(aggregated)\", p50 the mean latency and p95 = p99 the largest hourly maximum. Errors follow SPEC 4.11 rule 4 " +
-		"(in-body SOAP faults included). p95ConverterOverheadMs is null where the source records no converter time.",
+		"(in-body SOAP faults included; for lb and generic the edge's status, result code and SOAP fault mapped onto it). " +
+		"p95ConverterOverheadMs is null where the source records no converter time (lb, generic). An lb transaction counts " +
+		"once, on its client_response event; a generic log is one transaction. lb and generic traffic carries the environment, " +
+		"serviceKey and direction of the onboarded service its serviceUri matches now, else environment \"discovered\" and the " +
+		"serviceUri as serviceKey; its operationKey is the serviceUri. Edge traffic is the caller's tenant's only.",
 	Query: append(append(windowParams("15m"), filterDocs...),
 		adminapi.Param{Name: "onboardedOnly", Type: "boolean", Description: "true: only catalog services, joined by canonical " +
 			"service id and reported with their own serviceKey and environment; false (default): values as logged, shadow services included"}),
@@ -70,6 +74,7 @@ func (a *API) getMetrics(w http.ResponseWriter, r *http.Request) error {
 	if mq.OnboardedOnly, err = parseBool(q, "onboardedOnly", false); err != nil {
 		return err
 	}
+	mq.TenantID = callerTenant(r)
 	mq.Since, mq.Until, mq.Aggregated = tr.since, tr.until, !tr.raw()
 	mq.Group = store.BySource | store.ByService
 	if !mq.Aggregated {

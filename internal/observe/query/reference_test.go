@@ -81,10 +81,34 @@ func seedServices(t *testing.T, st *store.Store) {
 	}
 }
 
+// refRecord is one transaction of any source as the reference sees it:
+// its group values as the endpoints must report them.
+type refRecord struct {
+	source, tenant                     string // tenant "" for runtime records
+	at                                 time.Time
+	direction, env, key, op, serviceID string
+	latency                            float64
+	converter                          *float64 // nil for edge sources
+	isError                            bool
+}
+
+// runtimeRecords turns runtime logs into reference records.
+func runtimeRecords(logs []store.TxLog) []refRecord {
+	out := make([]refRecord, len(logs))
+	for i, l := range logs {
+		conv := l.ConverterMs
+		out[i] = refRecord{source: "runtime", at: l.OccurredAt, direction: l.Direction, env: l.Environment, key: l.ServiceKey,
+			op: l.OperationKey, serviceID: l.ServiceID, latency: l.TotalMs, converter: &conv, isError: isError(l)}
+	}
+	return out
+}
+
 // refQuery is what a reference computation selects.
 type refQuery struct {
 	since, until time.Time
 	aggregated   bool // whole hours overlapping the range
+	sources      []string
+	tenant       string // "" is the default tenant
 	direction    string
 	envs, keys   []string
 	onboarded    bool
@@ -113,35 +137,37 @@ func isError(l store.TxLog) bool {
 	return slices.Contains([]string{"failed", "backend_failure", "error", "timeout", "response_schema_violation"}, l.ResultCode) || l.InBodyFault
 }
 
-// reference groups the rows q selects.
-func reference(logs []store.TxLog, q refQuery) map[refKey]*refFigures {
+// reference groups the records q selects.
+func reference(recs []refRecord, q refQuery) map[refKey]*refFigures {
 	out := map[refKey]*refFigures{}
 	lo := q.since
 	if q.aggregated {
 		lo = q.since.UTC().Truncate(time.Hour)
 	}
-	for _, l := range logs {
-		t := l.OccurredAt
+	tenant := cmp.Or(q.tenant, model.DefaultTenant)
+	for _, l := range recs {
+		t := l.at
 		if q.aggregated {
 			t = t.UTC().Truncate(time.Hour)
 		}
-		if t.Before(lo) || t.After(q.until) || (q.direction != "" && l.Direction != q.direction) {
+		if t.Before(lo) || t.After(q.until) || (q.direction != "" && l.direction != q.direction) ||
+			(len(q.sources) > 0 && !slices.Contains(q.sources, l.source)) || (l.tenant != "" && l.tenant != tenant) {
 			continue
 		}
-		k := refKey{source: "runtime", direction: l.Direction, env: l.Environment, key: l.ServiceKey}
+		k := refKey{source: l.source, direction: l.direction, env: l.env, key: l.key}
 		if q.onboarded {
-			i := slices.IndexFunc(fixtureServices, func(s model.Service) bool { return s.ServiceID == l.ServiceID })
+			i := slices.IndexFunc(catalog, func(s model.Service) bool { return s.ServiceID == l.serviceID })
 			if i < 0 {
 				continue
 			}
-			s := fixtureServices[i]
-			k = refKey{source: "runtime", direction: s.Direction, env: s.Environment, key: s.ServiceKey, sid: s.ServiceID}
+			s := catalog[i]
+			k = refKey{source: l.source, direction: s.Direction, env: s.Environment, key: s.ServiceKey, sid: s.ServiceID}
 		}
 		if (len(q.envs) > 0 && !slices.Contains(q.envs, k.env)) || (len(q.keys) > 0 && !slices.Contains(q.keys, k.key)) {
 			continue
 		}
 		if q.byOperation {
-			k.op = l.OperationKey
+			k.op = l.op
 		}
 		if !q.byService {
 			k = refKey{op: k.op}
@@ -156,12 +182,14 @@ func reference(logs []store.TxLog, q refQuery) map[refKey]*refFigures {
 			out[k] = f
 		}
 		f.requests++
-		if isError(l) {
+		if l.isError {
 			f.errors++
 		}
-		f.latencies = append(f.latencies, l.TotalMs)
-		f.converters = append(f.converters, l.ConverterMs)
-		f.sum += l.TotalMs
+		f.latencies = append(f.latencies, l.latency)
+		if l.converter != nil {
+			f.converters = append(f.converters, *l.converter)
+		}
+		f.sum += l.latency
 	}
 	for _, f := range out {
 		slices.Sort(f.latencies)
@@ -175,14 +203,21 @@ func rank(sorted []float64, p int) float64 {
 	return sorted[int(math.Ceil(float64(p)*float64(len(sorted))/100))-1]
 }
 
-// p50, p95, p99 and the converter p95 of f: exact on raw data; on
-// aggregates the mean and the maximum.
-func (f *refFigures) percentiles(aggregated bool) (p50, p95, p99, conv float64) {
+// p50, p95, p99 and the converter p95 of f (nil without converter
+// figures): exact on raw data; on aggregates the mean and the maximum.
+func (f *refFigures) percentiles(aggregated bool) (p50, p95, p99 float64, conv *float64) {
+	if len(f.converters) > 0 {
+		c := rank(f.converters, 95)
+		if aggregated {
+			c = f.converters[len(f.converters)-1]
+		}
+		conv = &c
+	}
 	if aggregated {
 		mx := f.latencies[len(f.latencies)-1]
-		return f.sum / float64(f.requests), mx, mx, f.converters[len(f.converters)-1]
+		return f.sum / float64(f.requests), mx, mx, conv
 	}
-	return rank(f.latencies, 50), rank(f.latencies, 95), rank(f.latencies, 99), rank(f.converters, 95)
+	return rank(f.latencies, 50), rank(f.latencies, 95), rank(f.latencies, 99), conv
 }
 
 // sortedKeys orders groups as the endpoints do.

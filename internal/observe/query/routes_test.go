@@ -15,7 +15,7 @@ import (
 
 // concrete fills a route's path wildcards.
 func concrete(path string) string {
-	return strings.NewReplacer("{correlationId}", "cid-1").Replace(path)
+	return strings.NewReplacer("{correlationId}", "cid-1", "{id}", "0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b").Replace(path)
 }
 
 // TestRoutesGuarded sends every route of the package through the real
@@ -107,6 +107,36 @@ func TestBadParameters(t *testing.T) {
 		{"/traffic-search?direction=east", "direction"},
 		{"/traffic-search?uriContains=" + long, "uriContains"},
 		{"/traffic-search?backendContains=%FF", "backendContains"},
+		{"/metrics?source=all", "source"},
+		{"/slo-report?source=both", "source"},
+		{"/traffic-search?consumerIpContains=" + long, "consumerIpContains"},
+		{"/traffic-search?payloadContains=%FF", "payloadContains"},
+		{"/traffic-search?source=generic", "source"},
+		{"/traffic-logs?source=runtime", "source"},
+		{"/traffic-logs?pageSize=201", "pageSize"},
+		{"/traffic-logs?page=0", "page"},
+		{"/traffic-logs?instanceId=abc", "instanceId"},
+		{"/traffic-logs?window=2d", "window"},
+		{"/traffic-logs?start=later", "start"},
+		{"/traffic-logs?end=2026-01-01T00:00:00Z&start=2026-02-01T00:00:00Z", "start"},
+		{"/traffic-logs?serviceUri=" + long, "serviceUri"},
+		{"/traffic-logs?customer=%FF", "customer"},
+		{"/traffic-logs?frontVirtualServer=a%00b", "frontVirtualServer"},
+		{"/traffic-logs?backVirtualServer=" + long, "backVirtualServer"},
+		{"/traffic-logs?vendor=" + long, "vendor"},
+		{"/traffic-logs?resultCode=%FF", "resultCode"},
+		{"/traffic-logs/not-an-id", "id"},
+		{"/traffic-logs/0?source=generic", "id"},
+		{"/traffic-logs/0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b?source=generic", "source"},
+		{"/traffic-logs/123", "source"},
+		{"/traffic-logs/123?source=lb", "source"},
+		{"/traffic-logs/123?source=runtime", "source"},
+		{"/traffic-logs/123?source=generic&includeCloud=maybe", "includeCloud"},
+		{"/lb-logs?stage=finished", "stage"},
+		{"/lb-logs?pageSize=500", "pageSize"},
+		{"/lb-logs?instanceId=0b6c3e52", "instanceId"},
+		{"/lb-logs/123", "id"},
+		{"/lb-logs/0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b?includeCloud=1", "includeCloud"},
 		{"/debug-traces/%FF", "correlationId"},
 		{"/debug-traces/" + long + "/replay-metadata", "correlationId"},
 	}

@@ -5,10 +5,12 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -19,21 +21,32 @@ const (
 	defaultSearchWindow = time.Hour
 )
 
-// searchSources are the accepted values of the search's source: SPEC
-// 4.10's lb, runtime, both and all (both and all: every searchable
-// source).
-var searchSources = []string{"runtime", "both", "all"}
+// searchSources are the accepted values of the search's source (SPEC
+// 4.10): lb, runtime, both (lb and runtime) and all (lb, runtime and
+// generic).
+var searchSources = map[string][]string{
+	store.SourceLB:      {store.SourceLB},
+	store.SourceRuntime: {store.SourceRuntime},
+	"both":              {store.SourceLB, store.SourceRuntime},
+	"all":               {store.SourceLB, store.SourceRuntime, store.SourceGeneric},
+}
 
 var docGetTrafficSearch = adminapi.Doc{
-	Summary: "Free-text traffic search over runtime records (SPEC 4.10), newest first, at most limit items; truncated is true " +
-		"when more matched. Substrings match case-insensitively.",
+	Summary: "Free-text traffic search over runtime records, lb transactions and generic logs (SPEC 4.10), newest first, at most " +
+		"limit items; truncated is true when more matched. Substrings match case-insensitively. An lb item is one transaction " +
+		"(id: its globalTransactionId), found by its client_response event, its stages merged; edge traffic is the caller's " +
+		"tenant's only. A filter only some sources have leaves the others out: consumerIpContains and payloadContains search " +
+		"lb and generic logs only, monitorFilter (has, none) and direction runtime records only. Payloads were masked at " +
+		"ingest, so a masked credential is never found; payloadContains is refused (403) for a reader, who may not see payloads.",
 	Query: []adminapi.Param{
 		{Name: "since", Type: "string", Description: "ISO 8601 start, inclusive; default 1 hour before until"},
 		{Name: "until", Type: "string", Description: "ISO 8601 end, inclusive; default now"},
-		{Name: "uriContains", Type: "string", Description: "substring of the request path, service key or operation key"},
+		{Name: "uriContains", Type: "string", Description: "substring of the request path (URI as sent or serviceUri), service key or operation key"},
 		{Name: "backendContains", Type: "string", Description: "substring of the backend (host or host:port)"},
+		{Name: "consumerIpContains", Type: "string", Description: "lb and generic logs: substring of the consumer (client) IP"},
+		{Name: "payloadContains", Type: "string", Description: "lb and generic logs: substring of a stored payload of the transaction (any stage); operator and admin only"},
 		{Name: "statusClass", Type: "string", Description: "any (default), success (2xx), client_error (4xx), server_error (5xx) or an HTTP status such as 502"},
-		{Name: "source", Type: "string", Description: "runtime, both (default) or all"},
+		{Name: "source", Type: "string", Description: "lb, runtime, both (default: lb and runtime) or all (lb, runtime and generic)"},
 		{Name: "monitorFilter", Type: "string", Description: "runtime records: has (services with an enabled synthetic monitor), none, any (default)"},
 		{Name: "direction", Type: "string", Description: "runtime records: publish, consume or gateway"},
 		{Name: "limit", Type: "integer", Description: "at most this many items; default 200, 1..1000"},
@@ -54,6 +67,7 @@ type searchItem struct {
 	ID            string    `json:"id"`
 	OccurredAt    time.Time `json:"occurredAt"`
 	CorrelationID string    `json:"correlationId,omitempty"`
+	GatewayVendor string    `json:"gatewayVendor,omitempty"`
 	Direction     string    `json:"direction,omitempty"`
 	Environment   string    `json:"environment,omitempty"`
 	ServiceKey    string    `json:"serviceKey,omitempty"`
@@ -68,88 +82,160 @@ type searchItem struct {
 	ConsumerIP    string    `json:"consumerIp,omitempty"`
 }
 
+// search is a parsed traffic search: the runtime part, the edge part, and
+// which of them run.
+type search struct {
+	runtime       store.TxSearch
+	edge          store.EdgeSearch // Sources empty: no edge source searched
+	runtimeWanted bool
+	limit         int
+}
+
 // getTrafficSearch answers GET /traffic-search.
 func (a *API) getTrafficSearch(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	s, err := a.parseSearch(r, q)
+	s, err := a.parseSearch(r, r.URL.Query())
 	if err != nil {
 		return err
 	}
-	limit := s.Limit
-	s.Limit++ // one more tells whether the answer is truncated
-	logs, err := a.store.SearchTxLogs(r.Context(), s)
-	if err != nil {
+	// The runtime and edge searches run side by side: each may read most
+	// of its window (a rare substring), and the answer waits for both.
+	var runtime, edge []searchItem
+	g, ctx := errgroup.WithContext(r.Context())
+	if s.runtimeWanted {
+		g.Go(func() error {
+			s.runtime.Limit = s.limit + 1 // one more tells whether the answer is truncated
+			logs, err := a.store.SearchTxLogs(ctx, s.runtime)
+			for _, l := range logs {
+				runtime = append(runtime, searchItem{Source: store.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
+					OccurredAt: l.OccurredAt, CorrelationID: l.CorrelationID, Direction: l.Direction, Environment: l.Environment,
+					ServiceKey: l.ServiceKey, OperationKey: l.OperationKey, Method: l.Method, URI: l.Path, StatusCode: l.HTTPStatus,
+					ResultCode: l.ResultCode, InBodyFault: l.InBodyFault, LatencyMs: l.TotalMs, Backend: l.BackendTarget,
+					ConsumerIP: l.ClientIP})
+			}
+			return err
+		})
+	}
+	if len(s.edge.Sources) > 0 {
+		g.Go(func() error {
+			s.edge.Limit = s.limit + 1
+			txs, err := a.store.SearchEdge(ctx, s.edge)
+			for _, t := range txs {
+				edge = append(edge, searchItem{Source: t.Source, ID: t.ID, OccurredAt: t.OccurredAt, GatewayVendor: t.Vendor,
+					Direction: t.Direction, Environment: t.Environment, ServiceKey: t.ServiceKey, OperationKey: t.ServiceURI,
+					Method: t.Method, URI: t.URI, StatusCode: t.StatusCode, ResultCode: t.ResultCode, InBodyFault: t.SoapFault,
+					LatencyMs: ms(t.LatencyMs), Backend: t.Backend, ConsumerIP: t.ConsumerIP})
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
 		return err
 	}
-	out := searchResult{Items: []searchItem{}, Limit: limit, Truncated: len(logs) > limit}
-	for _, l := range logs[:min(len(logs), limit)] {
-		out.Items = append(out.Items, searchItem{Source: store.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
-			OccurredAt: l.OccurredAt, CorrelationID: l.CorrelationID, Direction: l.Direction, Environment: l.Environment,
-			ServiceKey: l.ServiceKey, OperationKey: l.OperationKey, Method: l.Method, URI: l.Path, StatusCode: l.HTTPStatus,
-			ResultCode: l.ResultCode, InBodyFault: l.InBodyFault, LatencyMs: l.TotalMs, Backend: l.BackendTarget,
-			ConsumerIP: l.ClientIP})
+	items := append(runtime, edge...)
+	slices.SortStableFunc(items, func(x, y searchItem) int { return y.OccurredAt.Compare(x.OccurredAt) })
+	out := searchResult{Items: items[:min(len(items), s.limit)], Limit: s.limit, Truncated: len(items) > s.limit}
+	if out.Items == nil {
+		out.Items = []searchItem{}
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // parseSearch reads and checks the search parameters.
-func (a *API) parseSearch(r *http.Request, q url.Values) (store.TxSearch, error) {
+func (a *API) parseSearch(r *http.Request, q url.Values) (search, error) {
 	var (
-		s   store.TxSearch
+		s   search
+		rt  = &s.runtime
 		err error
 	)
-	if s.Since, err = parseTime(q, "since"); err != nil {
+	if rt.Since, err = parseTime(q, "since"); err != nil {
 		return s, err
 	}
-	if s.Until, err = parseTime(q, "until"); err != nil {
+	if rt.Until, err = parseTime(q, "until"); err != nil {
 		return s, err
 	}
-	if s.Until.IsZero() {
-		s.Until = a.now()
+	if rt.Until.IsZero() {
+		rt.Until = a.now()
 	}
-	if s.Since.IsZero() {
-		s.Since = s.Until.Add(-defaultSearchWindow)
+	if rt.Since.IsZero() {
+		rt.Since = rt.Until.Add(-defaultSearchWindow)
 	}
-	if s.Since.After(s.Until) {
+	if rt.Since.After(rt.Until) {
 		return s, adminapi.FieldError("since", "must not be after until")
 	}
-	if s.Until.Sub(s.Since) > maxRange {
+	if rt.Until.Sub(rt.Since) > maxRange {
 		return s, adminapi.FieldError("since", "the range from since to until must be at most 366 days")
 	}
-	if s.URIContains, err = parseText(q, "uriContains"); err != nil {
+	if rt.URIContains, err = parseText(q, "uriContains"); err != nil {
 		return s, err
 	}
-	if s.BackendContains, err = parseText(q, "backendContains"); err != nil {
+	if rt.BackendContains, err = parseText(q, "backendContains"); err != nil {
 		return s, err
 	}
-	if s.StatusMin, s.StatusMax, err = parseStatusClass(q.Get("statusClass")); err != nil {
+	if rt.StatusMin, rt.StatusMax, err = parseStatusClass(q.Get("statusClass")); err != nil {
 		return s, err
 	}
-	if v := q.Get("source"); v != "" && !slices.Contains(searchSources, v) {
-		return s, adminapi.FieldError("source", "must be one of "+strings.Join(searchSources, ", "))
+	e := &s.edge
+	*e = store.EdgeSearch{TenantID: callerTenant(r), Since: rt.Since, Until: rt.Until, URIContains: rt.URIContains,
+		BackendContains: rt.BackendContains, StatusMin: rt.StatusMin, StatusMax: rt.StatusMax}
+	if e.ConsumerIPContains, err = parseText(q, "consumerIpContains"); err != nil {
+		return s, err
 	}
-	if s.Direction, err = parseDirection(q); err != nil {
+	if e.PayloadContains, err = parseText(q, "payloadContains"); err != nil {
+		return s, err
+	}
+	if e.PayloadContains != "" && !showsPayloads(r) {
+		return s, apierr.New(apierr.AdmForbidden, "payloadContains searches payloads, which only operator and admin may see").
+			WithDetail("field", "payloadContains")
+	}
+	sources := searchSources["both"]
+	if v := q.Get("source"); v != "" {
+		var ok bool
+		if sources, ok = searchSources[v]; !ok {
+			return s, adminapi.FieldError("source", "must be one of lb, runtime, both, all")
+		}
+	}
+	if rt.Direction, err = parseDirection(q); err != nil {
 		return s, err
 	}
 	limit, err := parseInt(q, "limit", defaultSearchLimit, 1, maxSearchLimit)
 	if err != nil {
 		return s, err
 	}
-	s.Limit = int(limit)
+	s.limit = int(limit)
+	if err := a.parseMonitorFilter(r, q, rt); err != nil {
+		return s, err
+	}
+	// A filter only some sources have leaves the others out.
+	runtimeOnly := rt.Direction != "" || rt.ServiceIDs != nil
+	edgeOnly := e.ConsumerIPContains != "" || e.PayloadContains != ""
+	for _, src := range sources {
+		switch {
+		case src == store.SourceRuntime:
+			s.runtimeWanted = !edgeOnly
+		case !runtimeOnly:
+			e.Sources = append(e.Sources, src)
+		}
+	}
+	return s, nil
+}
+
+// parseMonitorFilter reads monitorFilter into the runtime search.
+func (a *API) parseMonitorFilter(r *http.Request, q url.Values, rt *store.TxSearch) error {
 	switch v := q.Get("monitorFilter"); v {
 	case "", "any":
 	case "has", "none":
-		if s.ServiceIDs, err = a.store.MonitoredServiceIDs(r.Context()); err != nil {
-			return s, err
+		ids, err := a.store.MonitoredServiceIDs(r.Context())
+		if err != nil {
+			return err
 		}
-		if s.ServiceIDs == nil {
-			s.ServiceIDs = []string{}
+		if ids == nil {
+			ids = []string{}
 		}
-		s.ExcludeServiceIDs = v == "none"
+		rt.ServiceIDs, rt.ExcludeServiceIDs = ids, v == "none"
 	default:
-		return s, adminapi.FieldError("monitorFilter", "must be one of has, none, any")
+		return adminapi.FieldError("monitorFilter", "must be one of has, none, any")
 	}
-	return s, nil
+	return nil
 }
 
 // parseStatusClass reads statusClass: any, success, client_error,

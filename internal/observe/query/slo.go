@@ -70,6 +70,7 @@ func (a *API) getSLOReport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	mq.TenantID = callerTenant(r)
 	availTarget, err := parseFloat(q, "availabilityTarget", defaultAvailabilityTarget, 0, 100)
 	if err != nil {
 		return err

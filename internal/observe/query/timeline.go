@@ -70,7 +70,7 @@ func (a *API) getServiceTimeline(w http.ResponseWriter, r *http.Request) error {
 	if key == "" {
 		return adminapi.FieldError("serviceKey", "is required")
 	}
-	mq := store.MetricQuery{ServiceKeys: []string{key}, Since: tr.since, Until: tr.until, Aggregated: !tr.raw()}
+	mq := store.MetricQuery{ServiceKeys: []string{key}, Since: tr.since, Until: tr.until, Aggregated: !tr.raw(), TenantID: callerTenant(r)}
 	if env != "" {
 		mq.Environments = []string{env}
 	}

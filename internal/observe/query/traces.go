@@ -6,10 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
-	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
@@ -67,8 +65,7 @@ func (a *API) traceLogs(r *http.Request) (string, []store.TxLog, bool, error) {
 	if len(logs) == 0 {
 		return cid, nil, false, apierr.Newf(apierr.AdmNotFound, "no runtime transaction with correlation id %q", cid)
 	}
-	caller, _ := access.CallerFrom(r.Context())
-	return cid, logs, caller.Role.AtLeast(model.RoleOperator), nil
+	return cid, logs, showsPayloads(r), nil
 }
 
 // getDebugTrace answers every record of a correlation id (SPEC 4.10).
