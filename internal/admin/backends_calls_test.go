@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -253,7 +252,7 @@ func TestTestApplicationOutcomes(t *testing.T) {
 			})
 		}
 		// Backend down, and auth configuration incomplete: 200 with the runtime's code.
-		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc", "retryCount": 1})
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc", "retryCount": 1})
 		prev, res = previewOf(t, api.Do("POST", profilePath(down.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
 		if prev.Status != model.PreviewStatusFailed || res.Error.Code != apierr.RunBackendFault {
@@ -268,18 +267,6 @@ func TestTestApplicationOutcomes(t *testing.T) {
 		}
 		api.Do("POST", profilePath("nope")+":test-application", operatorEmail, `{}`).WantError(t, http.StatusNotFound, apierr.AdmNotFound)
 	})
-}
-
-// closedPort returns a loopback address nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }
 
 func TestTestApplicationMTLS(t *testing.T) {
@@ -350,7 +337,7 @@ func TestGeneratedSamplesAndConnection(t *testing.T) {
 		if conn.Status != stepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
 			t.Errorf("connection report %+v", conn)
 		}
-		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc"})
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc"})
 		api.Do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Status != stepFailed || conn.Steps[1].Message != "connection refused" {
 			t.Errorf("down backend report %+v", conn)

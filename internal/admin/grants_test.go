@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 func TestConsumerGrants(t *testing.T) {
@@ -132,7 +133,7 @@ func TestHardDeleteRemovesBackendsArea(t *testing.T) {
 		api := newTestAPI(t, st)
 		svc, d := api.consumeDraft("calc", calcOps)
 		base := Prefix + "/services/" + svc.ServiceID
-		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": "http://" + closedPort(t) + "/calc"})
+		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc"})
 		api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, map[string]any{
 			"operationId": d.Operations[0].OperationID, "payload": map[string]any{"a": 1, "b": 2}})).WantStatus(t, http.StatusOK)
 		api.Do("PUT", base+"/consumer-grants", operatorEmail, `{"cidrs":["10.0.0.0/8"]}`).WantStatus(t, http.StatusOK)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -260,16 +259,4 @@ func TestOpenSecrets(t *testing.T) {
 	p.ProfileID = "p2" // a ciphertext moved to another profile does not open
 	_, err = upstream.Open(box, p)
 	assertKind(t, err, upstream.KindAuthConfig, apierr.RunBackendAuth, http.StatusBadGateway)
-}
-
-// closedAddr returns the URL of a port with no listener.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/"
 }
