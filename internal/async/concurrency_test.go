@@ -85,7 +85,19 @@ func TestAsyncExactlyOnce(t *testing.T) {
 // through A, and the sweeper runs on one instance at a time.
 func TestAsyncTwoInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
-	a, b := newStack(t, storetest.Open(t, cfg)), newStack(t, storetest.Open(t, cfg))
+	// A leads the sweeper job: its first sweep, at start, takes the job's
+	// lease before B exists (were B's first sweep first, B would keep the
+	// job and A could never hold it below).
+	a := newStack(t, storetest.Open(t, cfg))
+	poll.Until(t, 10*time.Second, "A leads the sweeper", func() bool {
+		for _, st := range a.st.JobStats() {
+			if st.Name == sweepJob {
+				return st.Leading
+			}
+		}
+		return false
+	})
+	b := newStack(t, storetest.Open(t, cfg))
 	be := newBackend(t)
 	a.onboard("calc", be.srv.URL+"/calc", cbSecret, "add")
 	acc := a.start("calc", "add", `{"a":20,"b":22}`)
