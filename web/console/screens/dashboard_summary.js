@@ -14,7 +14,7 @@ import { TimeChart } from '../components/chart.js';
 import { SLOReport } from './dashboard_slo.js';
 
 const filterFields = [
-  { name: 'source', label: 'Source', type: 'select', options: sourceOptions },
+  { name: 'source', label: 'Source', type: 'select', options: sourceOptions, anyLabel: 'all sources' },
   { name: 'direction', label: 'Direction', type: 'select', options: [['publish', 'publish'], ['consume', 'consume']] },
   { name: 'availabilityTarget', label: 'Availability target (%)', placeholder: '99.5' },
   { name: 'p95LatencyTargetMs', label: 'p95 target (ms)', placeholder: '500' },

@@ -14,10 +14,10 @@ import { columns } from './traffic_logs.js';
 const searchFields = [
   { name: 'uriContains', label: 'Path, service or operation contains' },
   { name: 'backendContains', label: 'Backend contains' },
-  { name: 'consumerIpContains', label: 'Consumer IP contains', placeholder: 'lb and generic only' },
-  { name: 'payloadContains', label: 'Payload contains', placeholder: 'lb and generic only', role: 'operator' },
+  { name: 'consumerIpContains', label: 'Consumer IP contains', placeholder: 'lb, generic' },
+  { name: 'payloadContains', label: 'Payload contains', placeholder: 'lb, generic', role: 'operator' },
   { name: 'statusClass', label: 'Status', type: 'select', options: [['success', '2xx'], ['client_error', '4xx'], ['server_error', '5xx']] },
-  { name: 'source', label: 'Source', type: 'select', anyLabel: 'all (runtime, lb, generic)', options: [['both', 'runtime and lb'], ['runtime', 'runtime'], ['lb', 'load balancer (lb)']] },
+  { name: 'source', label: 'Source', type: 'select', anyLabel: 'all sources', options: [['both', 'runtime and lb'], ['runtime', 'runtime'], ['lb', 'load balancer (lb)']] },
   { name: 'direction', label: 'Direction', type: 'select', options: [['publish', 'publish'], ['consume', 'consume'], ['gateway', 'gateway']] },
   { name: 'monitorFilter', label: 'Synthetic monitor', type: 'select', options: [['has', 'services with one'], ['none', 'services without']] },
   { name: 'since', label: `From (${timeZone})`, type: 'datetime-local' },
@@ -28,7 +28,9 @@ const searchFields = [
 const item = (i) => ({
   ...i, key: `${i.source}-${i.id}`, vendor: i.gatewayVendor, open: i.source === 'runtime' ? i.correlationId : i.id,
   status: i.statusCode, fault: i.inBodyFault, latency: fmtMs(i.latencyMs), peer: i.consumerIp,
-  service: html`<code>${[i.direction, i.environment, i.serviceKey].filter(Boolean).join('/') || '—'}</code><div class="muted small">${i.operationKey}</div>`,
+  service: i.environment === 'discovered'
+    ? html`<code>${i.operationKey}</code><div class="muted small">shadow</div>`
+    : html`<code>${[i.direction, i.environment, i.serviceKey].filter(Boolean).join('/') || '—'}</code><div class="muted small">${i.operationKey}</div>`,
 });
 
 // TrafficSearch searches every source at once (source all unless chosen):
