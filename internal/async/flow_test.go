@@ -17,7 +17,8 @@ const cbSecret = "cb-Secret-7!x"
 // 202 answer and the WS-Addressing headers the backend receives, polls
 // with single-use tokens, SOAP 1.1 and 1.2 callbacks correlated by
 // RelatesTo and by MessageID (with and without urn:uuid:), authenticated
-// by header and by bearer token, a fault callback, a second callback
+// by header and by bearer token, a callback in the 2004/08 WS-Addressing
+// namespace, a fault callback, a second callback
 // after the end, and the runtime records of it all.
 func TestAsyncFlow(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
@@ -106,6 +107,15 @@ func TestAsyncFlow(t *testing.T) {
 		}
 		if !strings.Contains(s.logs.String(), "refused: card declined") {
 			t.Error("the full fault is not in the operator log")
+		}
+
+		// A stack that speaks the 2004/08 member submission of WS-Addressing
+		// correlates the same way.
+		acc4 := s.start("calc", "add", `{"a": 4, "b": 4}`)
+		old := `<wsa:RelatesTo xmlns:wsa="http://schemas.xmlsoap.org/ws/2004/08/addressing">urn:uuid:` + acc4.CorrelationID + `</wsa:RelatesTo>`
+		s.callback("calc", "add", "text/xml", callback11(old, addResponse("8")), "X-S2R-Callback-Secret", cbSecret).want(t, http.StatusOK)
+		if a, p = s.poll(acc4.PollPath, acc4.PollToken); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":8}` {
+			t.Fatalf("2004/08 callback: %s", a.body)
 		}
 
 		// The requests naming the execution are recorded under its id: the

@@ -252,7 +252,7 @@ func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reade
 		return nil, nil, apierr.Newf(apierr.ValBadRequest,
 			"the envelope is SOAP %s but the Content-Type announces SOAP %s", m.Version, c.version)
 	}
-	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return n.Space == soap.NSAddressing }); len(nu) > 0 {
+	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return soap.IsAddressing(n.Space) }); len(nu) > 0 {
 		f := soap.MustUnderstandFault(nu)
 		return nil, nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
 	}

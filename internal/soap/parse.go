@@ -193,8 +193,8 @@ func (p *parser) header() error {
 				h.Role = a.Value
 			}
 		}
-		if tok.Name.Space == NSAddressing {
-			err = p.addressing(tok.Name.Local)
+		if IsAddressing(tok.Name.Space) {
+			err = p.addressing(tok.Name)
 		} else {
 			err = p.r.Skip()
 		}
@@ -260,10 +260,10 @@ func (p *parser) text() (string, error) {
 }
 
 // addressing reads one WS-Addressing header block.
-func (p *parser) addressing(local string) error {
+func (p *parser) addressing(name xmlstream.Name) error {
 	a := &p.m.Addressing
 	var dst *string
-	switch local {
+	switch name.Local {
 	case "MessageID":
 		dst = &a.MessageID
 	case "RelatesTo":
@@ -273,7 +273,7 @@ func (p *parser) addressing(local string) error {
 	case "To":
 		dst = &a.To
 	case "ReplyTo":
-		return p.replyTo()
+		return p.replyTo(name.Space)
 	default:
 		return p.r.Skip()
 	}
@@ -282,7 +282,8 @@ func (p *parser) addressing(local string) error {
 	return err
 }
 
-func (p *parser) replyTo() error {
+// replyTo reads the Address of a ReplyTo in namespace ns.
+func (p *parser) replyTo(ns string) error {
 	for {
 		tok, err := p.next()
 		if err != nil {
@@ -291,7 +292,7 @@ func (p *parser) replyTo() error {
 		if tok.Kind == xmlstream.EndElement {
 			return nil
 		}
-		if tok.Name == (xmlstream.Name{Space: NSAddressing, Local: "Address"}) {
+		if tok.Name == (xmlstream.Name{Space: ns, Local: "Address"}) {
 			s, err := p.text()
 			if err != nil {
 				return err

@@ -28,6 +28,20 @@ const (
 	NSXOP        = "http://www.w3.org/2004/08/xop/include"
 )
 
+// Namespaces of the WS-Addressing member submissions that came before
+// WS-Addressing 1.0 and that older stacks (WSE, Axis 1, early WCF
+// bindings) still send. They are read like 1.0; s2r writes only 1.0.
+const (
+	NSAddressing200408 = "http://schemas.xmlsoap.org/ws/2004/08/addressing"
+	NSAddressing200403 = "http://schemas.xmlsoap.org/ws/2004/03/addressing"
+)
+
+// IsAddressing reports whether ns is WS-Addressing 1.0 or one of the
+// member-submission namespaces s2r reads.
+func IsAddressing(ns string) bool {
+	return ns == NSAddressing || ns == NSAddressing200408 || ns == NSAddressing200403
+}
+
 // Media types of the two versions.
 const (
 	MediaType11 = "text/xml"
