@@ -279,4 +279,3 @@ func ingest(t *testing.T, f *fixture, path, token string, events any) {
 		t.Fatalf("POST %s = %d %s", path, resp.StatusCode, e.String())
 	}
 }
-
