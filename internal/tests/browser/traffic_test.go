@@ -27,7 +27,8 @@ type trafficData struct {
 // TestTrafficScreen: the traffic logs of the three sources from real
 // traffic (a publish call through s2r to a loopback backend; load-balancer
 // events and a gateway log through the ingest API with registered
-// instance tokens): filters, search, the drawer of each source with its
+// instance tokens): filters (an lb transaction still in flight listed by
+// its client_request), search, the drawer of each source with its
 // masked credentials never shown, Escape giving the focus back, a deep
 // link surviving a reload, a narrow window, the dashboard's virtual-server
 // failures, a reader's view without payloads, and an invalid time range
@@ -53,6 +54,10 @@ func TestTrafficScreen(t *testing.T) {
 		fillLabel("Source", "lb"),
 		chromedp.WaitVisible(chromedp.Search(lbRow)),
 		chromedp.WaitVisible(chromedp.Search(`//tr[contains(., "/legacy/TrafficScreen/Broken")]`)),
+		fillLabel("Listed by", "client_request"),
+		chromedp.WaitVisible(chromedp.Search(`//tr[contains(., "/legacy/TrafficScreen/InFlight")]`)),
+		fillLabel("Listed by", ""),
+		chromedp.WaitNotPresent(chromedp.Search(`//tr[contains(., "/legacy/TrafficScreen/InFlight")]`)),
 		fillLabel("Service URI contains", "trafficscreen/orders"),
 		chromedp.WaitNotPresent(chromedp.Search(`//tr[contains(., "/legacy/TrafficScreen/Broken")]`)))
 	if loc := value(t, ctx, "location", chromedp.Location()); !strings.Contains(loc, "source=lb") || !strings.Contains(loc, "serviceUri=trafficscreen") {
@@ -233,7 +238,8 @@ func sendTraffic(t *testing.T, f *fixture) trafficData {
 	}
 	broken := event(d.lbBroke, "client_response", "/legacy/TrafficScreen/Broken", 9)
 	broken["resultCode"], broken["frontVirtualServer"], broken["backVirtualServer"] = "reset", "vs_broken", "pool_broken"
-	events = append(events, event(d.lbBroke, "client_request", "/legacy/TrafficScreen/Broken", 8), broken)
+	events = append(events, event(d.lbBroke, "client_request", "/legacy/TrafficScreen/Broken", 8), broken,
+		event(uuid.NewString(), "client_request", "/legacy/TrafficScreen/InFlight", 10))
 	ingest(t, f, "/ingest/v1/lb-events", f5.Token, events)
 	ingest(t, f, "/ingest/v1/generic-logs", kong.Token, []map[string]any{{"eventId": uuid.NewString(),
 		"timestamp": now.Format(time.RFC3339Nano), "serviceUri": "/orders/9/items", "method": "POST", "statusCode": 200,

@@ -1,8 +1,9 @@
 // Traffic logs: one paged list for every traffic source, newest first.
 // runtime reads GET /runtime-logs (with its latency figures); lb, generic
 // and both edge sources read the unified GET /traffic-logs (SPEC 4.10:
-// source lb, generic or all). Each source has the filters its endpoint
-// has; a row's Details opens the drawer (screens/traffic_drawer.js).
+// source lb, generic or all); lb listed by another stage than its client
+// response reads the legacy GET /lb-logs. Each source has the filters its
+// endpoint has; a row's Details opens the drawer (traffic_drawer.js).
 import { html } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
@@ -42,10 +43,23 @@ const edgeFields = [
   { name: 'frontVirtualServer', label: 'Front virtual server', placeholder: 'lb only' },
   { name: 'backVirtualServer', label: 'Back virtual server', placeholder: 'lb only' },
 ];
-const allNames = [...new Set([...runtimeFields, ...edgeFields, ...timeFields(false)].map((f) => f.name))];
+// stageField lists lb transactions by another stage event (GET /lb-logs):
+// client_request also lists those still in flight.
+const stageField = { name: 'stage', label: 'Listed by', type: 'select', anyLabel: 'client response (completed)',
+  options: [['client_request', 'client request (in flight too)'], ['server_request', 'server request'], ['server_response', 'server response']] };
+const allNames = [...new Set([...runtimeFields, ...edgeFields, stageField, ...timeFields(false)].map((f) => f.name))];
 
 // fieldsOf lists the filters of a source.
-const fieldsOf = (source) => [sourceField, ...(isEdge(source) ? edgeFields : runtimeFields), ...timeFields(isEdge(source))];
+const fieldsOf = (source) => [sourceField, ...(source === 'lb' ? [stageField] : []), ...(isEdge(source) ? edgeFields : runtimeFields), ...timeFields(isEdge(source))];
+
+// endpointOf is the list a query reads: runtime records, the legacy lb
+// list when a stage is chosen (the unified list has no stage), else the
+// unified edge list.
+function endpointOf(source, params) {
+  if (!isEdge(source)) return '/runtime-logs';
+  if (params.stage) return '/lb-logs';
+  return '/traffic-logs';
+}
 
 // sourceOf reads the list's source (runtime when absent or unknown).
 export function sourceOf(query) {
@@ -94,10 +108,11 @@ export function TrafficLogs({ query }) {
   if (!filters.start && query.get('since')) filters.start = query.get('since');
   if (!filters.end && query.get('until')) filters.end = query.get('until');
   const params = { ...filters, start: isoFromLocal(filters.start), end: isoFromLocal(filters.end) };
-  if (source === 'runtime') delete params.source;
   const page = Number(query.get('page') || 1);
   const key = JSON.stringify([params, page]);
-  const list = useAsync(() => get(isEdge(source) ? '/traffic-logs' : '/runtime-logs', { ...params, page, pageSize: 50 }), [key]);
+  const endpoint = endpointOf(source, params);
+  if (endpoint !== '/traffic-logs') delete params.source;
+  const list = useAsync(() => get(endpoint, { ...params, page, pageSize: 50 }), [key]);
   const latency = useAsync(() => (isEdge(source) ? Promise.resolve(null) : get('/runtime-logs/latency', params)), [JSON.stringify(params)]);
   const onChange = (v) => {
     // A new source drops the filters the new source does not have.
