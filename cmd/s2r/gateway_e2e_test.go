@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestGatewayEndToEnd runs s2r serve, imports a gateway service through
@@ -63,14 +65,14 @@ func TestGatewayEndToEnd(t *testing.T) {
 		return resp.StatusCode, b, resp.Header
 	}
 	// No grant yet: every client is refused (deny by default).
-	waitFor(t, 2*time.Second, "gateway route served", func() bool {
+	poll.Until(t, 2*time.Second, "gateway route served", func() bool {
 		status, b, _ := send("")
 		return status == 403 && strings.Contains(string(b), "S2R-GW-0407")
 	})
 	adminCall(t, "PUT", admin+"/services/"+auto.Service.ServiceID+"/consumer-grants", `{"cidrs":["127.0.0.0/8","203.0.113.0/24"]}`, http.StatusOK, nil)
 	var got []byte
 	var hdr http.Header
-	waitFor(t, 2*time.Second, "grant served", func() bool {
+	poll.Until(t, 2*time.Second, "grant served", func() bool {
 		var status int
 		status, got, hdr = send("")
 		return status == 200
@@ -83,7 +85,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 		t.Fatalf("untrusted XFF: %d %s", status, b)
 	}
 	adminCall(t, "PATCH", admin+"/settings", `{"gateway_trusted_proxies":["127.0.0.0/8"]}`, http.StatusOK, nil)
-	waitFor(t, 7*time.Second, "trusted proxies served", func() bool {
+	poll.Until(t, 7*time.Second, "trusted proxies served", func() bool {
 		status, _, h := send("198.51.100.1, 203.0.113.9")
 		hdr = h
 		return status == 200
@@ -100,7 +102,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 			Breaker   string `json:"breaker"`
 		} `json:"backends"`
 	}
-	waitFor(t, 3*time.Second, "health checked", func() bool {
+	poll.Until(t, 3*time.Second, "health checked", func() bool {
 		adminCall(t, "GET", admin+"/services/"+auto.Service.ServiceID+"/backend-health", "", http.StatusOK, &health)
 		return len(health.Backends) == 1 && health.Backends[0].Checked
 	})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestServeJobMetrics runs s2r serve on SQLite: every background job
@@ -14,7 +16,7 @@ func TestServeJobMetrics(t *testing.T) {
 	logs, _ := startServe(t, map[string]string{"S2R_DATA_DIR": t.TempDir(), "S2R_LISTEN_ADDR": "127.0.0.1:0"})
 	base := logs.addr(t, "main")
 	var body string
-	waitFor(t, 10*time.Second, "job metrics", func() bool {
+	poll.Until(t, 10*time.Second, "job metrics", func() bool {
 		_, body = get(t, base+"/metrics", nil)
 		return strings.Contains(body, `s2r_job_leader{job="alert-evaluation"} 1`) &&
 			strings.Contains(body, `s2r_job_leader{job="backend-health-checks"} 1`)

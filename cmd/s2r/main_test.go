@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // logWatcher is the stderr of an in-process run: it keeps the log and
@@ -37,9 +37,8 @@ func (l *logWatcher) Write(p []byte) (int, error) {
 	l.buf.Write(p)
 	sc := bufio.NewScanner(bytes.NewReader(p))
 	for sc.Scan() {
-		var line struct{ Msg, Listener, Addr string }
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-			l.addrs[line.Listener] <- line.Addr
+		if name, addr, ok := serveproc.Listening(sc.Bytes()); ok {
+			l.addrs[name] <- addr
 		}
 	}
 	return len(p), nil

@@ -9,30 +9,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
-// adminCall sends an admin request as the bootstrap admin and decodes the
-// JSON answer into out (when not nil).
+// adminCall sends an admin request to url as the bootstrap admin and
+// decodes the JSON answer into out (when not nil).
 func adminCall(t *testing.T, method, url, body string, wantStatus int, out any) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, url, resp.StatusCode, wantStatus, b)
-	}
+	r := admintest.NewClient(t, "").Do(method, url, "ops@example.com", body).WantStatus(t, wantStatus)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, url, err, b)
-		}
+		r.Decode(t, out)
 	}
 }
 
@@ -45,20 +33,6 @@ func postJSON(t *testing.T, url, body string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
-}
-
-// waitFor polls fn every 20 ms until it returns true or d passes, and
-// returns how long it took.
-func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for !fn() {
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return time.Since(start)
 }
 
 // TestPublishEndToEnd runs s2r serve on SQLite, autopilot-imports a WSDL
@@ -116,7 +90,7 @@ func TestPublishEndToEnd(t *testing.T) {
 	}
 	adminCall(t, "POST", admin+"/services/"+auto.Service.ServiceID+"/versions/"+auto.Version.VersionID+":activate", "", http.StatusOK, nil)
 	var got string
-	took := waitFor(t, time.Second, "activation served", func() bool {
+	took := poll.Until(t, time.Second, "activation served", func() bool {
 		status, b := postJSON(t, add, `{"a":12345678901234567890.1,"b":2.000000000000000001}`)
 		got = b
 		return status == 200
@@ -129,7 +103,7 @@ func TestPublishEndToEnd(t *testing.T) {
 	// An admin change (the success envelope) is served within a second.
 	adminCall(t, "PATCH", admin+"/services/"+auto.Service.ServiceID,
 		`{"envelopeWrapOverride":{"dataField":"data","include":{"serviceKey":true}}}`, http.StatusOK, nil)
-	took = waitFor(t, time.Second, "envelope change served", func() bool {
+	took = poll.Until(t, time.Second, "envelope change served", func() bool {
 		_, b := postJSON(t, add, `{"a":12345678901234567890.1,"b":2}`)
 		got = b
 		return strings.HasPrefix(b, `{"data":`)
@@ -166,7 +140,7 @@ func TestPublishEndToEnd(t *testing.T) {
 				HTTPStatus                                      int
 			} `json:"items"`
 		}
-		waitFor(t, 5*time.Second, bad.cid+" recorded", func() bool {
+		poll.Until(t, 5*time.Second, bad.cid+" recorded", func() bool {
 			adminCall(t, "GET", admin+"/runtime-logs?correlationId="+bad.cid, "", http.StatusOK, &logs)
 			return len(logs.Items) > 0
 		})
@@ -183,7 +157,7 @@ func TestPublishEndToEnd(t *testing.T) {
 
 	// Disabling the service removes the route.
 	adminCall(t, "PATCH", admin+"/services/"+auto.Service.ServiceID, `{"status":"disabled"}`, http.StatusOK, nil)
-	waitFor(t, time.Second, "disable served", func() bool {
+	poll.Until(t, time.Second, "disable served", func() bool {
 		status, _ := postJSON(t, add, `{"a":1,"b":2}`)
 		return status == 404
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestServeRecordsTransactions runs s2r serve, sends runtime requests that
@@ -64,7 +65,7 @@ func testServeRecords(t *testing.T, env map[string]string, db store.Config) {
 			Record store.TxLog `json:"record"`
 		} `json:"records"`
 	}
-	waitFor(t, 10*time.Second, "the 404 recorded", func() bool {
+	poll.Until(t, 10*time.Second, "the 404 recorded", func() bool {
 		req, _ := http.NewRequest("GET", base+"/admin/v1/debug-traces/cid-e2e-404", nil)
 		req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
 		resp, err := http.DefaultClient.Do(req)
@@ -83,7 +84,7 @@ func testServeRecords(t *testing.T, env map[string]string, db store.Config) {
 		t.Errorf("recorded %+v", r)
 	}
 	var summary map[string]struct{ Count int64 }
-	waitFor(t, 10*time.Second, "the bad URL summarized", func() bool {
+	poll.Until(t, 10*time.Second, "the bad URL summarized", func() bool {
 		adminCall(t, "GET", base+"/admin/v1/bad-url-summary", "", 200, &summary)
 		return summary["/publish/"].Count == 1
 	})

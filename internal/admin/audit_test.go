@@ -61,7 +61,7 @@ func TestAuditEventsEndpoint(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
 				var page model.ObservabilityPageRecord[model.AuditEvent]
-				api.do("GET", "/admin/v1/audit-events?"+tc.query, readerEmail, "").wantStatus(t, 200).decode(t, &page)
+				api.Do("GET", "/admin/v1/audit-events?"+tc.query, readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 				got := []any{len(page.Items), page.Page, page.PageSize, page.TotalItems, page.TotalPages}
 				want := []any{tc.wantItems, tc.wantPage, tc.wantSize, tc.wantTotal, tc.wantPages}
 				if diff := cmp.Diff(want, got); diff != "" {
@@ -94,7 +94,7 @@ func TestAuditEventsBadQuery(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {
 			q, _ := url.ParseQuery(tc.query)
-			e := api.do("GET", "/admin/v1/audit-events?"+q.Encode(), readerEmail, "").wantStatus(t, 400).errorOf(t).Error
+			e := api.Do("GET", "/admin/v1/audit-events?"+q.Encode(), readerEmail, "").WantStatus(t, 400).ErrorOf(t).Error
 			if e.Code != apierr.ValBadRequest || e.Details["field"] != tc.field {
 				t.Errorf("code %s field %v, want %s %s", e.Code, e.Details["field"], apierr.ValBadRequest, tc.field)
 			}

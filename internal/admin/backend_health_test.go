@@ -25,7 +25,7 @@ func TestBackendHealth(t *testing.T) {
 				time.Now(), errors.New("tcp connect 10.0.0.5:80: connection refused"))
 		}
 		var got backendHealthAnswer
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-health", readerEmail, "").wantStatus(t, http.StatusOK).decode(t, &got)
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-health", readerEmail, "").WantStatus(t, http.StatusOK).Decode(t, &got)
 		if len(got.Backends) != 2 {
 			t.Fatalf("got %+v", got)
 		}
@@ -39,7 +39,7 @@ func TestBackendHealth(t *testing.T) {
 		if h := byID[b.ProfileID]; !h.Healthy || h.Checked || h.Breaker != "closed" {
 			t.Errorf("unchecked backend: %+v", h)
 		}
-		api.do("GET", Prefix+"/services/nope/backend-health", readerEmail, "").wantStatus(t, http.StatusNotFound)
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-health", "", "").wantStatus(t, http.StatusUnauthorized)
+		api.Do("GET", Prefix+"/services/nope/backend-health", readerEmail, "").WantStatus(t, http.StatusNotFound)
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-health", "", "").WantStatus(t, http.StatusUnauthorized)
 	})
 }

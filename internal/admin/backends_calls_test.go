@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -18,6 +17,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // soapBackend is a real SOAP backend on 127.0.0.1 for the calc WSDL: Add
@@ -131,7 +131,7 @@ func calcSetup(t *testing.T, api *testAPI, direction string) (model.Service, map
 func previewOf(t *testing.T, r response) (model.TestPreview, callResultView) {
 	t.Helper()
 	var p model.TestPreview
-	r.wantStatus(t, http.StatusOK).decode(t, &p)
+	r.WantStatus(t, http.StatusOK).Decode(t, &p)
 	var res callResultView
 	if err := json.Unmarshal(p.Response, &res); err != nil {
 		t.Fatalf("preview response %s: %v", p.Response, err)
@@ -176,9 +176,9 @@ func TestTestApplicationEveryAuthType(t *testing.T) {
 				be.auth = tt.auth
 				tt.members["name"], tt.members["endpointUrl"] = tt.name, be.srv.URL+"/calc"
 				p := api.createProfile(svc.ServiceID, tt.members)
-				r := api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
+				r := api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
 					jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 2, "b": 3}}))
-				answers = append(answers, r.body)
+				answers = append(answers, r.Body)
 				prev, res := previewOf(t, r)
 				if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":5}` || prev.HTTPStatus != 200 {
 					t.Fatalf("preview %+v, response %s", prev, prev.Response)
@@ -191,15 +191,15 @@ func TestTestApplicationEveryAuthType(t *testing.T) {
 		if be.tokenHits.Load() != 1 {
 			t.Errorf("token fetches = %d, want 1", be.tokenHits.Load())
 		}
-		r := api.do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", readerEmail, "")
-		answers = append(answers, r.body)
+		r := api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", readerEmail, "")
+		answers = append(answers, r.Body)
 		var list []model.BackendProfile
-		r.decode(t, &list)
+		r.Decode(t, &list)
 		for _, p := range list {
-			pr := api.do("GET", profilePath(p.ProfileID)+"/test-previews?pageSize=10", readerEmail, "").wantStatus(t, http.StatusOK)
-			answers = append(answers, pr.body)
+			pr := api.Do("GET", profilePath(p.ProfileID)+"/test-previews?pageSize=10", readerEmail, "").WantStatus(t, http.StatusOK)
+			answers = append(answers, pr.Body)
 			var page model.ObservabilityPageRecord[model.TestPreview]
-			pr.decode(t, &page)
+			pr.Decode(t, &page)
 			if page.TotalItems != 1 || page.Items[0].Kind != model.PreviewApplication {
 				t.Errorf("%s previews = %+v", p.Name, page)
 			}
@@ -215,7 +215,7 @@ func TestTestApplicationOutcomes(t *testing.T) {
 		be := newSOAPBackend(t, nil)
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
 		call := func(body map[string]any) response {
-			return api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, body))
+			return api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail, jsonBody(t, body))
 		}
 		prev, res := previewOf(t, call(map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 0, "b": 3}}))
 		if prev.Status != model.PreviewStatusSOAPFault || res.Error.Code != apierr.RunBackendFault ||
@@ -229,8 +229,8 @@ func TestTestApplicationOutcomes(t *testing.T) {
 		}
 		// A dataset as payload.
 		var d model.TestDataset
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/test-datasets", operatorEmail, `{"name":"d","payload":{"a":4,"b":4}}`).
-			wantStatus(t, http.StatusCreated).decode(t, &d)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/test-datasets", operatorEmail, `{"name":"d","payload":{"a":4,"b":4}}`).
+			WantStatus(t, http.StatusCreated).Decode(t, &d)
 		_, res = previewOf(t, call(map[string]any{"operationId": ops["add"], "datasetId": d.DatasetID}))
 		if string(res.JSON) != `{"result":8}` {
 			t.Errorf("dataset call: %+v", res)
@@ -248,68 +248,56 @@ func TestTestApplicationOutcomes(t *testing.T) {
 			{"both", map[string]any{"operationId": ops["add"], "payload": map[string]any{}, "datasetId": d.DatasetID}, "datasetId"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				call(tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
+				call(tt.body).WantFieldError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
 			})
 		}
 		// Backend down, and auth configuration incomplete: 200 with the runtime's code.
-		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc", "retryCount": 1})
-		prev, res = previewOf(t, api.do("POST", profilePath(down.ProfileID)+":test-application", operatorEmail,
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc", "retryCount": 1})
+		prev, res = previewOf(t, api.Do("POST", profilePath(down.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
 		if prev.Status != model.PreviewStatusFailed || res.Error.Code != apierr.RunBackendFault {
 			t.Errorf("down backend: %+v %s", prev, prev.Response)
 		}
 		noPass := api.createProfile(svc.ServiceID, map[string]any{"name": "nopass", "endpointUrl": be.srv.URL + "/calc",
 			"authType": "basic", "username": "u"})
-		_, res = previewOf(t, api.do("POST", profilePath(noPass.ProfileID)+":test-application", operatorEmail,
+		_, res = previewOf(t, api.Do("POST", profilePath(noPass.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
 		if res.Error == nil || res.Error.Code != apierr.RunBackendAuth {
 			t.Errorf("missing password: %+v", res)
 		}
-		api.do("POST", profilePath("nope")+":test-application", operatorEmail, `{}`).wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+		api.Do("POST", profilePath("nope")+":test-application", operatorEmail, `{}`).WantError(t, http.StatusNotFound, apierr.AdmNotFound)
 	})
-}
-
-// closedPort returns a loopback address nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }
 
 func TestTestApplicationMTLS(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		svc, ops := calcSetup(t, api, "publish")
-		pki := newTestPKI(t)
-		be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
+		pki := loopback.NewPKI(t)
+		be := newSOAPBackend(t, &tls.Config{Certificates: []tls.Certificate{pki.ServerCert}, ClientCAs: pki.CAPool,
 			ClientAuth: tls.RequireAndVerifyClientCert})
 		be.auth = func(r *http.Request) bool { return len(r.TLS.PeerCertificates) == 1 }
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc", "mtlsEnabled": true,
-			"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
-		prev, res := previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
+			"clientCertPem": pki.ClientCertPEM, "caCertPem": pki.CAPEM, "credentials": map[string]any{"clientKeyPem": pki.ClientKeyPEM}})
+		prev, res := previewOf(t, api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 20, "b": 22}})))
 		if prev.Status != model.PreviewStatusSucceeded || string(res.JSON) != `{"result":42}` {
 			t.Errorf("mTLS call: %+v %s", prev, prev.Response)
 		}
-		api.do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		api.Do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
 		var conn connectionReport
-		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if len(conn.Steps) != 4 || conn.Steps[2].Name != "tls" || conn.Steps[2].Status != stepOK {
 			t.Errorf("mTLS connection report %+v", conn)
 		}
 		noCA := api.createProfile(svc.ServiceID, map[string]any{"name": "no-ca", "endpointUrl": be.srv.URL + "/calc"})
-		api.do("POST", profilePath(noCA.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		api.Do("POST", profilePath(noCA.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Steps[2].Status != stepFailed || !strings.Contains(conn.Steps[2].Message, "unknown authority") {
 			t.Errorf("connection without the CA: %+v", conn.Steps[2])
 		}
 		// Without the client certificate the handshake is refused.
-		api.do("PATCH", profilePath(p.ProfileID), operatorEmail, `{"mtlsEnabled":false}`).wantStatus(t, http.StatusOK)
-		prev, _ = previewOf(t, api.do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
+		api.Do("PATCH", profilePath(p.ProfileID), operatorEmail, `{"mtlsEnabled":false}`).WantStatus(t, http.StatusOK)
+		prev, _ = previewOf(t, api.Do("POST", profilePath(p.ProfileID)+":test-application", operatorEmail,
 			jsonBody(t, map[string]any{"operationId": ops["add"], "payload": map[string]any{"a": 1, "b": 1}})))
 		if prev.Status != model.PreviewStatusFailed {
 			t.Errorf("call without client certificate: %+v", prev)
@@ -327,35 +315,35 @@ func TestGeneratedSamplesAndConnection(t *testing.T) {
 		be := newSOAPBackend(t, nil)
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
 		var rep samplesReport
-		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &rep)
+		api.Do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &rep)
 		if rep.Summary["total"] != 3 || rep.Summary[model.PreviewStatusSucceeded] != 3 || len(rep.Results) != 3 {
 			t.Errorf("batch report %+v", rep)
 		}
-		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, jsonBody(t, map[string]any{"operationId": ops["get-info"]})).
-			wantStatus(t, http.StatusOK).decode(t, &rep)
+		api.Do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, jsonBody(t, map[string]any{"operationId": ops["get-info"]})).
+			WantStatus(t, http.StatusOK).Decode(t, &rep)
 		if rep.Summary["total"] != 1 || rep.Results[0].Status != model.PreviewStatusSucceeded {
 			t.Errorf("single report %+v", rep)
 		}
-		api.do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, `{"versionId":"nope"}`).
-			wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "versionId")
+		api.Do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, `{"versionId":"nope"}`).WantFieldError(
+			t, http.StatusBadRequest, apierr.ValBadRequest, "versionId")
 
 		var conn connectionReport
-		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Status != stepFailed || conn.Steps[0].Status != stepOK || conn.Steps[1].Status != stepFailed || conn.Steps[2].Status != stepFailed {
 			t.Errorf("loopback without the allow list: %+v", conn)
 		}
-		api.do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
-		api.do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		api.Do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
+		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Status != stepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
 			t.Errorf("connection report %+v", conn)
 		}
-		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + closedPort(t) + "/calc"})
-		api.do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc"})
+		api.Do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Status != stepFailed || conn.Steps[1].Message != "connection refused" {
 			t.Errorf("down backend report %+v", conn)
 		}
 		nx := api.createProfile(svc.ServiceID, map[string]any{"name": "nx", "endpointUrl": "http://no-such-host.invalid/calc"})
-		api.do("POST", profilePath(nx.ProfileID)+":test-connection", operatorEmail, "").wantStatus(t, http.StatusOK).decode(t, &conn)
+		api.Do("POST", profilePath(nx.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
 		if conn.Steps[0].Status != stepFailed || conn.Steps[1].Status != stepSkipped {
 			t.Errorf("unknown host report %+v", conn)
 		}
@@ -370,7 +358,7 @@ func TestTestREST(t *testing.T) {
 		be.auth = func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+secretToken }
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest", "authType": "bearer",
 			"credentials": map[string]any{"token": secretToken}})
-		r := api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, `{"method":"post","path":"/items?x=1","body":{"a":1}}`)
+		r := api.Do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, `{"method":"post","path":"/items?x=1","body":{"a":1}}`)
 		prev, res := previewOf(t, r)
 		if prev.Status != model.PreviewStatusSucceeded || prev.Kind != model.PreviewREST ||
 			string(res.JSON) != `{"got":{"a":1},"method":"POST","path":"/rest/items","query":"x=1"}` {
@@ -383,12 +371,12 @@ func TestTestREST(t *testing.T) {
 			{"scheme-relative", `{"method":"GET","path":"//evil/"}`, "path"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				api.do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
+				api.Do("POST", profilePath(p.ProfileID)+":test-rest", operatorEmail, tt.body).WantFieldError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
 			})
 		}
 		pubSvc, _ := calcSetup(t, api, "publish")
 		pub := api.createProfile(pubSvc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/rest"})
-		api.do("POST", profilePath(pub.ProfileID)+":test-rest", operatorEmail, `{"method":"GET"}`).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "")
-		api.assertNoSecrets(r.body)
+		api.Do("POST", profilePath(pub.ProfileID)+":test-rest", operatorEmail, `{"method":"GET"}`).WantError(t, http.StatusBadRequest, apierr.ValBadRequest)
+		api.assertNoSecrets(r.Body)
 	})
 }

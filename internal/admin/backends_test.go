@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // Secret values used by the backend tests; none may ever appear in an
@@ -31,8 +32,8 @@ func profilePath(id string) string { return Prefix + "/backend-profiles/" + id }
 func (a *testAPI) createProfile(serviceID string, members map[string]any) model.BackendProfile {
 	a.t.Helper()
 	var p model.BackendProfile
-	a.do("POST", Prefix+"/services/"+serviceID+"/backend-profiles", operatorEmail, jsonBody(a.t, members)).
-		wantStatus(a.t, http.StatusCreated).decode(a.t, &p)
+	a.Do("POST", Prefix+"/services/"+serviceID+"/backend-profiles", operatorEmail, jsonBody(a.t, members)).
+		WantStatus(a.t, http.StatusCreated).Decode(a.t, &p)
 	return p
 }
 
@@ -68,13 +69,13 @@ func TestBackendProfileLifecycle(t *testing.T) {
 		var answers [][]byte
 		rev := api.revision()
 
-		r := api.do("POST", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", operatorEmail, jsonBody(t, map[string]any{
+		r := api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", operatorEmail, jsonBody(t, map[string]any{
 			"endpointUrl": "http://10.0.0.5/calc", "authType": "basic", "username": "svc",
 			"credentials": map[string]any{"password": secretPassword}, "routingPriority": 10, "timeoutMs": 2500,
-		})).wantStatus(t, http.StatusCreated)
-		answers = append(answers, r.body)
+		})).WantStatus(t, http.StatusCreated)
+		answers = append(answers, r.Body)
 		var p1 model.BackendProfile
-		r.decode(t, &p1)
+		r.Decode(t, &p1)
 		if !p1.IsDefault || p1.Name != "default" || p1.AuthType != model.AuthBasic || *p1.TimeoutMs != 2500 ||
 			p1.ConnectTimeoutMs != model.DefaultConnectTimeoutMs || p1.RoutingWeight != 1 {
 			t.Errorf("created profile = %+v", p1)
@@ -110,21 +111,21 @@ func TestBackendProfileLifecycle(t *testing.T) {
 			"authType": "bearer", "credentials": map[string]any{"token": secretToken}, "routingPriority": 1,
 			"isDefault": true})
 		var list []model.BackendProfile
-		r = api.do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", readerEmail, "").wantStatus(t, http.StatusOK)
-		answers = append(answers, r.body)
-		r.decode(t, &list)
+		r = api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/backend-profiles", readerEmail, "").WantStatus(t, http.StatusOK)
+		answers = append(answers, r.Body)
+		r.Decode(t, &list)
 		if len(list) != 2 || list[0].ProfileID != p2.ProfileID || !list[0].IsDefault || list[1].IsDefault {
 			t.Errorf("list = %+v", list)
 		}
 
 		// PATCH: clear the password, switch to api_key_header, keep others.
-		r = api.do("PATCH", profilePath(p1.ProfileID), operatorEmail, jsonBody(t, map[string]any{
+		r = api.Do("PATCH", profilePath(p1.ProfileID), operatorEmail, jsonBody(t, map[string]any{
 			"authType": "api_key_header", "credentials": map[string]any{"password": nil, "apiKey": secretAPIKey},
 			"routingWeight": 5, "timeoutMs": nil,
-		})).wantStatus(t, http.StatusOK)
-		answers = append(answers, r.body)
+		})).WantStatus(t, http.StatusOK)
+		answers = append(answers, r.Body)
 		var patched model.BackendProfile
-		r.decode(t, &patched)
+		r.Decode(t, &patched)
 		if patched.Credentials.Password.Set || patched.Credentials.Password.LastUpdatedAt == nil ||
 			!patched.Credentials.APIKey.Set || patched.APIKeyHeaderName != "X-API-Key" || patched.RoutingWeight != 5 ||
 			patched.TimeoutMs != nil || patched.Username != "svc" || !patched.UpdatedAt.After(p1.UpdatedAt) {
@@ -137,18 +138,18 @@ func TestBackendProfileLifecycle(t *testing.T) {
 		}
 
 		// isDefault false hands the default on.
-		api.do("PATCH", profilePath(p2.ProfileID), operatorEmail, `{"isDefault":false}`).wantStatus(t, http.StatusOK)
+		api.Do("PATCH", profilePath(p2.ProfileID), operatorEmail, `{"isDefault":false}`).WantStatus(t, http.StatusOK)
 		if got, _ := st.Service(context.Background(), svc.ServiceID); *got.DefaultBackendProfileID != p1.ProfileID {
 			t.Errorf("default after isDefault false = %s", *got.DefaultBackendProfileID)
 		}
 
 		// Deleting the default reassigns it.
-		api.do("DELETE", profilePath(p1.ProfileID), operatorEmail, "").wantStatus(t, http.StatusNoContent)
+		api.Do("DELETE", profilePath(p1.ProfileID), operatorEmail, "").WantStatus(t, http.StatusNoContent)
 		if got, _ := st.Service(context.Background(), svc.ServiceID); got.DefaultBackendProfileID == nil || *got.DefaultBackendProfileID != p2.ProfileID {
 			t.Errorf("default after delete = %v", got.DefaultBackendProfileID)
 		}
-		api.do("DELETE", profilePath(p1.ProfileID), operatorEmail, "").wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
-		api.do("PATCH", profilePath("nope"), operatorEmail, `{}`).wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+		api.Do("DELETE", profilePath(p1.ProfileID), operatorEmail, "").WantError(t, http.StatusNotFound, apierr.AdmNotFound)
+		api.Do("PATCH", profilePath("nope"), operatorEmail, `{}`).WantError(t, http.StatusNotFound, apierr.AdmNotFound)
 		api.assertNoSecrets(answers...)
 	})
 }
@@ -176,9 +177,9 @@ func TestBackendProfileLastOfLiveService(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		api.do("DELETE", profilePath(p.ProfileID), operatorEmail, "").wantError(t, http.StatusConflict, apierr.AdmImmutable, "")
-		api.do("PATCH", Prefix+"/services/"+svc.ServiceID, operatorEmail, `{"status":"disabled"}`).wantStatus(t, http.StatusOK)
-		api.do("DELETE", profilePath(p.ProfileID), operatorEmail, "").wantStatus(t, http.StatusNoContent)
+		api.Do("DELETE", profilePath(p.ProfileID), operatorEmail, "").WantError(t, http.StatusConflict, apierr.AdmImmutable)
+		api.Do("PATCH", Prefix+"/services/"+svc.ServiceID, operatorEmail, `{"status":"disabled"}`).WantStatus(t, http.StatusOK)
+		api.Do("DELETE", profilePath(p.ProfileID), operatorEmail, "").WantStatus(t, http.StatusNoContent)
 		if got, _ := st.Service(ctx, svc.ServiceID); got.DefaultBackendProfileID != nil {
 			t.Errorf("default after deleting the last profile = %v", *got.DefaultBackendProfileID)
 		}
@@ -188,7 +189,7 @@ func TestBackendProfileLastOfLiveService(t *testing.T) {
 func TestBackendProfileValidation(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	svc := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
-	pki := newTestPKI(t)
+	pki := loopback.NewPKI(t)
 	create := Prefix + "/services/" + svc.ServiceID + "/backend-profiles"
 	tests := []struct {
 		name, body, field string
@@ -212,7 +213,7 @@ func TestBackendProfileValidation(t *testing.T) {
 		{"bad cert", `{"endpointUrl":"https://x/","clientCertPem":"nope"}`, "clientCertPem"},
 		{"bad CA", `{"endpointUrl":"https://x/","caCertPem":"nope"}`, "caCertPem"},
 		{"key does not match", jsonBody(t, map[string]any{"endpointUrl": "https://x/", "mtlsEnabled": true,
-			"clientCertPem": pki.clientCertPEM, "credentials": map[string]any{"clientKeyPem": pki.otherKey}}), "credentials.clientKeyPem"},
+			"clientCertPem": pki.ClientCertPEM, "credentials": map[string]any{"clientKeyPem": pki.OtherKeyPEM}}), "credentials.clientKeyPem"},
 		{"timeout range", `{"endpointUrl":"http://x/","timeoutMs":0}`, "timeoutMs"},
 		{"retry range", `{"endpointUrl":"http://x/","retryCount":11}`, "retryCount"},
 		{"weight range", `{"endpointUrl":"http://x/","routingWeight":0}`, "routingWeight"},
@@ -221,19 +222,22 @@ func TestBackendProfileValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api.do("POST", create, operatorEmail, tt.body).wantError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
+			api.Do("POST", create, operatorEmail, tt.body).WantFieldError(t, http.StatusBadRequest, apierr.ValBadRequest, tt.field)
 		})
 	}
-	api.do("POST", Prefix+"/services/nope/backend-profiles", operatorEmail, `{"endpointUrl":"http://x/"}`).
-		wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+	api.Do("POST", Prefix+"/services/nope/backend-profiles", operatorEmail, `{"endpointUrl":"http://x/"}`).WantError(
+		t, http.StatusNotFound, apierr.AdmNotFound)
+
 	api.createProfile(svc.ServiceID, map[string]any{"name": "a", "endpointUrl": "http://x/"})
-	api.do("POST", create, operatorEmail, `{"name":"a","endpointUrl":"http://y/"}`).
-		wantError(t, http.StatusConflict, apierr.AdmAlreadyExists, "name")
+	api.Do("POST", create, operatorEmail, `{"name":"a","endpointUrl":"http://y/"}`).WantFieldError(
+		t, http.StatusConflict, apierr.AdmAlreadyExists, "name")
+
 	p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": "https://x/", "mtlsEnabled": true,
-		"clientCertPem": pki.clientCertPEM, "caCertPem": pki.caPEM, "credentials": map[string]any{"clientKeyPem": pki.clientKey}})
-	if !p.MTLSEnabled || !p.Credentials.ClientKeyPEM.Set || p.ClientCertPEM != pki.clientCertPEM || p.Name != "default" {
+		"clientCertPem": pki.ClientCertPEM, "caCertPem": pki.CAPEM, "credentials": map[string]any{"clientKeyPem": pki.ClientKeyPEM}})
+	if !p.MTLSEnabled || !p.Credentials.ClientKeyPEM.Set || p.ClientCertPEM != pki.ClientCertPEM || p.Name != "default" {
 		t.Errorf("mTLS profile = %+v", p)
 	}
-	api.do("PATCH", profilePath(p.ProfileID), operatorEmail, jsonBody(t, map[string]any{"clientCertPem": pki.serverCertPEM})).
-		wantError(t, http.StatusBadRequest, apierr.ValBadRequest, "credentials.clientKeyPem")
+	api.Do("PATCH", profilePath(p.ProfileID), operatorEmail, jsonBody(t, map[string]any{"clientCertPem": pki.ServerCertPEM})).WantFieldError(
+		t, http.StatusBadRequest, apierr.ValBadRequest, "credentials.clientKeyPem")
+
 }

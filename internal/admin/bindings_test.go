@@ -16,11 +16,11 @@ func TestRoleBindingsReplaceAndResolve(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		var me access.Caller
-		api.do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops").wantStatus(t, 403)
+		api.Do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops").WantStatus(t, 403)
 
 		body := `[{"group":"platform-ops","role":"operator"},{"group":"platform-admins","role":"admin","tenantId":"acme"}]`
 		var got []model.RoleBinding
-		api.do("PUT", "/admin/v1/role-bindings", adminEmail, body).wantStatus(t, 200).decode(t, &got)
+		api.Do("PUT", "/admin/v1/role-bindings", adminEmail, body).WantStatus(t, 200).Decode(t, &got)
 		want := []model.RoleBinding{
 			{Group: "platform-ops", Role: model.RoleOperator, TenantID: "default"},
 			{Group: "platform-admins", Role: model.RoleAdmin, TenantID: "acme"},
@@ -28,28 +28,28 @@ func TestRoleBindingsReplaceAndResolve(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("PUT answer (-want +got):\n%s", diff)
 		}
-		api.do("GET", "/admin/v1/role-bindings", readerEmail, "").wantStatus(t, 200).decode(t, &got)
+		api.Do("GET", "/admin/v1/role-bindings", readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("GET (-want +got):\n%s", diff)
 		}
 		// The change applies at once on this instance (cache invalidated).
-		api.do("GET", "/admin/v1/me", "Dev@Example.com", "", "platform-ops").wantStatus(t, 200).decode(t, &me)
+		api.Do("GET", "/admin/v1/me", "Dev@Example.com", "", "platform-ops").WantStatus(t, 200).Decode(t, &me)
 		if me.Email != "dev@example.com" || me.Role != model.RoleOperator || me.TenantID != "default" {
 			t.Errorf("me = %+v", me)
 		}
-		api.do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops", "platform-admins").wantStatus(t, 200).decode(t, &me)
+		api.Do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops", "platform-admins").WantStatus(t, 200).Decode(t, &me)
 		if me.Role != model.RoleAdmin || me.TenantID != "acme" || len(me.Sources) != 2 {
 			t.Errorf("highest role does not win: %+v", me)
 		}
 
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		api.do("GET", "/admin/v1/audit-events?entityType=role_bindings", readerEmail, "").wantStatus(t, 200).decode(t, &page)
+		api.Do("GET", "/admin/v1/audit-events?entityType=role_bindings", readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 		if page.TotalItems != 1 || string(page.Items[0].BeforeState) != "[]" || page.Items[0].ActionType != "role_bindings.replace" {
 			t.Errorf("audit = %+v", page.Items)
 		}
 
-		api.do("PUT", "/admin/v1/role-bindings", adminEmail, `[]`).wantStatus(t, 200)
-		api.do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops").wantStatus(t, 403)
+		api.Do("PUT", "/admin/v1/role-bindings", adminEmail, `[]`).WantStatus(t, 200)
+		api.Do("GET", "/admin/v1/me", "dev@example.com", "", "platform-ops").WantStatus(t, 403)
 	})
 }
 
@@ -70,7 +70,7 @@ func TestRoleBindingsValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := api.do("PUT", "/admin/v1/role-bindings", adminEmail, tc.body).wantStatus(t, 400).errorOf(t).Error
+			e := api.Do("PUT", "/admin/v1/role-bindings", adminEmail, tc.body).WantStatus(t, 400).ErrorOf(t).Error
 			if e.Code != apierr.ValBadRequest {
 				t.Errorf("code = %s", e.Code)
 			}
@@ -84,11 +84,11 @@ func TestRoleBindingsValidation(t *testing.T) {
 func TestPermissionBindingsLifecycle(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		api.do("GET", "/admin/v1/me", "new@example.com", "").wantStatus(t, 403)
+		api.Do("GET", "/admin/v1/me", "new@example.com", "").WantStatus(t, 403)
 
 		var b model.PermissionBinding
-		api.do("POST", "/admin/v1/permission-bindings", adminEmail, `{"email":" New@Example.com ","role":"operator"}`).
-			wantStatus(t, 201).decode(t, &b)
+		api.Do("POST", "/admin/v1/permission-bindings", adminEmail, `{"email":" New@Example.com ","role":"operator"}`).
+			WantStatus(t, 201).Decode(t, &b)
 		if _, err := uuid.Parse(b.BindingID); err != nil {
 			t.Errorf("bindingId %q is not a UUID", b.BindingID)
 		}
@@ -96,13 +96,13 @@ func TestPermissionBindingsLifecycle(t *testing.T) {
 			t.Errorf("binding = %+v", b)
 		}
 		var me access.Caller
-		api.do("GET", "/admin/v1/me", "new@example.com", "").wantStatus(t, 200).decode(t, &me)
+		api.Do("GET", "/admin/v1/me", "new@example.com", "").WantStatus(t, 200).Decode(t, &me)
 		if me.Role != model.RoleOperator || len(me.Sources) != 1 || me.Sources[0].BindingID != b.BindingID {
 			t.Errorf("me = %+v", me)
 		}
 
-		e := api.do("POST", "/admin/v1/permission-bindings", adminEmail, `{"email":"new@example.com","role":"admin"}`).
-			wantStatus(t, 409).errorOf(t).Error
+		e := api.Do("POST", "/admin/v1/permission-bindings", adminEmail, `{"email":"new@example.com","role":"admin"}`).
+			WantStatus(t, 409).ErrorOf(t).Error
 		if e.Code != apierr.AdmAlreadyExists || e.Details["field"] != "email" {
 			t.Errorf("duplicate: %+v", e)
 		}
@@ -114,24 +114,24 @@ func TestPermissionBindingsLifecycle(t *testing.T) {
 			{`{"email":"a@example.com","role":"reader","bindingId":"x"}`, "bindingId"},
 			{`{"email":["a@example.com"],"role":"reader"}`, "email"},
 		} {
-			e := api.do("POST", "/admin/v1/permission-bindings", adminEmail, bad.body).wantStatus(t, 400).errorOf(t).Error
+			e := api.Do("POST", "/admin/v1/permission-bindings", adminEmail, bad.body).WantStatus(t, 400).ErrorOf(t).Error
 			if e.Details["field"] != bad.field {
 				t.Errorf("%s: field = %v, want %s", bad.body, e.Details["field"], bad.field)
 			}
 		}
 
 		var list []model.PermissionBinding
-		api.do("GET", "/admin/v1/permission-bindings", readerEmail, "").wantStatus(t, 200).decode(t, &list)
+		api.Do("GET", "/admin/v1/permission-bindings", readerEmail, "").WantStatus(t, 200).Decode(t, &list)
 		if len(list) != 4 || list[3].BindingID != b.BindingID {
 			t.Errorf("list = %+v", list)
 		}
 
-		api.do("DELETE", "/admin/v1/permission-bindings/"+b.BindingID, adminEmail, "").wantStatus(t, 204)
-		api.do("DELETE", "/admin/v1/permission-bindings/"+b.BindingID, adminEmail, "").wantStatus(t, 404)
-		api.do("GET", "/admin/v1/me", "new@example.com", "").wantStatus(t, 403)
+		api.Do("DELETE", "/admin/v1/permission-bindings/"+b.BindingID, adminEmail, "").WantStatus(t, 204)
+		api.Do("DELETE", "/admin/v1/permission-bindings/"+b.BindingID, adminEmail, "").WantStatus(t, 404)
+		api.Do("GET", "/admin/v1/me", "new@example.com", "").WantStatus(t, 403)
 
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		api.do("GET", "/admin/v1/audit-events?entityType=permission_binding&result=success", readerEmail, "").wantStatus(t, 200).decode(t, &page)
+		api.Do("GET", "/admin/v1/audit-events?entityType=permission_binding&result=success", readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 		actions := []string{}
 		for _, e := range page.Items {
 			actions = append(actions, e.ActionType+" "+e.EntityID)
@@ -146,7 +146,7 @@ func TestPermissionBindingsLifecycle(t *testing.T) {
 func TestMeSources(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	var me access.Caller
-	api.do("GET", "/admin/v1/me", " ROOT@example.com", "", "g1", " g2 ").wantStatus(t, 200).decode(t, &me)
+	api.Do("GET", "/admin/v1/me", " ROOT@example.com", "", "g1", " g2 ").WantStatus(t, 200).Decode(t, &me)
 	want := access.Caller{Email: rootEmail, Groups: []string{"g1", "g2"}, Role: model.RoleAdmin, TenantID: "default",
 		Sources: []access.RoleSource{{Kind: access.SourceBootstrap, Role: model.RoleAdmin, TenantID: "default"}}}
 	if diff := cmp.Diff(want, me); diff != "" {

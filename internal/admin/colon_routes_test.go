@@ -68,16 +68,16 @@ func TestColonRouteDispatch(t *testing.T) {
 		{"POST", "/admin/v1/things:bulk", operatorEmail, 200, "bulk", ""},
 	}
 	for _, tc := range tests {
-		r := api.do(tc.method, tc.path, tc.email, "")
-		if r.status != tc.status {
-			t.Errorf("%s %s as %q: status %d, want %d; body %s", tc.method, tc.path, tc.email, r.status, tc.status, r.body)
+		r := api.Do(tc.method, tc.path, tc.email, "")
+		if r.Status != tc.status {
+			t.Errorf("%s %s as %q: status %d, want %d; body %s", tc.method, tc.path, tc.email, r.Status, tc.status, r.Body)
 			continue
 		}
 		if tc.status != 200 {
 			continue
 		}
 		var got map[string]string
-		r.decode(t, &got)
+		r.Decode(t, &got)
 		if got["handler"] != tc.handler || got["id"] != tc.id {
 			t.Errorf("%s %s: got %v, want handler %s id %q", tc.method, tc.path, got, tc.handler, tc.id)
 		}

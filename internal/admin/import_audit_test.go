@@ -22,10 +22,10 @@ func TestImportAndAutopilotAreAudited(t *testing.T) {
 		api := newTestAPI(t, st)
 		rev0, _ := st.Revision(ctx)
 
-		r := api.do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, wsdlText, nil, nil))
-		r.wantStatus(t, http.StatusCreated)
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, wsdlText, nil, nil))
+		r.WantStatus(t, http.StatusCreated)
 		var v artifactView
-		r.decode(t, &v)
+		r.Decode(t, &v)
 		rev1, _ := st.Revision(ctx)
 		if rev1 <= rev0 {
 			t.Errorf("import did not bump the revision (%d → %d)", rev0, rev1)
@@ -35,12 +35,12 @@ func TestImportAndAutopilotAreAudited(t *testing.T) {
 			t.Errorf("import events %v", events)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
-		r.wantStatus(t, http.StatusCreated)
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
+		r.WantStatus(t, http.StatusCreated)
 		if rev2, _ := st.Revision(ctx); rev2 <= rev1 {
 			t.Errorf("autopilot did not bump the revision (%d → %d)", rev1, rev2)
 		}
-		got := auditActions(t, st, model.AuditFilter{CorrelationID: r.header.Get("X-Correlation-Id")})
+		got := auditActions(t, st, model.AuditFilter{CorrelationID: r.Header.Get("X-Correlation-Id")})
 		slices.Sort(got)
 		want := []string{"backend_profile.create", "service.create", "version.create", "wsdl.import"}
 		if !slices.Equal(got, want) {

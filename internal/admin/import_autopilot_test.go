@@ -20,11 +20,11 @@ var draftTables = []string{"wsdl_artifacts", "services", "service_versions", "op
 // wantDraft checks the DESIGN 8 answer of a successful autopilot.
 func wantDraft(t *testing.T, r response, key, env string, ops int) autopilotResult {
 	t.Helper()
-	r.wantStatus(t, http.StatusCreated)
+	r.WantStatus(t, http.StatusCreated)
 	var res autopilotResult
-	r.decode(t, &res)
+	r.Decode(t, &res)
 	if res.Artifact.ArtifactID == "" || res.Service.ServiceID == "" || res.Version.VersionID == "" || res.BackendProfile.ProfileID == "" {
-		t.Fatalf("missing ids: %s", r.body)
+		t.Fatalf("missing ids: %s", r.Body)
 	}
 	got := []string{res.Service.ServiceKey, res.Service.Environment, res.Service.Direction, res.Service.Status, res.Version.Status}
 	if diff := cmp.Diff([]string{key, env, model.DirectionPublish, model.ServiceActive, model.VersionDraft}, got); diff != "" {
@@ -64,7 +64,7 @@ func TestAutopilotCountryInfo(t *testing.T) {
 	wsdlText := string(wsdlcorpus.Read(t, countryInfoWSDL))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "country-info-service", "dev", 21)
 		if res.PublishReadiness == nil || res.PublishReadiness.Status != catalog.ReadyToPublish {
@@ -90,11 +90,11 @@ func TestAutopilotCountryInfo(t *testing.T) {
 			t.Errorf("backend endpoint %q", res.BackendProfile.EndpointURL)
 		}
 		// The draft is what the catalog serves.
-		api.do("GET", "/admin/v1/services/"+res.Service.ServiceID+"/versions/"+res.Version.VersionID+"/publish-readiness",
-			readerEmail, "").wantStatus(t, http.StatusOK)
+		api.Do("GET", "/admin/v1/services/"+res.Service.ServiceID+"/versions/"+res.Version.VersionID+"/publish-readiness",
+			readerEmail, "").WantStatus(t, http.StatusOK)
 
 		// SOAP 1.2 port, explicit key, name and backend, consume direction.
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
 			`{"environment":"dev","serviceKey":"countries12","serviceName":"Countries","soapVersion":"1.2","backendUrl":"http://10.0.0.9/c"}`)
 		res12 := wantDraft(t, r, "countries12", "dev", 21)
 		if res12.DraftSuggestion.WSDLPort != "CountryInfoServiceSoap12" || res12.Operations[0].SOAPVersion != "1.2" ||
@@ -103,7 +103,7 @@ func TestAutopilotCountryInfo(t *testing.T) {
 		}
 
 		// generate-service on the same import, another environment.
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+"/generate-service", operatorEmail, `{"environment":"test"}`)
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+"/generate-service", operatorEmail, `{"environment":"test"}`)
 		wantDraft(t, r, "country-info-service", "test", 21)
 	})
 }
@@ -139,7 +139,7 @@ func TestAutopilotFailuresLeaveNothing(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		body := xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"})
-		wantDraft(t, api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, body), "country-info-service", "dev", 21)
+		wantDraft(t, api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, body), "country-info-service", "dev", 21)
 		before := tableCounts(t, st, draftTables...)
 		rev, err := st.Revision(t.Context())
 		if err != nil {
@@ -164,9 +164,9 @@ func TestAutopilotFailuresLeaveNothing(t *testing.T) {
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
-				r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, tc.body)
-				r.wantStatus(t, tc.status)
-				e := r.errorOf(t).Error
+				r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail, tc.body)
+				r.WantStatus(t, tc.status)
+				e := r.ErrorOf(t).Error
 				if e.Code != tc.code || (tc.field != "" && e.Details["field"] != tc.field) {
 					t.Errorf("error %+v", e)
 				}
@@ -181,9 +181,9 @@ func TestAutopilotFailuresLeaveNothing(t *testing.T) {
 		if after, _ := st.Revision(t.Context()); after != rev {
 			t.Errorf("revision moved from %d to %d", rev, after)
 		}
-		r := api.do("POST", "/admin/v1/wsdl/import/0190a000-0000-7000-8000-00000000dead:autopilot", operatorEmail, `{"environment":"dev"}`)
-		r.wantStatus(t, http.StatusNotFound)
-		r = api.do("POST", "/admin/v1/wsdl/import/x:autopilot", readerEmail, `{"environment":"dev"}`)
-		r.wantStatus(t, http.StatusForbidden)
+		r := api.Do("POST", "/admin/v1/wsdl/import/0190a000-0000-7000-8000-00000000dead:autopilot", operatorEmail, `{"environment":"dev"}`)
+		r.WantStatus(t, http.StatusNotFound)
+		r = api.Do("POST", "/admin/v1/wsdl/import/x:autopilot", readerEmail, `{"environment":"dev"}`)
+		r.WantStatus(t, http.StatusForbidden)
 	})
 }

@@ -18,7 +18,7 @@ func TestAutopilotBatches(t *testing.T) {
 		api := newTestAPI(t, st)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(country) }))
 		t.Cleanup(srv.Close)
-		api.do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
 
 		// URLs: one good, one colliding (same derived key), one blocked.
 		body, _ := json.Marshal(map[string]any{"items": []map[string]any{
@@ -26,12 +26,12 @@ func TestAutopilotBatches(t *testing.T) {
 			{"url": srv.URL + "/c.wsdl?again", "environment": "dev"},
 			{"url": "http://169.254.169.254/latest", "environment": "dev"},
 		}})
-		r := api.do("POST", "/admin/v1/wsdl/import-urls:autopilot", operatorEmail, string(body))
-		r.wantStatus(t, http.StatusOK)
+		r := api.Do("POST", "/admin/v1/wsdl/import-urls:autopilot", operatorEmail, string(body))
+		r.WantStatus(t, http.StatusOK)
 		var res batchResult
-		r.decode(t, &res)
+		r.Decode(t, &res)
 		if res.Summary != (batchSummary{Total: 3, Succeeded: 1, Failed: 2}) {
-			t.Fatalf("summary %+v; %s", res.Summary, r.body)
+			t.Fatalf("summary %+v; %s", res.Summary, r.Body)
 		}
 		if res.Items[0].Status != 201 || res.Items[0].Result == nil || res.Items[0].Result.Service.ServiceKey != "country-info-service" {
 			t.Errorf("item 0 %+v", res.Items[0])
@@ -50,27 +50,27 @@ func TestAutopilotBatches(t *testing.T) {
 		r = api.upload("/admin/v1/wsdl/import-files:autopilot",
 			formPart{"file", "a.wsdl", country}, formPart{"file", "b.wsdl", []byte("nope")},
 			formPart{name: "environment", data: []byte("staging")})
-		r.wantStatus(t, http.StatusOK)
+		r.WantStatus(t, http.StatusOK)
 		res = batchResult{}
-		r.decode(t, &res)
+		r.Decode(t, &res)
 		if res.Summary != (batchSummary{Total: 2, Succeeded: 1, Failed: 1}) || res.Items[1].Error.Details["file"] != "b.wsdl" {
-			t.Errorf("files batch %s", r.body)
+			t.Errorf("files batch %s", r.Body)
 		}
 
 		// JSON items.
 		body, _ = json.Marshal(map[string]any{"items": []map[string]any{{"xml": string(country), "environment": "prod"}}})
-		r = api.do("POST", "/admin/v1/wsdl/import-files:autopilot", operatorEmail, string(body))
-		r.wantStatus(t, http.StatusOK)
+		r = api.Do("POST", "/admin/v1/wsdl/import-files:autopilot", operatorEmail, string(body))
+		r.WantStatus(t, http.StatusOK)
 		res = batchResult{}
-		r.decode(t, &res)
+		r.Decode(t, &res)
 		if res.Summary.Succeeded != 1 {
-			t.Errorf("json batch %s", r.body)
+			t.Errorf("json batch %s", r.Body)
 		}
 
 		// Whole-request errors.
-		api.do("POST", "/admin/v1/wsdl/import-urls:autopilot", operatorEmail, `{"items":[]}`).wantStatus(t, http.StatusBadRequest)
+		api.Do("POST", "/admin/v1/wsdl/import-urls:autopilot", operatorEmail, `{"items":[]}`).WantStatus(t, http.StatusBadRequest)
 		r = api.upload("/admin/v1/wsdl/import-files:autopilot", formPart{"file", "a.wsdl", country}, formPart{"file", "b.wsdl", country},
 			formPart{name: "environment", data: []byte("dev")}, formPart{name: "serviceKey", data: []byte("k")})
-		r.wantStatus(t, http.StatusBadRequest)
+		r.WantStatus(t, http.StatusBadRequest)
 	})
 }

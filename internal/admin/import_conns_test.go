@@ -32,8 +32,8 @@ func TestURLImportClosesItsConnections(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	api := newTestAPI(t, storetest.SQLite(t))
-	api.do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
-	api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/country?wsdl"}`).wantStatus(t, http.StatusCreated)
+	api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
+	api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/country?wsdl"}`).WantStatus(t, http.StatusCreated)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		mu.Lock()

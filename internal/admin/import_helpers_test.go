@@ -6,12 +6,10 @@ import (
 	"context"
 	"io"
 	"mime/multipart"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
@@ -101,36 +99,11 @@ func multipartBody(t testing.TB, parts ...formPart) ([]byte, string) {
 	return buf.Bytes(), mw.FormDataContentType()
 }
 
-// doRaw sends body with contentType as email.
-func (a *testAPI) doRaw(method, path, email, contentType string, body []byte) response {
-	a.t.Helper()
-	req, err := http.NewRequest(method, a.http.URL+path, bytes.NewReader(body))
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if email != "" {
-		req.Header.Set(access.HeaderEmail, email)
-	}
-	resp, err := a.http.Client().Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: b}
-}
-
 // upload posts parts as multipart to path as the operator.
 func (a *testAPI) upload(path string, parts ...formPart) response {
 	a.t.Helper()
 	body, ct := multipartBody(a.t, parts...)
-	return a.doRaw("POST", path, operatorEmail, ct, body)
+	return a.Send("POST", path, operatorEmail, ct, body)
 }
 
 // tableCounts counts the rows of tables (missing tables count -1), to

@@ -31,7 +31,7 @@ func TestAutopilotRelativeAddress(t *testing.T) {
 	wsdlText := importFixture(t, "lenient/relative-address.wsdl")
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "quote-service", "dev", 1)
 		if res.BackendProfile.EndpointURL != "" || res.DraftSuggestion.BackendURL != "" ||
@@ -44,17 +44,17 @@ func TestAutopilotRelativeAddress(t *testing.T) {
 			t.Errorf("readiness %+v", rep)
 		}
 		path := "/admin/v1/services/" + res.Service.ServiceID + "/versions/" + res.Version.VersionID
-		api.do("POST", path+":activate", operatorEmail, "").wantStatus(t, http.StatusConflict)
-		api.do("PATCH", "/admin/v1/backend-profiles/"+res.BackendProfile.ProfileID, operatorEmail,
-			`{"endpointUrl":"http://10.0.0.40/quotes"}`).wantStatus(t, http.StatusOK)
+		api.Do("POST", path+":activate", operatorEmail, "").WantStatus(t, http.StatusConflict)
+		api.Do("PATCH", "/admin/v1/backend-profiles/"+res.BackendProfile.ProfileID, operatorEmail,
+			`{"endpointUrl":"http://10.0.0.40/quotes"}`).WantStatus(t, http.StatusOK)
 		var ready catalog.ReadinessReport
-		api.do("GET", path+"/publish-readiness", readerEmail, "").wantStatus(t, http.StatusOK).decode(t, &ready)
+		api.Do("GET", path+"/publish-readiness", readerEmail, "").WantStatus(t, http.StatusOK).Decode(t, &ready)
 		if ready.Status != catalog.ReadyToPublish {
 			t.Errorf("after setting the URL: %+v", ready)
 		}
-		api.do("POST", path+":activate", operatorEmail, "").wantStatus(t, http.StatusOK)
+		api.Do("POST", path+":activate", operatorEmail, "").WantStatus(t, http.StatusOK)
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "test", "backendUrl": "http://10.0.0.41/q"}))
 		res = wantDraft(t, r, "quote-service", "test", 1)
 		if res.PublishReadiness.Status != catalog.ReadyToPublish || res.BackendProfile.EndpointURL != "http://10.0.0.41/q" {
@@ -73,7 +73,7 @@ func TestAutopilotBatchFollowsTheRules(t *testing.T) {
 		body := `{"items":[` + xmlBody(t, relative, nil, map[string]any{"environment": "dev"}) + "," +
 			xmlBody(t, twoTypes, nil, map[string]any{"environment": "dev"}) + `]}`
 		var out batchResult
-		api.do("POST", "/admin/v1/wsdl/import-files:autopilot", operatorEmail, body).wantStatus(t, http.StatusOK).decode(t, &out)
+		api.Do("POST", "/admin/v1/wsdl/import-files:autopilot", operatorEmail, body).WantStatus(t, http.StatusOK).Decode(t, &out)
 		if out.Summary.Succeeded != 2 || out.Summary.Failed != 0 {
 			t.Fatalf("summary %+v: %+v", out.Summary, out.Items)
 		}
@@ -93,7 +93,7 @@ func TestAutopilotBatchFollowsTheRules(t *testing.T) {
 func TestAutopilotLenientImport(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "lenient/missing-type.wsdl"), nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "order-service", "dev", 3)
 		wantWarnings := []string{
@@ -119,26 +119,26 @@ func TestAutopilotLenientImport(t *testing.T) {
 		}
 		for _, op := range res.Operations {
 			if op.OperationKey == "place-order" || op.OperationKey == "cancel" {
-				api.do("PUT", "/admin/v1/operations/"+op.OperationID+"/mapping", operatorEmail,
+				api.Do("PUT", "/admin/v1/operations/"+op.OperationID+"/mapping", operatorEmail,
 					`{"requestMapping":{"mode":"identity"},"responseMapping":{"mode":"identity"},"faultMapping":{"mode":"identity"}}`).
-					wantStatus(t, http.StatusOK)
+					WantStatus(t, http.StatusOK)
 			}
 		}
 		var rep catalog.ReadinessReport
 		path := "/admin/v1/services/" + res.Service.ServiceID + "/versions/" + res.Version.VersionID
-		api.do("GET", path+"/publish-readiness", readerEmail, "").wantStatus(t, http.StatusOK).decode(t, &rep)
+		api.Do("GET", path+"/publish-readiness", readerEmail, "").WantStatus(t, http.StatusOK).Decode(t, &rep)
 		if rep.Status != catalog.ReadyWithRisk {
 			t.Errorf("after reviewing the mappings: %s %+v", rep.Status, rep.BlockingIssues)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "lenient/missing-header.wsdl"), nil, map[string]any{"environment": "dev"}))
 		res = wantDraft(t, r, "bank-service", "dev", 2)
 		if res.PublishReadiness.Status != catalog.ReadyToPublish || len(res.Artifact.Warnings) != 2 {
 			t.Errorf("missing header: %s, warnings %v", res.PublishReadiness.Status, res.Artifact.Warnings)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "lenient/missing-message.wsdl"), nil, map[string]any{"environment": "dev"}))
 		res = wantDraft(t, r, "doc-service", "dev", 1)
 		if len(res.Artifact.Warnings) != 2 || !strings.Contains(res.Artifact.Warnings[0], "root.wsdl:21: unresolved message reference {urn:docs}ArchiveRequest") {
@@ -146,10 +146,10 @@ func TestAutopilotLenientImport(t *testing.T) {
 		}
 
 		before := tableCounts(t, st, draftTables...)
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "lenient/nothing-usable.wsdl"), nil, map[string]any{"environment": "dev"}))
-		r.wantStatus(t, http.StatusBadRequest)
-		e := r.errorOf(t).Error
+		r.WantStatus(t, http.StatusBadRequest)
+		e := r.ErrorOf(t).Error
 		if e.Code != apierr.ValBadRequest || e.Details["file"] != "root.wsdl" || e.Details["line"] != float64(9) ||
 			e.Details["reason"] != "unresolved message reference {urn:empty}PingRequest" {
 			t.Errorf("nothing usable: %+v", e)

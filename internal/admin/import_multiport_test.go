@@ -48,7 +48,7 @@ func TestAutopilotEveryPortType(t *testing.T) {
 	wsdlText := importFixture(t, "multiport/two-porttypes.wsdl")
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "bank-service", "dev", 57)
 		want := []string{"bank-service BankService/AccountsSoap AccountsPortType 25",
@@ -75,31 +75,31 @@ func TestAutopilotEveryPortType(t *testing.T) {
 		if second.Service.ServiceName != "BankService (PaymentsPortType)" || !second.DraftSuggestion.ServiceKeyDerived {
 			t.Errorf("second service %q derived=%v", second.Service.ServiceName, second.DraftSuggestion.ServiceKeyDerived)
 		}
-		if got := r.header.Get("Location"); got != "/admin/v1/services/"+first.Service.ServiceID+"/versions/"+first.Version.VersionID {
+		if got := r.Header.Get("Location"); got != "/admin/v1/services/"+first.Service.ServiceID+"/versions/"+first.Version.VersionID {
 			t.Errorf("Location %q", got)
 		}
 		// The second service is a service like any other: its draft serves
 		// readiness and activates.
 		path := "/admin/v1/services/" + second.Service.ServiceID + "/versions/" + second.Version.VersionID
-		api.do("POST", path+":activate", operatorEmail, "").wantStatus(t, http.StatusOK)
+		api.Do("POST", path+":activate", operatorEmail, "").WantStatus(t, http.StatusOK)
 
 		// An explicit serviceKey applies to the first; the others derive
 		// from it. soapVersion 1.2 leaves only the Payments port type.
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
 			`{"environment":"test","serviceKey":"core"}`)
 		res2 := wantDraft(t, r, "core", "test", 57)
 		if diff := cmp.Diff([]string{"core BankService/AccountsSoap AccountsPortType 25",
 			"core-payments-port-type BankService/PaymentsSoap PaymentsPortType 32"}, servicesOf(res2)); diff != "" {
 			t.Errorf("explicit key (-want +got):\n%s", diff)
 		}
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
 			`{"environment":"v12","soapVersion":"1.2"}`)
 		res3 := wantDraft(t, r, "bank-service", "v12", 32)
 		if diff := cmp.Diff([]string{"bank-service BankService/PaymentsSoap12 PaymentsPortType 32"}, servicesOf(res3)); diff != "" {
 			t.Errorf("SOAP 1.2 (-want +got):\n%s", diff)
 		}
 		// A named port drafts that port alone.
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
 			`{"environment":"one","wsdlPort":"PaymentsSoap"}`)
 		wantDraft(t, r, "bank-service", "one", 32)
 	})
@@ -111,7 +111,7 @@ func TestAutopilotEveryService(t *testing.T) {
 	wsdlText := importFixture(t, "multiport/two-services.wsdl")
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "customer-service", "dev", 3)
 		want := []string{"customer-service CustomerService/CustomerSoap Customer 2", "customer-service-audit AuditService/AuditSoap Audit 1"}
@@ -122,7 +122,7 @@ func TestAutopilotEveryService(t *testing.T) {
 			t.Errorf("audit backend %q", got)
 		}
 		// wsdlService narrows the choice to that service's port types.
-		r = api.do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import/"+res.Artifact.ArtifactID+":autopilot", operatorEmail,
 			`{"environment":"test","wsdlService":"AuditService"}`)
 		res2 := wantDraft(t, r, "audit-service", "test", 3)
 		want = []string{"audit-service AuditService/AuditSoap Audit 1", "audit-service-customer AuditService/CustomerMirror Customer 2"}
@@ -138,13 +138,13 @@ func TestAutopilotEveryPortTypeAllOrNothing(t *testing.T) {
 	wsdlText := importFixture(t, "multiport/two-porttypes.wsdl")
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		api.do("POST", "/admin/v1/services", operatorEmail,
-			`{"serviceKey":"bank-service-payments-port-type","environment":"dev","serviceName":"taken"}`).wantStatus(t, http.StatusCreated)
+		api.Do("POST", "/admin/v1/services", operatorEmail,
+			`{"serviceKey":"bank-service-payments-port-type","environment":"dev","serviceName":"taken"}`).WantStatus(t, http.StatusCreated)
 		before := tableCounts(t, st, draftTables...)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
-		r.wantStatus(t, http.StatusConflict)
-		if e := r.errorOf(t).Error; e.Code != apierr.AdmAlreadyExists || e.Details["serviceKey"] != "bank-service-payments-port-type" {
+		r.WantStatus(t, http.StatusConflict)
+		if e := r.ErrorOf(t).Error; e.Code != apierr.AdmAlreadyExists || e.Details["serviceKey"] != "bank-service-payments-port-type" {
 			t.Errorf("error %+v", e)
 		}
 		if diff := cmp.Diff(before, tableCounts(t, st, draftTables...)); diff != "" {

@@ -21,7 +21,7 @@ import (
 func TestAutopilotUndeclaredPrefixes(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		r := api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "prefixes/conventional.wsdl"), nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "files", "dev", 1)
 		if res.PublishReadiness.Status == catalog.Blocked || len(res.Artifact.Warnings) != 6 ||
@@ -32,7 +32,7 @@ func TestAutopilotUndeclaredPrefixes(t *testing.T) {
 			t.Errorf("conventional: suggestion %+v, operation %+v", res.DraftSuggestion, op)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "prefixes/set/root.wsdl"), map[string]string{"common.wsdl": importFixture(t, "prefixes/set/common.wsdl")},
 				map[string]any{"environment": "dev"}))
 		res = wantDraft(t, r, "quotes", "dev", 1)
@@ -41,7 +41,7 @@ func TestAutopilotUndeclaredPrefixes(t *testing.T) {
 			t.Errorf("bound elsewhere: %s, warnings %q", res.PublishReadiness.Status, res.Artifact.Warnings)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, importFixture(t, "prefixes/unknown.wsdl"), nil, map[string]any{"environment": "dev"}))
 		res = wantDraft(t, r, "shop", "dev", 4)
 		want := map[string]struct {

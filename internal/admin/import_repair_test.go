@@ -66,19 +66,19 @@ func remoteSchemaServer(t *testing.T) *httptest.Server {
 func TestNamespaceRepairAndReport(t *testing.T) {
 	broken := string(wsdlcorpus.Read(t, "vpulim+node-soap/test/wsdl/wsdl_with_attributes.wsdl"))
 	api := newTestAPI(t, storetest.SQLite(t))
-	r := api.do("POST", "/admin/v1/wsdl/namespace-repair-preview", operatorEmail, xmlBody(t, broken, nil, nil))
-	r.wantStatus(t, http.StatusOK)
+	r := api.Do("POST", "/admin/v1/wsdl/namespace-repair-preview", operatorEmail, xmlBody(t, broken, nil, nil))
+	r.WantStatus(t, http.StatusOK)
 	var p namespaceRepairPreview
-	r.decode(t, &p)
+	r.Decode(t, &p)
 	if len(p.Repairs) == 0 || p.Repairs[0].Prefix != "s" || p.Repairs[0].File != rootXMLName || p.Repairs[0].Line == 0 ||
 		!strings.HasPrefix(p.Repairs[0].Declaration, `xmlns:s="`) {
 		t.Fatalf("repairs %+v", p.Repairs)
 	}
 
-	r = api.do("POST", "/admin/v1/wsdl/repair-report", operatorEmail, xmlBody(t, broken, nil, nil))
-	r.wantStatus(t, http.StatusOK)
+	r = api.Do("POST", "/admin/v1/wsdl/repair-report", operatorEmail, xmlBody(t, broken, nil, nil))
+	r.WantStatus(t, http.StatusOK)
 	var rep repairReport
-	r.decode(t, &rep)
+	r.Decode(t, &rep)
 	// The import reads the undeclared prefix as the repair proposes
 	// (docs/wsdl-support.md "Undeclared prefixes"): importable as it is,
 	// with the warning, and the repair package is still offered.
@@ -100,47 +100,47 @@ func TestExternalReferencesAndRepairPackage(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	files := map[string]string{"types/local.xsd": localXSD}
 
-	r := api.do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail, xmlBody(t, remoteCalcWSDL(remote.URL, true), files, nil))
-	r.wantStatus(t, http.StatusOK)
+	r := api.Do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail, xmlBody(t, remoteCalcWSDL(remote.URL, true), files, nil))
+	r.WantStatus(t, http.StatusOK)
 	var rep referenceReport
-	r.decode(t, &rep)
+	r.Decode(t, &rep)
 	want := map[string]int{"total": 4, refResolved: 1, refBuiltin: 1, refRemoteUnchecked: 1, refMissing: 1}
 	for k, n := range want {
 		if rep.Summary[k] != n {
-			t.Errorf("summary[%s] = %d, want %d; %s", k, rep.Summary[k], n, r.body)
+			t.Errorf("summary[%s] = %d, want %d; %s", k, rep.Summary[k], n, r.Body)
 		}
 	}
 
 	// checkRemote without the allow list: the loopback fetch is refused.
-	r = api.do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail,
+	r = api.Do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail,
 		xmlBody(t, remoteCalcWSDL(remote.URL, false), files, map[string]any{"checkRemote": true}))
-	r.wantStatus(t, http.StatusOK)
+	r.WantStatus(t, http.StatusOK)
 	rep = referenceReport{}
-	r.decode(t, &rep)
+	r.Decode(t, &rep)
 	if rep.Summary[refRemoteFailed] != 1 {
 		t.Errorf("blocked remote: summary %v", rep.Summary)
 	}
 
-	api.do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
-	r = api.do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail,
+	api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
+	r = api.Do("POST", "/admin/v1/wsdl/external-reference-preview", operatorEmail,
 		xmlBody(t, remoteCalcWSDL(remote.URL, false), files, map[string]any{"checkRemote": true}))
-	r.wantStatus(t, http.StatusOK)
+	r.WantStatus(t, http.StatusOK)
 	rep = referenceReport{}
-	r.decode(t, &rep)
+	r.Decode(t, &rep)
 	if rep.Summary[refRemoteReachable] != 2 || rep.Summary["total"] != 4 { // remote.xsd and its include common.xsd
-		t.Errorf("reachable remote: summary %v; %s", rep.Summary, r.body)
+		t.Errorf("reachable remote: summary %v; %s", rep.Summary, r.Body)
 	}
 
-	r = api.do("POST", "/admin/v1/wsdl/repair-package", operatorEmail,
+	r = api.Do("POST", "/admin/v1/wsdl/repair-package", operatorEmail,
 		xmlBody(t, remoteCalcWSDL(remote.URL, false), files, map[string]any{"checkRemote": true}))
-	r.wantStatus(t, http.StatusOK)
-	if ct := r.header.Get("Content-Type"); ct != "application/zip" {
+	r.WantStatus(t, http.StatusOK)
+	if ct := r.Header.Get("Content-Type"); ct != "application/zip" {
 		t.Fatalf("Content-Type %q", ct)
 	}
-	if cd := r.header.Get("Content-Disposition"); cd != `attachment; filename="root-repaired.zip"` {
+	if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="root-repaired.zip"` {
 		t.Errorf("Content-Disposition %q", cd)
 	}
-	pkg := unzipForTest(t, r.body)
+	pkg := unzipForTest(t, r.Body)
 	host := safeFileName(strings.TrimPrefix(remote.URL, "http://"))
 	for _, name := range []string{rootXMLName, "types/local.xsd", "external/" + host + "/schemas/remote.xsd",
 		"external/" + host + "/schemas/common.xsd", repairManifestName} {
@@ -158,8 +158,8 @@ func TestExternalReferencesAndRepairPackage(t *testing.T) {
 
 	// The package imports with the remote server gone.
 	remote.Close()
-	r = api.upload("/admin/v1/wsdl/import", formPart{"file", "repaired.zip", r.body}, formPart{name: "rootPath", data: []byte(rootXMLName)})
-	r.wantStatus(t, http.StatusCreated)
+	r = api.upload("/admin/v1/wsdl/import", formPart{"file", "repaired.zip", r.Body}, formPart{name: "rootPath", data: []byte(rootXMLName)})
+	r.WantStatus(t, http.StatusCreated)
 }
 
 func keysOf(m map[string][]byte) []string {

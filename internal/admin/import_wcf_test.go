@@ -41,7 +41,7 @@ func wcfServer(t *testing.T, xsd1 string) *httptest.Server {
 func TestImportErrorsShowTheQuery(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		api.do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
 		tests := []struct {
 			xsd1, file, reason, url string
 		}{
@@ -52,12 +52,12 @@ func TestImportErrorsShowTheQuery(t *testing.T) {
 		}
 		for _, tt := range tests {
 			srv := wcfServer(t, tt.xsd1)
-			r := api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/Service.svc?wsdl"}`)
-			r.wantStatus(t, http.StatusBadRequest)
-			if strings.Contains(string(r.body), "s3cr3t") {
-				t.Errorf("%s: the secret leaked: %s", tt.xsd1, r.body)
+			r := api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/Service.svc?wsdl"}`)
+			r.WantStatus(t, http.StatusBadRequest)
+			if strings.Contains(string(r.Body), "s3cr3t") {
+				t.Errorf("%s: the secret leaked: %s", tt.xsd1, r.Body)
 			}
-			d := r.errorOf(t).Error.Details
+			d := r.ErrorOf(t).Error.Details
 			reason, _ := d["reason"].(string)
 			if d["file"] != srv.URL+tt.file || !strings.HasPrefix(reason, strings.ReplaceAll(tt.reason, "{{BASE}}", srv.URL)) {
 				t.Errorf("%s: file %v reason %q", tt.xsd1, d["file"], reason)
@@ -68,6 +68,6 @@ func TestImportErrorsShowTheQuery(t *testing.T) {
 		}
 		// The layout imports when every schema is there.
 		srv := wcfServer(t, "xsd=xsd0")
-		api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/Service.svc?wsdl"}`).wantStatus(t, http.StatusCreated)
+		api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+srv.URL+`/Service.svc?wsdl"}`).WantStatus(t, http.StatusCreated)
 	})
 }

@@ -44,7 +44,7 @@ func TestImportCountryInfoEveryWay(t *testing.T) {
 			do   func() response
 		}{
 			{"xml", func() response {
-				return api.do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, string(wsdlText), nil, nil))
+				return api.Do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, string(wsdlText), nil, nil))
 			}},
 			{"upload", func() response {
 				return api.upload("/admin/v1/wsdl/import", formPart{"file", "countryInformation.wsdl", wsdlText})
@@ -55,9 +55,9 @@ func TestImportCountryInfoEveryWay(t *testing.T) {
 			}},
 		} {
 			r := tc.do()
-			r.wantStatus(t, http.StatusCreated)
+			r.WantStatus(t, http.StatusCreated)
 			var v artifactView
-			r.decode(t, &v)
+			r.Decode(t, &v)
 			if v.OperationCount != 42 || len(v.Services) != 1 || len(v.Services[0].Ports) != 2 {
 				t.Fatalf("%s: operations %d, services %+v", tc.name, v.OperationCount, v.Services)
 			}
@@ -66,7 +66,7 @@ func TestImportCountryInfoEveryWay(t *testing.T) {
 				op.InputElement != "{http://www.oorsprong.org/websamples.countryinfo}ListOfContinentsByName" {
 				t.Errorf("%s: first operation %+v", tc.name, op)
 			}
-			if got := r.header.Get("Location"); got != "/admin/v1/wsdl/import/"+v.ArtifactID {
+			if got := r.Header.Get("Location"); got != "/admin/v1/wsdl/import/"+v.ArtifactID {
 				t.Errorf("%s: Location %q", tc.name, got)
 			}
 			views = append(views, v)
@@ -78,10 +78,10 @@ func TestImportCountryInfoEveryWay(t *testing.T) {
 			t.Errorf("zip root %q", views[2].RootPath)
 		}
 
-		r := api.do("GET", "/admin/v1/wsdl/import/"+views[1].ArtifactID+"?includeFiles=true", readerEmail, "")
-		r.wantStatus(t, http.StatusOK)
+		r := api.Do("GET", "/admin/v1/wsdl/import/"+views[1].ArtifactID+"?includeFiles=true", readerEmail, "")
+		r.WantStatus(t, http.StatusOK)
 		var got artifactView
-		r.decode(t, &got)
+		r.Decode(t, &got)
 		if got.ContentSHA256 != views[1].ContentSHA256 || len(got.Files) != 1 || got.Files[0].Content != string(wsdlText) || !got.Files[0].Root {
 			t.Errorf("GET artifact: sha %s files %d", got.ContentSHA256, len(got.Files))
 		}
@@ -90,9 +90,9 @@ func TestImportCountryInfoEveryWay(t *testing.T) {
 			t.Errorf("contract cache: %v", err)
 		}
 
-		r = api.do("GET", "/admin/v1/wsdl/import/0190a000-0000-7000-8000-00000000dead", readerEmail, "")
-		r.wantStatus(t, http.StatusNotFound)
-		if c := r.errorOf(t).Error.Code; c != apierr.AdmNotFound {
+		r = api.Do("GET", "/admin/v1/wsdl/import/0190a000-0000-7000-8000-00000000dead", readerEmail, "")
+		r.WantStatus(t, http.StatusNotFound)
+		if c := r.ErrorOf(t).Error.Code; c != apierr.AdmNotFound {
 			t.Errorf("missing artifact code %s", c)
 		}
 	})
@@ -115,9 +115,9 @@ func TestImportZIPWithImportsAndIncludes(t *testing.T) {
 				parts = append(parts, formPart{name: "rootPath", data: []byte("pkg/main.wsdl")})
 			}
 			r := api.upload("/admin/v1/wsdl/import", parts...)
-			r.wantStatus(t, http.StatusCreated)
+			r.WantStatus(t, http.StatusCreated)
 			var v artifactView
-			r.decode(t, &v)
+			r.Decode(t, &v)
 			if v.RootPath != tc.root || v.FileCount != tc.files || v.OperationCount == 0 {
 				t.Errorf("%s: root %q files %d operations %d", tc.dir, v.RootPath, v.FileCount, v.OperationCount)
 			}
@@ -135,7 +135,7 @@ func TestImportBadInputs(t *testing.T) {
 		api := newTestAPI(t, st)
 		xml := func(x string, files map[string]string) func() response {
 			return func() response {
-				return api.do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, x, files, nil))
+				return api.Do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, x, files, nil))
 			}
 		}
 		up := func(name string, data []byte) func() response {
@@ -143,7 +143,7 @@ func TestImportBadInputs(t *testing.T) {
 		}
 		url := func(u string) func() response {
 			return func() response {
-				return api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+u+`"}`)
+				return api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+u+`"}`)
 			}
 		}
 		tests := []struct {
@@ -173,20 +173,20 @@ func TestImportBadInputs(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
 				r := tc.do()
-				r.wantStatus(t, tc.wantStatus)
-				e := r.errorOf(t).Error
+				r.WantStatus(t, tc.wantStatus)
+				e := r.ErrorOf(t).Error
 				if e.Code != apierr.ValBadRequest {
-					t.Fatalf("code %s, want %s; %s", e.Code, apierr.ValBadRequest, r.body)
+					t.Fatalf("code %s, want %s; %s", e.Code, apierr.ValBadRequest, r.Body)
 				}
 				reason, _ := e.Details["reason"].(string)
 				if reason == "" || !strings.Contains(reason, tc.reasonHas) {
-					t.Errorf("reason %q, want it to contain %q; %s", reason, tc.reasonHas, r.body)
+					t.Errorf("reason %q, want it to contain %q; %s", reason, tc.reasonHas, r.Body)
 				}
 				if tc.file != "" && e.Details["file"] != tc.file {
-					t.Errorf("file %v, want %q; %s", e.Details["file"], tc.file, r.body)
+					t.Errorf("file %v, want %q; %s", e.Details["file"], tc.file, r.Body)
 				}
 				if tc.line > 0 && e.Details["line"] != float64(tc.line) {
-					t.Errorf("line %v, want %d; %s", e.Details["line"], tc.line, r.body)
+					t.Errorf("line %v, want %d; %s", e.Details["line"], tc.line, r.Body)
 				}
 			})
 		}
@@ -199,9 +199,9 @@ func TestImportBadInputs(t *testing.T) {
 func TestImportBodyOverLimit(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	body, ct := multipartBody(t, formPart{"file", "huge.wsdl", bytes.Repeat([]byte{' '}, maxImportBodyBytes+1)})
-	r := api.doRaw("POST", "/admin/v1/wsdl/import", operatorEmail, ct, body)
-	r.wantStatus(t, http.StatusRequestEntityTooLarge)
-	if e := r.errorOf(t).Error; e.Code != apierr.AdmPayloadTooLarge || e.Details["maxPayloadMb"] != float64(maxImportBodyBytes>>20) {
+	r := api.Send("POST", "/admin/v1/wsdl/import", operatorEmail, ct, body)
+	r.WantStatus(t, http.StatusRequestEntityTooLarge)
+	if e := r.ErrorOf(t).Error; e.Code != apierr.AdmPayloadTooLarge || e.Details["maxPayloadMb"] != float64(maxImportBodyBytes>>20) {
 		t.Errorf("error %+v", e)
 	}
 }
@@ -219,38 +219,38 @@ func TestImportURLWithRelativeImports(t *testing.T) {
 		t.Cleanup(backend.Close)
 		api := newTestAPI(t, st)
 		body := `{"url":"` + backend.URL + `/svc/main.wsdl"}`
-		r := api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, body)
-		r.wantStatus(t, http.StatusBadRequest) // loopback refused by default
-		if e := r.errorOf(t).Error; e.Details["fetchReason"] != "blocked_address" {
+		r := api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, body)
+		r.WantStatus(t, http.StatusBadRequest) // loopback refused by default
+		if e := r.ErrorOf(t).Error; e.Details["fetchReason"] != "blocked_address" {
 			t.Errorf("blocked fetch details %v", e.Details)
 		}
-		api.do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).wantStatus(t, http.StatusOK)
-		r = api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, body)
-		r.wantStatus(t, http.StatusCreated)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
+		r = api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, body)
+		r.WantStatus(t, http.StatusCreated)
 		var v artifactView
-		r.decode(t, &v)
+		r.Decode(t, &v)
 		if v.SourceKind != model.ArtifactURL || v.FileCount != 3 || v.RootPath != backend.URL+"/svc/main.wsdl" {
 			t.Fatalf("url import: kind %s files %d root %s", v.SourceKind, v.FileCount, v.RootPath)
 		}
 		// A query value of the URL (a token) never shows in answers or audit.
-		r = api.do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+backend.URL+`/svc/main.wsdl?token=s3cret"}`)
-		r.wantStatus(t, http.StatusCreated)
+		r = api.Do("POST", "/admin/v1/wsdl/import-url", operatorEmail, `{"url":"`+backend.URL+`/svc/main.wsdl?token=s3cret"}`)
+		r.WantStatus(t, http.StatusCreated)
 		var tv artifactView
-		r.decode(t, &tv)
-		if strings.Contains(string(r.body), "s3cret") {
-			t.Errorf("token in the answer: %s", r.body)
+		r.Decode(t, &tv)
+		if strings.Contains(string(r.Body), "s3cret") {
+			t.Errorf("token in the answer: %s", r.Body)
 		}
-		audit := api.do("GET", "/admin/v1/audit-events?entityId="+tv.ArtifactID, readerEmail, "")
-		audit.wantStatus(t, http.StatusOK)
-		if strings.Contains(string(audit.body), "s3cret") || !strings.Contains(string(audit.body), "wsdl.import") {
-			t.Errorf("audit events: %s", audit.body)
+		audit := api.Do("GET", "/admin/v1/audit-events?entityId="+tv.ArtifactID, readerEmail, "")
+		audit.WantStatus(t, http.StatusOK)
+		if strings.Contains(string(audit.Body), "s3cret") || !strings.Contains(string(audit.Body), "wsdl.import") {
+			t.Errorf("audit events: %s", audit.Body)
 		}
 
-		r = api.do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+		r = api.Do("POST", "/admin/v1/wsdl/import-xml", operatorEmail, xmlBody(t, `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
 <wsdl:import namespace="urn:y" location="`+backend.URL+`/missing.wsdl?token=s3cret"/></wsdl:definitions>`, nil, nil))
-		r.wantStatus(t, http.StatusBadRequest)
-		if strings.Contains(string(r.body), "s3cret") {
-			t.Errorf("token in the error: %s", r.body)
+		r.WantStatus(t, http.StatusBadRequest)
+		if strings.Contains(string(r.Body), "s3cret") {
+			t.Errorf("token in the error: %s", r.Body)
 		}
 
 		// The stored files alone re-parse the contract, without the network.

@@ -32,14 +32,14 @@ func TestZIPRootChosenAsAPersonWould(t *testing.T) {
 			}
 		}
 		r := api.upload("/admin/v1/wsdl/import", formPart{"file", "tie.zip", zipOfFixture(t, "tie")})
-		r.wantStatus(t, http.StatusBadRequest)
-		e := r.errorOf(t).Error
+		r.WantStatus(t, http.StatusBadRequest)
+		e := r.ErrorOf(t).Error
 		reason, _ := e.Details["reason"].(string)
 		if e.Details["file"] != "tie.zip" || !strings.Contains(reason, `name the root with rootPath: "Alpha.wsdl", "Beta.wsdl"`) {
 			t.Errorf("tie: %+v", e)
 		}
 		r = api.upload("/admin/v1/wsdl/import", formPart{"file", "tie.zip", zipOfFixture(t, "tie")},
 			formPart{name: "rootPath", data: []byte("Beta.wsdl")})
-		r.wantStatus(t, http.StatusCreated)
+		r.WantStatus(t, http.StatusCreated)
 	})
 }

@@ -76,7 +76,7 @@ func TestRuntimeLogs(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.query, func(t *testing.T) {
 				var page model.ObservabilityPageRecord[store.TxLog]
-				api.do("GET", "/admin/v1/runtime-logs?"+tt.query, readerEmail, "").wantStatus(t, 200).decode(t, &page)
+				api.Do("GET", "/admin/v1/runtime-logs?"+tt.query, readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 				first := ""
 				if len(page.Items) > 0 {
 					first = page.Items[0].CorrelationID
@@ -94,7 +94,7 @@ func TestRuntimeLogs(t *testing.T) {
 		}
 		for query, field := range bad {
 			t.Run("bad "+query, func(t *testing.T) {
-				e := api.do("GET", "/admin/v1/runtime-logs?"+query, readerEmail, "").wantStatus(t, 400).errorOf(t)
+				e := api.Do("GET", "/admin/v1/runtime-logs?"+query, readerEmail, "").WantStatus(t, 400).ErrorOf(t)
 				if e.Error.Code != "S2R-VAL-0400" || e.Error.Details["field"] != field {
 					t.Errorf("error %+v, want S2R-VAL-0400 naming %s", e.Error, field)
 				}
@@ -102,7 +102,7 @@ func TestRuntimeLogs(t *testing.T) {
 		}
 		t.Run("latency", func(t *testing.T) {
 			var lat store.TxLatency
-			api.do("GET", "/admin/v1/runtime-logs/latency?serviceKey=calc", readerEmail, "").wantStatus(t, 200).decode(t, &lat)
+			api.Do("GET", "/admin/v1/runtime-logs/latency?serviceKey=calc", readerEmail, "").WantStatus(t, 200).Decode(t, &lat)
 			want := store.TxLatency{Count: 20, ConverterP50Ms: 0.18, ConverterP99Ms: 0.38, TotalP50Ms: 18, TotalP99Ms: 38}
 			if diff := cmp.Diff(want, lat); diff != "" {
 				t.Errorf("latency (-want +got):\n%s", diff)
@@ -138,7 +138,7 @@ func TestBadURLSummaryEndpoint(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.query, func(t *testing.T) {
 				var got map[string]badURLEntry
-				api.do("GET", "/admin/v1/bad-url-summary?"+tt.query, readerEmail, "").wantStatus(t, 200).decode(t, &got)
+				api.Do("GET", "/admin/v1/bad-url-summary?"+tt.query, readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 				paths := []string{}
 				for p := range got {
 					paths = append(paths, p)
@@ -150,12 +150,12 @@ func TestBadURLSummaryEndpoint(t *testing.T) {
 			})
 		}
 		var got map[string]badURLEntry
-		api.do("GET", "/admin/v1/bad-url-summary", readerEmail, "").wantStatus(t, 200).decode(t, &got)
+		api.Do("GET", "/admin/v1/bad-url-summary", readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 		want := badURLEntry{Count: 2, LastSeenAt: now.Add(-time.Minute), Methods: []string{"GET", "POST"}}
 		if diff := cmp.Diff(want, got["/publish/"]); diff != "" {
 			t.Errorf("/publish/ (-want +got):\n%s", diff)
 		}
-		e := api.do("GET", "/admin/v1/bad-url-summary?windowHours=x", readerEmail, "").wantStatus(t, 400).errorOf(t)
+		e := api.Do("GET", "/admin/v1/bad-url-summary?windowHours=x", readerEmail, "").WantStatus(t, 400).ErrorOf(t)
 		if e.Error.Details["field"] != "windowHours" {
 			t.Errorf("error %+v", e.Error)
 		}

@@ -15,7 +15,7 @@ import (
 
 func TestOpenAPIValidAndComplete(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
-	body := api.do("GET", "/admin/v1/openapi.json", readerEmail, "").wantStatus(t, 200).body
+	body := api.Do("GET", "/admin/v1/openapi.json", readerEmail, "").WantStatus(t, 200).Body
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(body)
 	if err != nil {

@@ -28,14 +28,14 @@ func hexSHA(b []byte) string {
 // document with kin-openapi; it returns the document.
 func checkOpenAPIAnswer(t *testing.T, r response, source string) *openapi3.T {
 	t.Helper()
-	r.wantStatus(t, http.StatusOK)
-	if got := r.header.Get(openAPIHeader); got != hexSHA(r.body) {
-		t.Errorf("%s = %s, body sha %s", openAPIHeader, got, hexSHA(r.body))
+	r.WantStatus(t, http.StatusOK)
+	if got := r.Header.Get(openAPIHeader); got != hexSHA(r.Body) {
+		t.Errorf("%s = %s, body sha %s", openAPIHeader, got, hexSHA(r.Body))
 	}
-	if got := r.header.Get("X-S2R-OpenAPI-Source"); got != source {
+	if got := r.Header.Get("X-S2R-OpenAPI-Source"); got != source {
 		t.Errorf("source = %s, want %s", got, source)
 	}
-	doc, err := openapi3.NewLoader().LoadFromData(r.body)
+	doc, err := openapi3.NewLoader().LoadFromData(r.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func checkOpenAPIAnswer(t *testing.T, r response, source string) *openapi3.T {
 // checkPackage verifies the package's checksums and returns its files.
 func checkPackage(t *testing.T, r response, doc []byte) map[string][]byte {
 	t.Helper()
-	r.wantStatus(t, http.StatusOK)
-	if ct := r.header.Get("Content-Type"); ct != "application/zip" {
+	r.WantStatus(t, http.StatusOK)
+	if ct := r.Header.Get("Content-Type"); ct != "application/zip" {
 		t.Errorf("content type %s", ct)
 	}
-	files := unzipForTest(t, r.body)
+	files := unzipForTest(t, r.Body)
 	if len(files) != 3 || string(files[openapi.FileOpenAPI]) != string(doc) {
 		t.Fatalf("package files: %d, openapi.json equal: %v", len(files), string(files[openapi.FileOpenAPI]) == string(doc))
 	}
@@ -78,16 +78,16 @@ func TestOpenAPIEndToEnd(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		api.srv.public = "https://gw.example.com"
-		r := api.do("POST", Prefix+"/wsdl/import-xml:autopilot", operatorEmail,
+		r := api.Do("POST", Prefix+"/wsdl/import-xml:autopilot", operatorEmail,
 			xmlBody(t, wsdlText, nil, map[string]any{"environment": "dev"}))
 		res := wantDraft(t, r, "country-info-service", "dev", 21)
 		if res.PublishReadiness == nil || res.PublishReadiness.Status != catalog.ReadyToPublish {
 			t.Fatalf("readiness %+v", res.PublishReadiness)
 		}
 		base := Prefix + "/services/" + res.Service.ServiceID + "/versions/" + res.Version.VersionID
-		api.do("POST", base+":activate", operatorEmail, "").wantStatus(t, http.StatusOK)
+		api.Do("POST", base+":activate", operatorEmail, "").WantStatus(t, http.StatusOK)
 
-		fresh := api.do("GET", base+"/openapi", readerEmail, "")
+		fresh := api.Do("GET", base+"/openapi", readerEmail, "")
 		doc := checkOpenAPIAnswer(t, fresh, "generated")
 		if n := len(doc.Paths.Map()); n != 21 {
 			t.Errorf("paths = %d, want 21", n)
@@ -105,22 +105,22 @@ func TestOpenAPIEndToEnd(t *testing.T) {
 			}
 		}
 
-		api.do("POST", base+":generate-openapi", operatorEmail, "").wantError(t, http.StatusForbidden, apierr.AdmForbidden, "")
+		api.Do("POST", base+":generate-openapi", operatorEmail, "").WantError(t, http.StatusForbidden, apierr.AdmForbidden)
 		rev := api.revision()
 		var gen model.OpenAPIDocument
-		g := api.do("POST", base+":generate-openapi", adminEmail, "").wantStatus(t, http.StatusOK)
-		g.decode(t, &gen)
-		if gen.SHA256 == "" || gen.SHA256 != g.header.Get(openAPIHeader) || gen.GeneratedBy != adminEmail || api.revision() != rev+1 {
+		g := api.Do("POST", base+":generate-openapi", adminEmail, "").WantStatus(t, http.StatusOK)
+		g.Decode(t, &gen)
+		if gen.SHA256 == "" || gen.SHA256 != g.Header.Get(openAPIHeader) || gen.GeneratedBy != adminEmail || api.revision() != rev+1 {
 			t.Errorf("generate answer %+v", gen)
 		}
 		api.lastAudit("openapi.generate", res.Version.VersionID)
-		stored := api.do("GET", base+"/openapi", readerEmail, "")
+		stored := api.Do("GET", base+"/openapi", readerEmail, "")
 		checkOpenAPIAnswer(t, stored, "stored")
-		if hexSHA(stored.body) != gen.SHA256 || string(stored.body) != string(fresh.body) {
+		if hexSHA(stored.Body) != gen.SHA256 || string(stored.Body) != string(fresh.Body) {
 			t.Errorf("stored document differs from the generated one")
 		}
 
-		files := checkPackage(t, api.do("GET", base+"/openapi/package", readerEmail, ""), stored.body)
+		files := checkPackage(t, api.Do("GET", base+"/openapi/package", readerEmail, ""), stored.Body)
 		var meta openapi.Metadata
 		if err := json.Unmarshal(files[openapi.FileMetadata], &meta); err != nil {
 			t.Fatal(err)
@@ -130,10 +130,12 @@ func TestOpenAPIEndToEnd(t *testing.T) {
 			t.Errorf("metadata %+v", meta)
 		}
 
-		api.do("GET", Prefix+"/services/"+res.Service.ServiceID+"/versions/nope/openapi", readerEmail, "").
-			wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
-		api.do("POST", Prefix+"/services/nope/versions/"+res.Version.VersionID+":generate-openapi", adminEmail, "").
-			wantError(t, http.StatusNotFound, apierr.AdmNotFound, "")
+		api.Do("GET", Prefix+"/services/"+res.Service.ServiceID+"/versions/nope/openapi", readerEmail, "").WantError(
+			t, http.StatusNotFound, apierr.AdmNotFound)
+
+		api.Do("POST", Prefix+"/services/nope/versions/"+res.Version.VersionID+":generate-openapi", adminEmail, "").WantError(
+			t, http.StatusNotFound, apierr.AdmNotFound)
+
 	})
 }
 
@@ -148,11 +150,11 @@ func TestOpenAPIZIPImport(t *testing.T) {
 		res := wantDraft(t, r, "conflict", "dev", 1)
 		base := Prefix + "/services/" + res.Service.ServiceID + "/versions/" + res.Version.VersionID
 		if res.PublishReadiness.Status != catalog.Blocked {
-			api.do("POST", base+":activate", operatorEmail, "").wantStatus(t, http.StatusOK)
+			api.Do("POST", base+":activate", operatorEmail, "").WantStatus(t, http.StatusOK)
 		}
-		api.do("POST", base+":generate-openapi", adminEmail, "").wantStatus(t, http.StatusOK)
-		stored := api.do("GET", base+"/openapi", readerEmail, "")
+		api.Do("POST", base+":generate-openapi", adminEmail, "").WantStatus(t, http.StatusOK)
+		stored := api.Do("GET", base+"/openapi", readerEmail, "")
 		checkOpenAPIAnswer(t, stored, "stored")
-		checkPackage(t, api.do("GET", base+"/openapi/package", readerEmail, ""), stored.body)
+		checkPackage(t, api.Do("GET", base+"/openapi/package", readerEmail, ""), stored.Body)
 	})
 }

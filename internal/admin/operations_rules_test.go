@@ -14,7 +14,7 @@ func TestTransformRuleKinds(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t))
 	_, d := api.consumeDraft("calc", calcOps)
 	path := Prefix + "/operations/" + d.Operations[2].OperationID + "/transform-rules"
-	api.do("PUT", path, operatorEmail, `{"rules":[
+	api.Do("PUT", path, operatorEmail, `{"rules":[
 		{"kind":"trim","field":"/id"},
 		{"kind":"uppercase","field":"/id"},
 		{"kind":"lowercase","field":"/lang"},
@@ -22,7 +22,7 @@ func TestTransformRuleKinds(t *testing.T) {
 		{"kind":"split","field":"/lang","params":{"separator":","}},
 		{"kind":"join","field":"/lang","params":{"separator":";"}},
 		{"kind":"date_format","field":"/when","params":{"from":"dd/MM/yyyy","to":"yyyy-MM-dd"}},
-		{"kind":"rename","field":"/id","params":{"to":"code"}}]}`).wantStatus(t, 200)
+		{"kind":"rename","field":"/id","params":{"to":"code"}}]}`).WantStatus(t, 200)
 	for _, tc := range []struct{ name, rule, kind string }{
 		{"trim no pointer", `{"kind":"trim","field":"id"}`, "trim"},
 		{"uppercase params", `{"kind":"uppercase","field":"/id","params":{"x":1}}`, "uppercase"},
@@ -35,8 +35,9 @@ func TestTransformRuleKinds(t *testing.T) {
 		{"unknown kind", `{"kind":"reverse","field":"/id"}`, "reverse"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := api.do("PUT", path, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},`+tc.rule+`]}`).
-				wantError(t, 400, apierr.ValBadRequest, "rules[1]")
+			e := api.Do("PUT", path, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},`+tc.rule+`]}`).WantFieldError(
+				t, 400, apierr.ValBadRequest, "rules[1]")
+
 			if e.Error.Details["index"] != float64(1) || e.Error.Details["kind"] != tc.kind || e.Error.Details["reason"] == "" {
 				t.Errorf("details = %v", e.Error.Details)
 			}

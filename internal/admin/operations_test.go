@@ -16,8 +16,8 @@ func TestOperationPatch(t *testing.T) {
 		api := newTestAPI(t, st)
 		svc, d := api.consumeDraft("calc", calcOps)
 		var list operationList
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+"/operations", readerEmail, "").
-			wantStatus(t, 200).decode(t, &list)
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+"/operations", readerEmail, "").
+			WantStatus(t, 200).Decode(t, &list)
 		if len(list.Items) != 3 || list.Items[2].OperationKey != "get-info" || list.Items[2].SOAPAction != "urn:GetInfo" {
 			t.Fatalf("operations = %+v", list.Items)
 		}
@@ -49,31 +49,31 @@ func TestOperationPatch(t *testing.T) {
 			{"missing", ``, 0, "", ""},
 		}
 		// Make Add serve POST /x/{a} so that /x/{id} conflicts once GetInfo uses it.
-		api.do("PATCH", Prefix+"/operations/"+d.Operations[0].OperationID, operatorEmail, `{"restPath":"/x/{a}","restMethod":"POST"}`).wantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/operations/"+d.Operations[0].OperationID, operatorEmail, `{"restPath":"/x/{a}","restMethod":"POST"}`).WantStatus(t, 200)
 		for _, tc := range tests {
 			if tc.status == 0 {
 				continue
 			}
 			t.Run(tc.name, func(t *testing.T) {
 				rev := api.revision()
-				r := api.do("PATCH", path, operatorEmail, tc.body)
+				r := api.Do("PATCH", path, operatorEmail, tc.body)
 				if tc.name == "templated same route" {
-					r.wantError(t, 409, apierr.AdmAlreadyExists, "restPath")
+					r.WantFieldError(t, 409, apierr.AdmAlreadyExists, "restPath")
 					return
 				}
 				if tc.status == 200 {
-					r.wantStatus(t, 200)
+					r.WantStatus(t, 200)
 					return
 				}
-				r.wantError(t, tc.status, tc.code, tc.field)
+				r.WantFieldError(t, tc.status, tc.code, tc.field)
 				if api.revision() != rev {
 					t.Error("refused PATCH bumped the revision")
 				}
 			})
 		}
 		var op model.Operation
-		api.do("PATCH", path, operatorEmail, `{"restMethod":"GET","restPath":"/info/{id}","timeoutMs":1500,"retryCount":3,"executionMode":"async_callback","operationKey":"info"}`).
-			wantStatus(t, 200).decode(t, &op)
+		api.Do("PATCH", path, operatorEmail, `{"restMethod":"GET","restPath":"/info/{id}","timeoutMs":1500,"retryCount":3,"executionMode":"async_callback","operationKey":"info"}`).
+			WantStatus(t, 200).Decode(t, &op)
 		if op.RestMethod != "GET" || op.RestPath != "/info/{id}" || *op.TimeoutMs != 1500 || *op.RetryCount != 3 || op.OperationKey != "info" {
 			t.Errorf("patched = %+v", op)
 		}
@@ -81,11 +81,11 @@ func TestOperationPatch(t *testing.T) {
 		if ev.BeforeState == nil || ev.AfterState == nil {
 			t.Errorf("audit = %+v", ev)
 		}
-		api.do("PATCH", path, operatorEmail, `{"timeoutMs":null,"retryCount":null}`).wantStatus(t, 200).decode(t, &op)
+		api.Do("PATCH", path, operatorEmail, `{"timeoutMs":null,"retryCount":null}`).WantStatus(t, 200).Decode(t, &op)
 		if op.TimeoutMs != nil || op.RetryCount != nil {
 			t.Errorf("null did not reset: %+v", op)
 		}
-		api.do("PATCH", Prefix+"/operations/nope", operatorEmail, `{}`).wantError(t, 404, apierr.AdmNotFound, "")
+		api.Do("PATCH", Prefix+"/operations/nope", operatorEmail, `{}`).WantError(t, 404, apierr.AdmNotFound)
 	})
 }
 
@@ -96,7 +96,7 @@ func TestValidationAndTransformRules(t *testing.T) {
 		vpath := Prefix + "/operations/" + d.Operations[2].OperationID + "/validation-rules"
 		tpath := Prefix + "/operations/" + d.Operations[2].OperationID + "/transform-rules"
 		var vr validationRulesBody
-		api.do("GET", vpath, readerEmail, "").wantStatus(t, 200).decode(t, &vr)
+		api.Do("GET", vpath, readerEmail, "").WantStatus(t, 200).Decode(t, &vr)
 		if vr.Rules == nil || len(vr.Rules) != 0 {
 			t.Errorf("initial rules = %#v", vr.Rules)
 		}
@@ -110,15 +110,15 @@ func TestValidationAndTransformRules(t *testing.T) {
 			{"no rules", `{}`, "rules", "is required (an empty list removes every rule)"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				e := api.do("PATCH", vpath, operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest, tc.field)
+				e := api.Do("PATCH", vpath, operatorEmail, tc.body).WantFieldError(t, 400, apierr.ValBadRequest, tc.field)
 				if e.Error.Details["reason"] != tc.reason {
 					t.Errorf("reason = %q, want %q", e.Error.Details["reason"], tc.reason)
 				}
 			})
 		}
 		rev := api.revision()
-		api.do("PATCH", vpath, operatorEmail, `{"rules":[{"field":"/id","pattern":"^[A-Z]{2}$","target":"request","message":"two letters"},{"field":"/name","pattern":".+","target":"response"}]}`).
-			wantStatus(t, 200).decode(t, &vr)
+		api.Do("PATCH", vpath, operatorEmail, `{"rules":[{"field":"/id","pattern":"^[A-Z]{2}$","target":"request","message":"two letters"},{"field":"/name","pattern":".+","target":"response"}]}`).
+			WantStatus(t, 200).Decode(t, &vr)
 		if len(vr.Rules) != 2 || vr.Rules[0].Message != "two letters" || api.revision() != rev+1 {
 			t.Errorf("saved rules = %+v", vr.Rules)
 		}
@@ -130,28 +130,28 @@ func TestValidationAndTransformRules(t *testing.T) {
 			{"bad date", `{"rules":[{"kind":"date_format","field":"/id","params":{"from":"","to":"yyyy"}}]}`, "date_format"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				e := api.do("PUT", tpath, operatorEmail, tc.body).wantStatus(t, 400).errorOf(t)
+				e := api.Do("PUT", tpath, operatorEmail, tc.body).WantStatus(t, 400).ErrorOf(t)
 				if e.Error.Code != apierr.ValBadRequest || e.Error.Details["kind"] != tc.kind {
 					t.Errorf("error = %+v", e.Error)
 				}
 			})
 		}
-		e := api.do("PUT", tpath, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},{"kind":"explode","field":"/id"}]}`).errorOf(t)
+		e := api.Do("PUT", tpath, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},{"kind":"explode","field":"/id"}]}`).ErrorOf(t)
 		if e.Error.Details["index"] != float64(1) || e.Error.Details["field"] != "rules[1]" {
 			t.Errorf("unknown kind details = %v", e.Error.Details)
 		}
 		var tr transformRulesBody
-		api.do("PUT", tpath, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},{"kind":"default_value","field":"/lang","params":{"value":"en"}}]}`).
-			wantStatus(t, 200).decode(t, &tr)
-		api.do("GET", tpath, readerEmail, "").wantStatus(t, 200).decode(t, &tr)
+		api.Do("PUT", tpath, operatorEmail, `{"rules":[{"kind":"trim","field":"/id"},{"kind":"default_value","field":"/lang","params":{"value":"en"}}]}`).
+			WantStatus(t, 200).Decode(t, &tr)
+		api.Do("GET", tpath, readerEmail, "").WantStatus(t, 200).Decode(t, &tr)
 		if len(tr.Rules) != 2 || tr.Rules[1].Kind != "default_value" {
 			t.Errorf("transform rules = %+v", tr.Rules)
 		}
 		// Rules of an active version are immutable.
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200)
-		api.do("PUT", tpath, operatorEmail, `{"rules":[]}`).wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("PATCH", vpath, operatorEmail, `{"rules":[]}`).wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("PATCH", vpath, readerEmail, `{"rules":[]}`).wantStatus(t, http.StatusForbidden)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200)
+		api.Do("PUT", tpath, operatorEmail, `{"rules":[]}`).WantError(t, 409, apierr.AdmImmutable)
+		api.Do("PATCH", vpath, operatorEmail, `{"rules":[]}`).WantError(t, 409, apierr.AdmImmutable)
+		api.Do("PATCH", vpath, readerEmail, `{"rules":[]}`).WantStatus(t, http.StatusForbidden)
 	})
 }
 
@@ -162,24 +162,25 @@ func TestMappingsAndDiagnostics(t *testing.T) {
 		op := d.Operations[2].OperationID
 		mpath := Prefix + "/operations/" + op + "/mapping"
 		var m model.Mapping
-		api.do("GET", mpath, readerEmail, "").wantStatus(t, 200).decode(t, &m)
+		api.Do("GET", mpath, readerEmail, "").WantStatus(t, 200).Decode(t, &m)
 		if m.MappingVersion != 1 || !m.Active || m.Source != model.MappingAuto || string(m.RequestMapping) != `{"mode":"identity"}` {
 			t.Errorf("auto mapping = %+v", m)
 		}
 		// A mapping naming fields the contract lacks: 400 listing them.
-		e := api.do("PUT", mpath, operatorEmail, `{"requestMapping":{"rename":{"nope":"x","id":"code"},"omit":["lang/deep"]}}`).
-			wantError(t, 400, apierr.ValBadRequest, "requestMapping.nope")
+		e := api.Do("PUT", mpath, operatorEmail, `{"requestMapping":{"rename":{"nope":"x","id":"code"},"omit":["lang/deep"]}}`).WantFieldError(
+			t, 400, apierr.ValBadRequest, "requestMapping.nope")
+
 		if u, _ := e.Error.Details["unknownFields"].([]any); len(u) != 2 || u[0] != "nope" || u[1] != "lang/deep" {
 			t.Errorf("unknownFields = %v", e.Error.Details["unknownFields"])
 		}
-		api.do("PUT", mpath, operatorEmail, `{"requestMapping":"x"}`).wantError(t, 400, apierr.ValBadRequest, "requestMapping")
-		api.do("PUT", mpath, operatorEmail, `{"faultMapping":{"pick":["nothing"]}}`).wantError(t, 400, apierr.ValBadRequest, "faultMapping.nothing")
-		api.do("PUT", mpath, operatorEmail, `{"requestMapping":{"restMethod":"GET","restPath":"/info/{nope}"}}`).
-			wantError(t, 400, apierr.ValBadRequest, "requestMapping.restPath")
+		api.Do("PUT", mpath, operatorEmail, `{"requestMapping":"x"}`).WantFieldError(t, 400, apierr.ValBadRequest, "requestMapping")
+		api.Do("PUT", mpath, operatorEmail, `{"faultMapping":{"pick":["nothing"]}}`).WantFieldError(t, 400, apierr.ValBadRequest, "faultMapping.nothing")
+		api.Do("PUT", mpath, operatorEmail, `{"requestMapping":{"restMethod":"GET","restPath":"/info/{nope}"}}`).WantFieldError(
+			t, 400, apierr.ValBadRequest, "requestMapping.restPath")
 
 		rev := api.revision()
-		api.do("PUT", mpath, operatorEmail, `{"requestMapping":{"rename":{"id":"code"},"restMethod":"GET","restPath":"/info/{id}","query":{"lang":"lang"}},"faultMapping":{"mode":"identity","rename":{}}}`).
-			wantStatus(t, 200).decode(t, &m)
+		api.Do("PUT", mpath, operatorEmail, `{"requestMapping":{"rename":{"id":"code"},"restMethod":"GET","restPath":"/info/{id}","query":{"lang":"lang"}},"faultMapping":{"mode":"identity","rename":{}}}`).
+			WantStatus(t, 200).Decode(t, &m)
 		if m.MappingVersion != 2 || m.Source != model.MappingManual || string(m.ResponseMapping) != `{"mode":"identity"}` || api.revision() != rev+1 {
 			t.Errorf("manual mapping = %+v", m)
 		}
@@ -195,39 +196,40 @@ func TestMappingsAndDiagnostics(t *testing.T) {
 		}
 
 		var od operationDiagnostics
-		api.do("GET", Prefix+"/operations/"+op+"/mapping-diagnostics", readerEmail, "").wantStatus(t, 200).decode(t, &od)
+		api.Do("GET", Prefix+"/operations/"+op+"/mapping-diagnostics", readerEmail, "").WantStatus(t, 200).Decode(t, &od)
 		if od.Status != catalog.AutoReady || *od.MappingVersion != 2 || od.Reasons[0].Code != catalog.ReasonManualMapping {
 			t.Errorf("diagnostics = %+v", od)
 		}
 		var sd serviceDiagnostics
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics", readerEmail, "").wantStatus(t, 200).decode(t, &sd)
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics", readerEmail, "").WantStatus(t, 200).Decode(t, &sd)
 		if sd.VersionID != d.Version.VersionID || sd.Summary[catalog.AutoReady] != 3 || sd.Summary[catalog.ManualRequired] != 0 || len(sd.Items) != 3 {
 			t.Errorf("service diagnostics = %+v", sd)
 		}
 
 		// Regenerate: auto mapping again, fault mapping kept.
-		api.do("POST", Prefix+"/operations/"+op+"/mapping:regenerate", operatorEmail, "").wantStatus(t, 200).decode(t, &m)
+		api.Do("POST", Prefix+"/operations/"+op+"/mapping:regenerate", operatorEmail, "").WantStatus(t, 200).Decode(t, &m)
 		if m.MappingVersion != 3 || m.Source != model.MappingAuto || string(m.RequestMapping) != `{"mode":"identity"}` ||
 			string(m.FaultMapping) != `{"mode":"identity","rename":{}}` {
 			t.Errorf("regenerated = %+v", m)
 		}
 		var rr regenerateResult
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate", operatorEmail, "").wantStatus(t, 200).decode(t, &rr)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate", operatorEmail, "").WantStatus(t, 200).Decode(t, &rr)
 		if len(rr.Mappings) != 3 || rr.Mappings[2].MappingVersion != 4 || rr.Mappings[0].MappingVersion != 2 {
 			t.Errorf("service regenerate = %+v", rr)
 		}
 
 		// Active version: mapping edits are 409, diagnostics default to it.
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200)
-		api.do("PUT", mpath, operatorEmail, `{"requestMapping":{}}`).wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("POST", Prefix+"/operations/"+op+"/mapping:regenerate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate?versionId="+d.Version.VersionID, operatorEmail, "").
-			wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics", readerEmail, "").wantStatus(t, 200).decode(t, &sd)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/versions/"+d.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200)
+		api.Do("PUT", mpath, operatorEmail, `{"requestMapping":{}}`).WantError(t, 409, apierr.AdmImmutable)
+		api.Do("POST", Prefix+"/operations/"+op+"/mapping:regenerate", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/mapping:regenerate?versionId="+d.Version.VersionID, operatorEmail, "").WantError(
+			t, 409, apierr.AdmImmutable)
+
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics", readerEmail, "").WantStatus(t, 200).Decode(t, &sd)
 		if sd.VersionID != d.Version.VersionID {
 			t.Errorf("diagnosed version = %s", sd.VersionID)
 		}
-		api.do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics?versionId=nope", readerEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.Do("GET", Prefix+"/services/"+svc.ServiceID+"/mapping-diagnostics?versionId=nope", readerEmail, "").WantError(t, 404, apierr.AdmNotFound)
 	})
 }

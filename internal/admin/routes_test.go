@@ -2,9 +2,10 @@ package admin
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -12,52 +13,18 @@ import (
 )
 
 // concretePath fills the wildcards of a route path with a well-formed id.
-func concretePath(path string) string {
-	for strings.Contains(path, "{") {
-		i, j := strings.Index(path, "{"), strings.Index(path, "}")
-		path = path[:i] + "4f1c2b7e-0000-4000-8000-000000000000" + path[j+1:]
-	}
-	return Prefix + path
-}
-
-// below returns the identities whose role is below min: one with no role at
-// all, and one per lower role.
-func below(min model.Role) []string {
-	out := []string{nobodyEmail}
-	if min.Rank() > model.RoleReader.Rank() {
-		out = append(out, readerEmail)
-	}
-	if min.Rank() > model.RoleOperator.Rank() {
-		out = append(out, operatorEmail)
-	}
-	return out
-}
+func concretePath(path string) string { return Prefix + admintest.FillUUID(path) }
 
 // TestEveryRouteIsGuarded enumerates the registered routes: each must
 // answer 401 without identity and 403 to every role below its minimum.
 func TestEveryRouteIsGuarded(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
-		if len(api.srv.routes) == 0 {
-			t.Fatal("no routes registered")
+		routes := make([]adminapi.Route, len(api.srv.routes))
+		for i, rt := range api.srv.routes {
+			routes[i] = adminapi.Route(rt)
 		}
-		for _, rt := range api.srv.routes {
-			t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {
-				path := concretePath(rt.Path)
-				r := api.do(rt.Method, path, "", "{}")
-				r.wantStatus(t, http.StatusUnauthorized)
-				if got := r.errorOf(t).Error.Code; got != apierr.AdmUnauthenticated {
-					t.Errorf("anonymous code = %s", got)
-				}
-				for _, email := range below(rt.Role) {
-					r := api.do(rt.Method, path, email, "{}")
-					r.wantStatus(t, http.StatusForbidden)
-					if got := r.errorOf(t).Error.Code; got != apierr.AdmForbidden {
-						t.Errorf("%s code = %s", email, got)
-					}
-				}
-			})
-		}
+		admintest.CheckGuarded(t, api.Client, routes, admintest.Guard{Body: "{}"})
 	})
 }
 
@@ -99,18 +66,18 @@ func TestRouteRoleMatrix(t *testing.T) {
 					body = "{}"
 				}
 				for i, id := range roles {
-					r := api.do(rt.Method, concretePath(rt.Path), id.email, body)
+					r := api.Do(rt.Method, concretePath(rt.Path), id.email, body)
 					switch {
 					case isExact:
-						if want := []int{tc.want.reader, tc.want.operator, tc.want.admin}[i]; r.status != want {
-							t.Errorf("%s: status %d, want %d; body %s", id.role, r.status, want, r.body)
+						if want := []int{tc.want.reader, tc.want.operator, tc.want.admin}[i]; r.Status != want {
+							t.Errorf("%s: status %d, want %d; body %s", id.role, r.Status, want, r.Body)
 						}
 					case !id.role.AtLeast(rt.Role):
-						if r.status != http.StatusForbidden {
-							t.Errorf("%s below %s: status %d, want 403", id.role, rt.Role, r.status)
+						if r.Status != http.StatusForbidden {
+							t.Errorf("%s below %s: status %d, want 403", id.role, rt.Role, r.Status)
 						}
-					case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
-						t.Errorf("%s allowed for %s: status %d; body %s", id.role, rt.Role, r.status, r.body)
+					case r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden:
+						t.Errorf("%s allowed for %s: status %d; body %s", id.role, rt.Role, r.Status, r.Body)
 					}
 				}
 			})
@@ -153,16 +120,16 @@ func TestUnknownPathAndWrongMethod(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := api.do(tc.method, tc.path, tc.email, "")
-			r.wantStatus(t, tc.status)
-			e := r.errorOf(t)
+			r := api.Do(tc.method, tc.path, tc.email, "")
+			r.WantStatus(t, tc.status)
+			e := r.ErrorOf(t)
 			if e.Error.Code != tc.code {
 				t.Errorf("code = %s, want %s", e.Error.Code, tc.code)
 			}
 			if e.Error.CorrelationID == "" {
 				t.Error("no correlationId in the error body")
 			}
-			if got := r.header.Get("Allow"); got != tc.allow {
+			if got := r.Header.Get("Allow"); got != tc.allow {
 				t.Errorf("Allow = %q, want %q", got, tc.allow)
 			}
 		})

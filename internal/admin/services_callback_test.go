@@ -24,15 +24,15 @@ func TestServiceCallbackSecret(t *testing.T) {
 			t.Fatalf("new service has a callback secret: %+v", svc.CallbackSecret)
 		}
 		path := Prefix + "/services/" + svc.ServiceID
-		r := api.do("PATCH", path, operatorEmail, `{"callbackAuthMode":"shared_secret","callbackSecret":"`+plain+`"}`).
-			wantStatus(t, http.StatusOK)
+		r := api.Do("PATCH", path, operatorEmail, `{"callbackAuthMode":"shared_secret","callbackSecret":"`+plain+`"}`).
+			WantStatus(t, http.StatusOK)
 		var got model.Service
-		r.decode(t, &got)
+		r.Decode(t, &got)
 		if !got.CallbackSecret.Set || got.CallbackSecret.LastUpdatedBy == nil || *got.CallbackSecret.LastUpdatedBy != operatorEmail ||
 			got.CallbackAuthMode != model.CallbackAuthSharedSecret {
 			t.Fatalf("after set: %+v", got)
 		}
-		get := api.do("GET", path, readerEmail, "").wantStatus(t, http.StatusOK)
+		get := api.Do("GET", path, readerEmail, "").WantStatus(t, http.StatusOK)
 		stored, err := st.Service(context.Background(), svc.ServiceID)
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +47,7 @@ func TestServiceCallbackSecret(t *testing.T) {
 		if _, err := api.box.Open(sealed, model.CallbackSecretAAD("another")); err == nil {
 			t.Error("sealed secret opens for another service")
 		}
-		for _, b := range [][]byte{r.body, get.body} {
+		for _, b := range [][]byte{r.Body, get.Body} {
 			if strings.Contains(string(b), plain) || strings.Contains(string(b), sealed) {
 				t.Errorf("answer carries the secret: %s", b)
 			}
@@ -63,12 +63,12 @@ func TestServiceCallbackSecret(t *testing.T) {
 			{"too long", `{"callbackSecret":"` + strings.Repeat("x", 1025) + `"}`},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				api.do("PATCH", path, operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest, "callbackSecret")
+				api.Do("PATCH", path, operatorEmail, tc.body).WantFieldError(t, 400, apierr.ValBadRequest, "callbackSecret")
 			})
 		}
-		api.do("PATCH", path, readerEmail, `{"callbackSecret":"x"}`).wantStatus(t, http.StatusForbidden)
+		api.Do("PATCH", path, readerEmail, `{"callbackSecret":"x"}`).WantStatus(t, http.StatusForbidden)
 
-		api.do("PATCH", path, operatorEmail, `{"callbackSecret":null}`).wantStatus(t, http.StatusOK).decode(t, &got)
+		api.Do("PATCH", path, operatorEmail, `{"callbackSecret":null}`).WantStatus(t, http.StatusOK).Decode(t, &got)
 		if got.CallbackSecret.Set || got.CallbackSecret.LastUpdatedAt == nil {
 			t.Errorf("after clear: %+v", got.CallbackSecret)
 		}

@@ -74,11 +74,11 @@ func jsonBody(t testing.TB, v any) string {
 // importXML imports a pasted WSDL and returns the artifact id.
 func (a *testAPI) importXML(xml string) string {
 	a.t.Helper()
-	r := a.do("POST", Prefix+"/wsdl/import-xml", operatorEmail, jsonBody(a.t, map[string]any{"xml": xml})).wantStatus(a.t, http.StatusCreated)
+	r := a.Do("POST", Prefix+"/wsdl/import-xml", operatorEmail, jsonBody(a.t, map[string]any{"xml": xml})).WantStatus(a.t, http.StatusCreated)
 	var art struct {
 		ArtifactID string `json:"artifactId"`
 	}
-	r.decode(a.t, &art)
+	r.Decode(a.t, &art)
 	return art.ArtifactID
 }
 
@@ -86,7 +86,7 @@ func (a *testAPI) importXML(xml string) string {
 func (a *testAPI) createService(members map[string]any) model.Service {
 	a.t.Helper()
 	var svc model.Service
-	a.do("POST", Prefix+"/services", operatorEmail, jsonBody(a.t, members)).wantStatus(a.t, http.StatusCreated).decode(a.t, &svc)
+	a.Do("POST", Prefix+"/services", operatorEmail, jsonBody(a.t, members)).WantStatus(a.t, http.StatusCreated).Decode(a.t, &svc)
 	return svc
 }
 
@@ -94,8 +94,8 @@ func (a *testAPI) createService(members map[string]any) model.Service {
 func (a *testAPI) draftFrom(serviceID, artifactID string) draftResult {
 	a.t.Helper()
 	var d draftResult
-	a.do("POST", Prefix+"/services/"+serviceID+"/versions", operatorEmail,
-		jsonBody(a.t, map[string]any{"artifactId": artifactID})).wantStatus(a.t, http.StatusCreated).decode(a.t, &d)
+	a.Do("POST", Prefix+"/services/"+serviceID+"/versions", operatorEmail,
+		jsonBody(a.t, map[string]any{"artifactId": artifactID})).WantStatus(a.t, http.StatusCreated).Decode(a.t, &d)
 	return d
 }
 
@@ -130,18 +130,4 @@ func (a *testAPI) lastAudit(action, entityID string) model.AuditEvent {
 		a.t.Fatalf("no audit event %s for %s", action, entityID)
 	}
 	return page.Items[0]
-}
-
-// wantError checks an error answer's status, code and details.field.
-func (r response) wantError(t *testing.T, status int, code, field string) errorBody {
-	t.Helper()
-	r.wantStatus(t, status)
-	e := r.errorOf(t)
-	if e.Error.Code != code {
-		t.Errorf("code = %s, want %s; body %s", e.Error.Code, code, r.body)
-	}
-	if field != "" && e.Error.Details["field"] != field {
-		t.Errorf("details.field = %v, want %s; body %s", e.Error.Details["field"], field, r.body)
-	}
-	return e
 }

@@ -47,7 +47,7 @@ func TestServiceCreateValidation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := api.revision()
-			api.do("POST", Prefix+"/services", operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest, tc.field)
+			api.Do("POST", Prefix+"/services", operatorEmail, tc.body).WantFieldError(t, 400, apierr.ValBadRequest, tc.field)
 			if api.revision() != before {
 				t.Error("revision bumped by a refused create")
 			}
@@ -85,13 +85,14 @@ func TestServiceLifecycle(t *testing.T) {
 			t.Errorf("create audit = %+v", ev)
 		}
 		// Duplicate route key; the same key in another direction is fine.
-		api.do("POST", Prefix+"/services", operatorEmail, `{"serviceKey":"calc","environment":"dev"}`).
-			wantError(t, 409, apierr.AdmAlreadyExists, "serviceKey")
+		api.Do("POST", Prefix+"/services", operatorEmail, `{"serviceKey":"calc","environment":"dev"}`).WantFieldError(
+			t, 409, apierr.AdmAlreadyExists, "serviceKey")
+
 		api.createService(map[string]any{"serviceKey": "calc", "environment": "dev", "direction": "consume"})
 
 		path := Prefix + "/services/" + svc.ServiceID
 		var got model.Service
-		api.do("GET", path, readerEmail, "").wantStatus(t, 200).decode(t, &got)
+		api.Do("GET", path, readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 		if got.ServiceID != svc.ServiceID {
 			t.Errorf("GET = %+v", got)
 		}
@@ -109,7 +110,7 @@ func TestServiceLifecycle(t *testing.T) {
 		} {
 			rev := api.revision()
 			var after model.Service
-			api.do(step.method, path, operatorEmail, step.body).wantStatus(t, 200).decode(t, &after)
+			api.Do(step.method, path, operatorEmail, step.body).WantStatus(t, 200).Decode(t, &after)
 			if after.Status != step.status {
 				t.Errorf("%s %s: status %s, want %s", step.method, step.body, after.Status, step.status)
 			}
@@ -136,10 +137,10 @@ func TestServiceLifecycle(t *testing.T) {
 			{`{"status":"deprecated"}`, "status"},
 			{`{"status":null}`, "status"},
 		} {
-			api.do("PATCH", path, operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest, tc.field)
+			api.Do("PATCH", path, operatorEmail, tc.body).WantFieldError(t, 400, apierr.ValBadRequest, tc.field)
 		}
 		// null clears the nullable members.
-		api.do("PATCH", path, operatorEmail, `{"defaultBackendProfileId":"p1"}`).wantError(t, 400, apierr.ValBadRequest, "defaultBackendProfileId")
+		api.Do("PATCH", path, operatorEmail, `{"defaultBackendProfileId":"p1"}`).WantFieldError(t, 400, apierr.ValBadRequest, "defaultBackendProfileId")
 		at := time.Now()
 		p := model.BackendProfile{ProfileID: "p1", ServiceID: svc.ServiceID, Name: "main", EndpointURL: "http://10.0.0.5/calc",
 			AuthType: model.AuthNone, CreatedAt: at, UpdatedAt: at}
@@ -147,26 +148,26 @@ func TestServiceLifecycle(t *testing.T) {
 		if err := st.Transact(t.Context(), func(tx *store.Tx) error { return tx.CreateBackendProfile(t.Context(), p) }); err != nil {
 			t.Fatal(err)
 		}
-		api.do("PATCH", path, operatorEmail, `{"envelopeWrapOverride":null,"defaultBackendProfileId":"p1","backendHealthCheckMode":"tcp"}`).
-			wantStatus(t, 200).decode(t, &got)
+		api.Do("PATCH", path, operatorEmail, `{"envelopeWrapOverride":null,"defaultBackendProfileId":"p1","backendHealthCheckMode":"tcp"}`).
+			WantStatus(t, 200).Decode(t, &got)
 		if string(got.EnvelopeWrapOverride) != "null" || got.DefaultBackendProfileID == nil || *got.DefaultBackendProfileID != "p1" {
 			t.Errorf("after PATCH = %+v", got)
 		}
 		// SPEC 3.2: an active service cannot be hard-deleted.
-		api.do("DELETE", path+":hard-delete", adminEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("DELETE", path+":hard-delete", operatorEmail, "").wantError(t, 403, apierr.AdmForbidden, "")
-		api.do("DELETE", path, operatorEmail, "").wantStatus(t, 200)
+		api.Do("DELETE", path+":hard-delete", adminEmail, "").WantError(t, 409, apierr.AdmImmutable)
+		api.Do("DELETE", path+":hard-delete", operatorEmail, "").WantError(t, 403, apierr.AdmForbidden)
+		api.Do("DELETE", path, operatorEmail, "").WantStatus(t, 200)
 		rev = api.revision()
-		api.do("DELETE", path+":hard-delete", adminEmail, "").wantStatus(t, 204)
+		api.Do("DELETE", path+":hard-delete", adminEmail, "").WantStatus(t, 204)
 		if api.revision() != rev+1 {
 			t.Error("hard delete did not bump the revision")
 		}
 		if ev := api.lastAudit("service.hard_delete", svc.ServiceID); ev.BeforeState == nil || ev.AfterState != nil {
 			t.Errorf("hard delete audit = %+v", ev)
 		}
-		api.do("GET", path, readerEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
-		api.do("DELETE", path+":hard-delete", adminEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
-		api.do("PATCH", path, operatorEmail, `{}`).wantError(t, 404, apierr.AdmNotFound, "")
+		api.Do("GET", path, readerEmail, "").WantError(t, 404, apierr.AdmNotFound)
+		api.Do("DELETE", path+":hard-delete", adminEmail, "").WantError(t, 404, apierr.AdmNotFound)
+		api.Do("PATCH", path, operatorEmail, `{}`).WantError(t, 404, apierr.AdmNotFound)
 	})
 }
 
@@ -174,7 +175,7 @@ func TestServiceHardDeleteRemovesDependants(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		svc, d := api.consumeDraft("calc", calcOps)
-		api.do("PATCH", Prefix+"/services/"+svc.ServiceID, operatorEmail, `{"status":"disabled"}`).wantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/services/"+svc.ServiceID, operatorEmail, `{"status":"disabled"}`).WantStatus(t, 200)
 		at := time.Now()
 		p := model.BackendProfile{ProfileID: "p1", ServiceID: svc.ServiceID, Name: "main", EndpointURL: "http://10.0.0.5/calc",
 			AuthType: model.AuthNone, CreatedAt: at, UpdatedAt: at}
@@ -187,14 +188,14 @@ func TestServiceHardDeleteRemovesDependants(t *testing.T) {
 		if before["operations"] != 3 || before["mappings"] != 3 || before["backend_profiles"] != 1 {
 			t.Fatalf("before = %v", before)
 		}
-		api.do("DELETE", Prefix+"/services/"+svc.ServiceID+":hard-delete", adminEmail, "").wantStatus(t, 204)
+		api.Do("DELETE", Prefix+"/services/"+svc.ServiceID+":hard-delete", adminEmail, "").WantStatus(t, 204)
 		after := tableCounts(t, st, tables...)
 		for tbl, n := range after {
 			if n != 0 {
 				t.Errorf("%s: %d rows left after hard delete", tbl, n)
 			}
 		}
-		api.do("GET", Prefix+"/operations/"+d.Operations[0].OperationID+"/mapping", readerEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.Do("GET", Prefix+"/operations/"+d.Operations[0].OperationID+"/mapping", readerEmail, "").WantError(t, 404, apierr.AdmNotFound)
 	})
 }
 
@@ -228,7 +229,7 @@ func TestServiceListFilters(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(tc.query, func(t *testing.T) {
 				var page model.ObservabilityPageRecord[model.Service]
-				api.do("GET", Prefix+"/services"+tc.query, readerEmail, "").wantStatus(t, 200).decode(t, &page)
+				api.Do("GET", Prefix+"/services"+tc.query, readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 				var keys []string
 				for _, s := range page.Items {
 					keys = append(keys, s.ServiceKey)
@@ -246,7 +247,7 @@ func TestServiceListFilters(t *testing.T) {
 		for _, q := range []struct{ query, field string }{
 			{"?traffic=some", "traffic"}, {"?direction=x", "direction"}, {"?status=gone", "status"}, {"?pageSize=0", "pageSize"},
 		} {
-			api.do("GET", Prefix+"/services"+q.query, readerEmail, "").wantError(t, 400, apierr.ValBadRequest, q.field)
+			api.Do("GET", Prefix+"/services"+q.query, readerEmail, "").WantFieldError(t, 400, apierr.ValBadRequest, q.field)
 		}
 	})
 }
@@ -259,8 +260,8 @@ func TestServiceBulkAction(t *testing.T) {
 		run := func(action string, ids ...string) bulkResult {
 			t.Helper()
 			var res bulkResult
-			api.do("POST", Prefix+"/services:bulk-action", operatorEmail, jsonBody(t, map[string]any{"action": action, "serviceIds": ids})).
-				wantStatus(t, 200).decode(t, &res)
+			api.Do("POST", Prefix+"/services:bulk-action", operatorEmail, jsonBody(t, map[string]any{"action": action, "serviceIds": ids})).
+				WantStatus(t, 200).Decode(t, &res)
 			return res
 		}
 		res := run("disable", a.ServiceID, "missing", b.ServiceID, a.ServiceID)
@@ -295,8 +296,8 @@ func TestServiceBulkAction(t *testing.T) {
 			{`{"action":"enable","serviceIds":[]}`, "serviceIds"},
 			{`{"action":"enable"}`, "serviceIds"},
 		} {
-			api.do("POST", Prefix+"/services:bulk-action", operatorEmail, body.body).wantError(t, 400, apierr.ValBadRequest, body.field)
+			api.Do("POST", Prefix+"/services:bulk-action", operatorEmail, body.body).WantFieldError(t, 400, apierr.ValBadRequest, body.field)
 		}
-		api.do("POST", Prefix+"/services:bulk-action", readerEmail, `{}`).wantStatus(t, http.StatusForbidden)
+		api.Do("POST", Prefix+"/services:bulk-action", readerEmail, `{}`).WantStatus(t, http.StatusForbidden)
 	})
 }

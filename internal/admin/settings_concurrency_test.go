@@ -20,11 +20,11 @@ func TestSettingsConcurrentPatchesStayValid(t *testing.T) {
 		ctx := context.Background()
 		ready := `{"smtp_host":"mail.example.com","smtp_from":"s2r@example.com","alert_recipients":["ops@example.com"],"alerts_enabled":false}`
 		for round := range 10 {
-			api.do("PATCH", "/admin/v1/settings", adminEmail, ready).wantStatus(t, 200)
+			api.Do("PATCH", "/admin/v1/settings", adminEmail, ready).WantStatus(t, 200)
 			var wg sync.WaitGroup
 			statuses := make([]int, 2)
 			for i, body := range []string{`{"alerts_enabled":true}`, `{"smtp_host":""}`} {
-				wg.Go(func() { statuses[i] = api.do("PATCH", "/admin/v1/settings", adminEmail, body).status })
+				wg.Go(func() { statuses[i] = api.Do("PATCH", "/admin/v1/settings", adminEmail, body).Status })
 			}
 			wg.Wait()
 			s, err := st.Settings(ctx)

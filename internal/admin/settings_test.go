@@ -54,9 +54,9 @@ func TestSettingsValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := api.do("PATCH", "/admin/v1/settings", adminEmail, tc.body)
-			r.wantStatus(t, tc.status)
-			e := r.errorOf(t).Error
+			r := api.Do("PATCH", "/admin/v1/settings", adminEmail, tc.body)
+			r.WantStatus(t, tc.status)
+			e := r.ErrorOf(t).Error
 			if e.Code != tc.code {
 				t.Errorf("code = %s, want %s", e.Code, tc.code)
 			}
@@ -73,16 +73,16 @@ func TestSettingsValidation(t *testing.T) {
 		})
 	}
 	t.Run("too large carries maxPayloadMb", func(t *testing.T) {
-		r := api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_host":"`+strings.Repeat("a", adminapi.MaxBodyBytes)+`"}`)
-		if got := r.errorOf(t).Error.Details["maxPayloadMb"]; got != float64(1) {
+		r := api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_host":"`+strings.Repeat("a", adminapi.MaxBodyBytes)+`"}`)
+		if got := r.ErrorOf(t).Error.Details["maxPayloadMb"]; got != float64(1) {
 			t.Errorf("maxPayloadMb = %v, want 1", got)
 		}
 	})
 	t.Run("not json content type", func(t *testing.T) {
-		req, _ := http.NewRequest("PATCH", api.http.URL+"/admin/v1/settings", strings.NewReader(`{}`))
+		req, _ := http.NewRequest("PATCH", api.URL+"/admin/v1/settings", strings.NewReader(`{}`))
 		req.Header.Set("Content-Type", "text/plain")
 		req.Header.Set("X-Idp-Authenticated-User-Email", adminEmail)
-		resp, err := api.http.Client().Do(req)
+		resp, err := api.HTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,9 +91,9 @@ func TestSettingsValidation(t *testing.T) {
 			t.Errorf("status = %d, want 415", resp.StatusCode)
 		}
 	})
-	got := api.do("GET", "/admin/v1/settings", readerEmail, "")
+	got := api.Do("GET", "/admin/v1/settings", readerEmail, "")
 	var s model.Settings
-	got.decode(t, &s)
+	got.Decode(t, &s)
 	if diff := cmp.Diff(model.DefaultSettings(), s); diff != "" {
 		t.Errorf("rejected patches changed settings (-want +got):\n%s", diff)
 	}
@@ -106,7 +106,7 @@ func TestSettingsPatchAppliesAndAudits(t *testing.T) {
 		rev0, _ := st.Revision(ctx)
 		body := `{"default_timeout_ms":15000,"gateway_trusted_proxies":["10.0.0.0/8","fd00::/8"],"smtp_host":"mail.example.com",` +
 			`"smtp_from":"s2r@example.com","alert_recipients":["ops@example.com"],"alerts_enabled":true}`
-		r := api.do("PATCH", "/admin/v1/settings", adminEmail, body).wantStatus(t, 200)
+		r := api.Do("PATCH", "/admin/v1/settings", adminEmail, body).WantStatus(t, 200)
 		want := model.DefaultSettings()
 		want.DefaultTimeoutMs = 15000
 		want.GatewayTrustedProxies = []string{"10.0.0.0/8", "fd00::/8"}
@@ -115,11 +115,11 @@ func TestSettingsPatchAppliesAndAudits(t *testing.T) {
 		want.AlertRecipients = []string{"ops@example.com"}
 		want.AlertsEnabled = true
 		var got model.Settings
-		r.decode(t, &got)
+		r.Decode(t, &got)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("PATCH answer (-want +got):\n%s", diff)
 		}
-		api.do("GET", "/admin/v1/settings", readerEmail, "").wantStatus(t, 200).decode(t, &got)
+		api.Do("GET", "/admin/v1/settings", readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 		}
@@ -128,10 +128,10 @@ func TestSettingsPatchAppliesAndAudits(t *testing.T) {
 		}
 		// A later patch validates against the merged state: turning off
 		// alerts and clearing the host together is fine.
-		api.do("PATCH", "/admin/v1/settings", adminEmail, `{"alerts_enabled":false,"smtp_host":""}`).wantStatus(t, 200)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"alerts_enabled":false,"smtp_host":""}`).WantStatus(t, 200)
 
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		api.do("GET", "/admin/v1/audit-events?actionType=settings.update", readerEmail, "").wantStatus(t, 200).decode(t, &page)
+		api.Do("GET", "/admin/v1/audit-events?actionType=settings.update", readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 		if page.TotalItems != 2 {
 			t.Fatalf("settings.update events = %d, want 2", page.TotalItems)
 		}
@@ -152,25 +152,25 @@ func TestSMTPPasswordNeverExposed(t *testing.T) {
 		api := newTestAPI(t, st)
 		ctx := context.Background()
 		var bodies []string
-		record := func(r response) response { bodies = append(bodies, string(r.body)); return r }
+		record := func(r response) response { bodies = append(bodies, string(r.Body)); return r }
 
-		r := record(api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":"`+password+`","smtp_username":"mailer"}`)).wantStatus(t, 200)
+		r := record(api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":"`+password+`","smtp_username":"mailer"}`)).WantStatus(t, 200)
 		var s model.Settings
-		r.decode(t, &s)
+		r.Decode(t, &s)
 		if !s.SMTPPassword.Set || s.SMTPPassword.LastUpdatedBy != adminEmail || s.SMTPPassword.LastUpdatedAt == nil {
 			t.Errorf("metadata after set = %+v", s.SMTPPassword)
 		}
 		var meta map[string]json.RawMessage
 		var raw map[string]json.RawMessage
-		r.decode(t, &raw)
+		r.Decode(t, &raw)
 		if err := json.Unmarshal(raw["smtp_password"], &meta); err != nil || len(meta) != 3 {
 			t.Errorf("smtp_password = %s, want exactly the metadata envelope", raw["smtp_password"])
 		}
 		// A refused patch that carries the password must not echo it.
-		record(api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":"`+password+`","smtp_port":"x"}`)).wantStatus(t, 400)
-		record(api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":["`+password+`"]}`)).wantStatus(t, 400)
-		record(api.do("GET", "/admin/v1/settings", readerEmail, "")).wantStatus(t, 200)
-		record(api.do("GET", "/admin/v1/audit-events", readerEmail, "")).wantStatus(t, 200)
+		record(api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":"`+password+`","smtp_port":"x"}`)).WantStatus(t, 400)
+		record(api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":["`+password+`"]}`)).WantStatus(t, 400)
+		record(api.Do("GET", "/admin/v1/settings", readerEmail, "")).WantStatus(t, 200)
+		record(api.Do("GET", "/admin/v1/audit-events", readerEmail, "")).WantStatus(t, 200)
 
 		sealed, ok, err := st.SealedSetting(ctx, "smtp_password")
 		if err != nil || !ok {
@@ -187,12 +187,12 @@ func TestSMTPPasswordNeverExposed(t *testing.T) {
 			t.Error("sealed password opens under another setting's aad")
 		}
 
-		record(api.do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":null}`)).wantStatus(t, 200).decode(t, &s)
+		record(api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"smtp_password":null}`)).WantStatus(t, 200).Decode(t, &s)
 		if s.SMTPPassword.Set {
 			t.Error("password still set after null")
 		}
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		record(api.do("GET", "/admin/v1/audit-events?actionType=settings.update&result=success", readerEmail, "")).decode(t, &page)
+		record(api.Do("GET", "/admin/v1/audit-events?actionType=settings.update&result=success", readerEmail, "")).Decode(t, &page)
 		if len(page.Items) != 2 || !strings.Contains(string(page.Items[1].AfterState), `"set":true`) ||
 			!strings.Contains(string(page.Items[0].AfterState), `"set":false`) {
 			t.Errorf("audit states do not carry the metadata envelope: %+v", page.Items)
@@ -215,7 +215,7 @@ func TestSettingsPatchAtomic(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		ctx := context.Background()
-		api.do("PATCH", "/admin/v1/settings", adminEmail, `{"max_payload_mb":20,"smtp_port":2525}`).wantStatus(t, 200)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, `{"max_payload_mb":20,"smtp_port":2525}`).WantStatus(t, 200)
 		before, _ := st.Settings(ctx)
 		rev, _ := st.Revision(ctx)
 		events, _ := st.AuditEvents(ctx, model.AuditFilter{Result: model.AuditSuccess, Page: model.PageRequest{Page: 1, PageSize: 50}})
@@ -229,7 +229,7 @@ func TestSettingsPatchAtomic(t *testing.T) {
 				}
 				return nil
 			}
-			api.do("PATCH", "/admin/v1/settings", adminEmail, body).wantStatus(t, http.StatusInternalServerError)
+			api.Do("PATCH", "/admin/v1/settings", adminEmail, body).WantStatus(t, http.StatusInternalServerError)
 			after, _ := st.Settings(ctx)
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("crash after write %d left a mix (-old +now):\n%s", crashAfter, diff)
@@ -243,7 +243,7 @@ func TestSettingsPatchAtomic(t *testing.T) {
 			}
 		}
 		api.srv.afterSettingWrite = nil
-		api.do("PATCH", "/admin/v1/settings", adminEmail, body).wantStatus(t, 200)
+		api.Do("PATCH", "/admin/v1/settings", adminEmail, body).WantStatus(t, 200)
 		failures, _ := st.AuditEvents(ctx, model.AuditFilter{Result: model.AuditFailure, ActionType: "settings.update", Page: model.PageRequest{Page: 1, PageSize: 50}})
 		if failures.TotalItems != 4 {
 			t.Errorf("failure events = %d, want 4", failures.TotalItems)

@@ -28,9 +28,9 @@ func TestConcurrentDraftsAndActivations(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					r := api.do(method, path, operatorEmail, "")
+					r := api.Do(method, path, operatorEmail, "")
 					mu.Lock()
-					count[r.status]++
+					count[r.Status]++
 					mu.Unlock()
 				}()
 			}

@@ -29,9 +29,9 @@ func TestCatalogEndToEnd(t *testing.T) {
 			} `json:"mappingDiagnostics"`
 			PublishReadiness struct{ Status string } `json:"publishReadiness"`
 		}
-		api.do("POST", Prefix+"/wsdl/import-xml:autopilot", operatorEmail,
+		api.Do("POST", Prefix+"/wsdl/import-xml:autopilot", operatorEmail,
 			jsonBody(t, map[string]any{"xml": wsdlText, "environment": "dev", "serviceKey": "country"})).
-			wantStatus(t, http.StatusCreated).decode(t, &auto)
+			WantStatus(t, http.StatusCreated).Decode(t, &auto)
 		if len(auto.Operations) != 21 || auto.Version.Status != model.VersionDraft || auto.PublishReadiness.Status != catalog.ReadyToPublish ||
 			auto.MappingDiagnostics.Summary[catalog.AutoReady] != 21 {
 			t.Fatalf("autopilot = %+v", auto)
@@ -40,37 +40,37 @@ func TestCatalogEndToEnd(t *testing.T) {
 		base := Prefix + "/services/" + svcID + "/versions/"
 
 		var rd readinessResult
-		api.do("GET", base+v1+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		api.Do("GET", base+v1+"/publish-readiness", readerEmail, "").WantStatus(t, 200).Decode(t, &rd)
 		if rd.Status != catalog.ReadyToPublish {
 			t.Fatalf("readiness = %+v", rd)
 		}
-		api.do("POST", base+v1+":activate", operatorEmail, "").wantStatus(t, 200)
+		api.Do("POST", base+v1+":activate", operatorEmail, "").WantStatus(t, 200)
 
 		// New draft, edited, activated.
 		var d2 draftResult
-		api.do("POST", Prefix+"/services/"+svcID+"/versions", operatorEmail, "").wantStatus(t, 201).decode(t, &d2)
+		api.Do("POST", Prefix+"/services/"+svcID+"/versions", operatorEmail, "").WantStatus(t, 201).Decode(t, &d2)
 		var capital model.Operation
 		for _, op := range d2.Operations {
 			if op.SOAPOperationName == "CapitalCity" {
 				capital = op
 			}
 		}
-		api.do("PATCH", Prefix+"/operations/"+capital.OperationID, operatorEmail,
-			`{"restMethod":"GET","restPath":"/countries/{sCountryISOCode}/capital","timeoutMs":2000}`).wantStatus(t, 200)
-		api.do("PUT", Prefix+"/operations/"+capital.OperationID+"/mapping", operatorEmail,
-			`{"requestMapping":{"rename":{"sCountryISOCode":"countryCode"}}}`).wantStatus(t, 200)
-		api.do("PATCH", Prefix+"/operations/"+capital.OperationID+"/validation-rules", operatorEmail,
-			`{"rules":[{"field":"/sCountryISOCode","pattern":"^[A-Z]{2}$","target":"request"}]}`).wantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/operations/"+capital.OperationID, operatorEmail,
+			`{"restMethod":"GET","restPath":"/countries/{sCountryISOCode}/capital","timeoutMs":2000}`).WantStatus(t, 200)
+		api.Do("PUT", Prefix+"/operations/"+capital.OperationID+"/mapping", operatorEmail,
+			`{"requestMapping":{"rename":{"sCountryISOCode":"countryCode"}}}`).WantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/operations/"+capital.OperationID+"/validation-rules", operatorEmail,
+			`{"rules":[{"field":"/sCountryISOCode","pattern":"^[A-Z]{2}$","target":"request"}]}`).WantStatus(t, 200)
 		var act activationResult
-		api.do("POST", base+d2.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		api.Do("POST", base+d2.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200).Decode(t, &act)
 		if act.PreviousVersionID == nil || *act.PreviousVersionID != v1 || act.PublishReadiness.Status != catalog.ReadyToPublish {
 			t.Errorf("second activation = %+v", act)
 		}
 		// The active version is immutable.
-		api.do("PATCH", Prefix+"/operations/"+capital.OperationID, operatorEmail, `{"timeoutMs":1}`).wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("PATCH", Prefix+"/operations/"+capital.OperationID, operatorEmail, `{"timeoutMs":1}`).WantError(t, 409, apierr.AdmImmutable)
 
 		// Roll back to version 1.
-		api.do("POST", base+v1+":rollback", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		api.Do("POST", base+v1+":rollback", operatorEmail, "").WantStatus(t, 200).Decode(t, &act)
 		statuses, _ := api.versionStatuses(svcID)
 		if statuses[v1] != model.VersionActive || statuses[d2.Version.VersionID] != model.VersionInactive || *act.Service.ActiveVersionID != v1 {
 			t.Errorf("after rollback: %v", statuses)
@@ -78,17 +78,17 @@ func TestCatalogEndToEnd(t *testing.T) {
 
 		// A draft of a publish service without a backend profile is BLOCKED.
 		var d3 draftResult
-		api.do("POST", Prefix+"/services/"+svcID+"/versions", operatorEmail, "").wantStatus(t, 201).decode(t, &d3)
+		api.Do("POST", Prefix+"/services/"+svcID+"/versions", operatorEmail, "").WantStatus(t, 201).Decode(t, &d3)
 		if err := st.Transact(t.Context(), func(tx *store.Tx) error {
 			return tx.DeleteBackendProfile(t.Context(), auto.BackendProfile.ProfileID)
 		}); err != nil {
 			t.Fatal(err)
 		}
-		api.do("GET", base+d3.Version.VersionID+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		api.Do("GET", base+d3.Version.VersionID+"/publish-readiness", readerEmail, "").WantStatus(t, 200).Decode(t, &rd)
 		if rd.Status != catalog.Blocked || rd.BlockingIssues[0].Code != "NO_BACKEND_PROFILE" {
 			t.Errorf("readiness without backend = %+v", rd)
 		}
-		api.do("POST", base+d3.Version.VersionID+":activate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", base+d3.Version.VersionID+":activate", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 		statuses, _ = api.versionStatuses(svcID)
 		if statuses[d3.Version.VersionID] != model.VersionDraft || statuses[v1] != model.VersionActive {
 			t.Errorf("after refused activation: %v", statuses)

@@ -16,7 +16,7 @@ import (
 func (a *testAPI) versionStatuses(serviceID string) (map[string]string, []model.Version) {
 	a.t.Helper()
 	var list versionList
-	a.do("GET", Prefix+"/services/"+serviceID+"/versions", readerEmail, "").wantStatus(a.t, 200).decode(a.t, &list)
+	a.Do("GET", Prefix+"/services/"+serviceID+"/versions", readerEmail, "").WantStatus(a.t, 200).Decode(a.t, &list)
 	out := map[string]string{}
 	for _, v := range list.Items {
 		out[v.VersionID] = v.Status
@@ -37,10 +37,10 @@ func TestVersionTransitions(t *testing.T) {
 			t.Errorf("first operation = %v", got)
 		}
 		// A second draft while one exists: 409.
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 
 		var rd readinessResult
-		api.do("GET", base+d1.Version.VersionID+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		api.Do("GET", base+d1.Version.VersionID+"/publish-readiness", readerEmail, "").WantStatus(t, 200).Decode(t, &rd)
 		if rd.Status != catalog.ReadyWithRisk || len(rd.Checks) == 0 || rd.MappingSummary[catalog.AutoReady] != 3 {
 			t.Errorf("readiness of a consume draft without backend = %+v", rd)
 		}
@@ -48,7 +48,7 @@ func TestVersionTransitions(t *testing.T) {
 		// Activate the draft.
 		rev := api.revision()
 		var act activationResult
-		api.do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		api.Do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200).Decode(t, &act)
 		if act.Version.Status != model.VersionActive || act.Version.ActivatedAt == nil || act.PreviousVersionID != nil ||
 			act.Service.ActiveVersionID == nil || *act.Service.ActiveVersionID != d1.Version.VersionID {
 			t.Errorf("activation = %+v", act)
@@ -63,17 +63,17 @@ func TestVersionTransitions(t *testing.T) {
 			t.Errorf("activation audit = %s -> %s", ev.BeforeState, ev.AfterState)
 		}
 		// Activating it again: 409 (not a draft).
-		api.do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", base+d1.Version.VersionID+":activate", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 
 		// Clone a new draft from the active version, edit it, activate it.
 		var d2 draftResult
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, `{"note":"v2"}`).wantStatus(t, 201).decode(t, &d2)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, `{"note":"v2"}`).WantStatus(t, 201).Decode(t, &d2)
 		if d2.Version.VersionNumber != 2 || d2.ClonedFrom == nil || *d2.ClonedFrom != d1.Version.VersionID || len(d2.Operations) != 3 ||
 			d2.Version.ArtifactID == nil || *d2.Version.ArtifactID != *d1.Version.ArtifactID || d2.Operations[0].OperationID == d1.Operations[0].OperationID {
 			t.Fatalf("cloned draft = %+v", d2)
 		}
-		api.do("PATCH", Prefix+"/operations/"+d2.Operations[0].OperationID, operatorEmail, `{"restPath":"/sum","timeoutMs":5000}`).wantStatus(t, 200)
-		api.do("POST", base+d2.Version.VersionID+":activate", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		api.Do("PATCH", Prefix+"/operations/"+d2.Operations[0].OperationID, operatorEmail, `{"restPath":"/sum","timeoutMs":5000}`).WantStatus(t, 200)
+		api.Do("POST", base+d2.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200).Decode(t, &act)
 		if act.PreviousVersionID == nil || *act.PreviousVersionID != d1.Version.VersionID {
 			t.Errorf("previous active = %v", act.PreviousVersionID)
 		}
@@ -84,12 +84,12 @@ func TestVersionTransitions(t *testing.T) {
 		}
 		// Versions 1 (inactive) and 2 (active) are immutable.
 		for _, op := range []string{d1.Operations[1].OperationID, d2.Operations[1].OperationID} {
-			api.do("PATCH", Prefix+"/operations/"+op, operatorEmail, `{"timeoutMs":10}`).wantError(t, 409, apierr.AdmImmutable, "")
+			api.Do("PATCH", Prefix+"/operations/"+op, operatorEmail, `{"timeoutMs":10}`).WantError(t, 409, apierr.AdmImmutable)
 		}
 
 		// Rollback to version 1: it is active again, version 2 inactive.
 		rev = api.revision()
-		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, "").wantStatus(t, 200).decode(t, &act)
+		api.Do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, "").WantStatus(t, 200).Decode(t, &act)
 		statuses, _ = api.versionStatuses(svc.ServiceID)
 		if statuses[d1.Version.VersionID] != model.VersionActive || statuses[d2.Version.VersionID] != model.VersionInactive ||
 			*act.Service.ActiveVersionID != d1.Version.VersionID || api.revision() != rev+1 {
@@ -97,26 +97,27 @@ func TestVersionTransitions(t *testing.T) {
 		}
 		api.lastAudit("version.rollback", d1.Version.VersionID)
 		// Rollback with a body: path = active version, body = target.
-		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).
-			wantStatus(t, 200)
+		api.Do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).
+			WantStatus(t, 200)
 		statuses, _ = api.versionStatuses(svc.ServiceID)
 		if statuses[d2.Version.VersionID] != model.VersionActive {
 			t.Errorf("after body rollback: %v", statuses)
 		}
 		// Rollback refusals: to the active version, to a draft, from a
 		// version that is not active with a body target.
-		api.do("POST", base+d2.Version.VersionID+":rollback", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", base+d2.Version.VersionID+":rollback", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 		var d3 draftResult
-		api.do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").wantStatus(t, 201).decode(t, &d3)
+		api.Do("POST", Prefix+"/services/"+svc.ServiceID+"/versions", operatorEmail, "").WantStatus(t, 201).Decode(t, &d3)
 		if d3.Operations[0].RestPath != "/sum" || d3.Operations[0].TimeoutMs == nil || *d3.Operations[0].TimeoutMs != 5000 {
 			t.Errorf("draft cloned from version 2 lost its edits: %+v", d3.Operations[0])
 		}
-		api.do("POST", base+d3.Version.VersionID+":rollback", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).
-			wantError(t, 409, apierr.AdmImmutable, "")
-		api.do("POST", base+"nope:activate", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
-		api.do("POST", base+d1.Version.VersionID+":explode", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
-		api.do("POST", base+d1.Version.VersionID+":rollback", readerEmail, "").wantStatus(t, http.StatusForbidden)
+		api.Do("POST", base+d3.Version.VersionID+":rollback", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+		api.Do("POST", base+d1.Version.VersionID+":rollback", operatorEmail, jsonBody(t, map[string]string{"targetVersionId": d2.Version.VersionID})).WantError(
+			t, 409, apierr.AdmImmutable)
+
+		api.Do("POST", base+"nope:activate", operatorEmail, "").WantError(t, 404, apierr.AdmNotFound)
+		api.Do("POST", base+d1.Version.VersionID+":explode", operatorEmail, "").WantError(t, 404, apierr.AdmNotFound)
+		api.Do("POST", base+d1.Version.VersionID+":rollback", readerEmail, "").WantStatus(t, http.StatusForbidden)
 	})
 }
 
@@ -127,8 +128,8 @@ func TestActivateBlocked(t *testing.T) {
 		art := api.importXML(calcWSDL(calcOps))
 		pub := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
 		pd := api.draftFrom(pub.ServiceID, art)
-		r := api.do("POST", Prefix+"/services/"+pub.ServiceID+"/versions/"+pd.Version.VersionID+":activate", operatorEmail, "")
-		e := r.wantError(t, 409, apierr.AdmImmutable, "")
+		r := api.Do("POST", Prefix+"/services/"+pub.ServiceID+"/versions/"+pd.Version.VersionID+":activate", operatorEmail, "")
+		e := r.WantError(t, 409, apierr.AdmImmutable)
 		if e.Error.Details["readiness"] != catalog.Blocked {
 			t.Errorf("details = %v", e.Error.Details)
 		}
@@ -139,8 +140,9 @@ func TestActivateBlocked(t *testing.T) {
 		// A duplicate REST route blocks a consume draft.
 		svc, d := api.consumeDraft("calc", calcOps)
 		base := Prefix + "/services/" + svc.ServiceID + "/versions/" + d.Version.VersionID
-		api.do("PATCH", Prefix+"/operations/"+d.Operations[1].OperationID, operatorEmail, `{"restPath":"/add"}`).
-			wantError(t, 409, apierr.AdmAlreadyExists, "restPath")
+		api.Do("PATCH", Prefix+"/operations/"+d.Operations[1].OperationID, operatorEmail, `{"restPath":"/add"}`).WantFieldError(
+			t, 409, apierr.AdmAlreadyExists, "restPath")
+
 		// Force the conflict in the store, as an older release might have
 		// left it, to see readiness block it.
 		op := d.Operations[1]
@@ -149,12 +151,12 @@ func TestActivateBlocked(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rd readinessResult
-		api.do("GET", base+"/publish-readiness", readerEmail, "").wantStatus(t, 200).decode(t, &rd)
+		api.Do("GET", base+"/publish-readiness", readerEmail, "").WantStatus(t, 200).Decode(t, &rd)
 		if rd.Status != catalog.Blocked || rd.BlockingIssues[0].Code != "DUPLICATE_REST_ROUTE" || len(rd.SuggestedActions) == 0 {
 			t.Errorf("readiness = %+v", rd)
 		}
 		rev := api.revision()
-		e = api.do("POST", base+":activate", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		e = api.Do("POST", base+":activate", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 		if issues, _ := e.Error.Details["blockingIssues"].([]any); len(issues) == 0 {
 			t.Errorf("no blockingIssues in %v", e.Error.Details)
 		}
@@ -173,15 +175,16 @@ func TestCreateVersionErrors(t *testing.T) {
 		api := newTestAPI(t, st)
 		svc := api.createService(map[string]any{"serviceKey": "calc", "environment": "dev"})
 		path := Prefix + "/services/" + svc.ServiceID + "/versions"
-		api.do("POST", path, operatorEmail, "").wantError(t, 400, apierr.ValBadRequest, "artifactId")
-		api.do("POST", path, operatorEmail, `{"artifactId":"nope"}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
-		api.do("POST", path, operatorEmail, `{"artifactId":1}`).wantError(t, 400, apierr.ValBadRequest, "artifactId")
+		api.Do("POST", path, operatorEmail, "").WantFieldError(t, 400, apierr.ValBadRequest, "artifactId")
+		api.Do("POST", path, operatorEmail, `{"artifactId":"nope"}`).WantFieldError(t, 400, apierr.ValBadRequest, "artifactId")
+		api.Do("POST", path, operatorEmail, `{"artifactId":1}`).WantFieldError(t, 400, apierr.ValBadRequest, "artifactId")
 		art := api.importXML(calcWSDL(calcOps))
-		api.do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art, "wsdlPort": "Nope"})).
-			wantError(t, 400, apierr.ValBadRequest, "wsdlPort")
-		api.do("POST", Prefix+"/services/nope/versions", operatorEmail, "").wantError(t, 404, apierr.AdmNotFound, "")
+		api.Do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art, "wsdlPort": "Nope"})).WantFieldError(
+			t, 400, apierr.ValBadRequest, "wsdlPort")
+
+		api.Do("POST", Prefix+"/services/nope/versions", operatorEmail, "").WantError(t, 404, apierr.AdmNotFound)
 		api.draftFrom(svc.ServiceID, art)
-		api.do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art})).wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", path, operatorEmail, jsonBody(t, map[string]any{"artifactId": art})).WantError(t, 409, apierr.AdmImmutable)
 	})
 }
 
@@ -191,16 +194,16 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		svc, d := api.consumeDraft("calc", calcOps)
 		base := Prefix + "/services/" + svc.ServiceID + "/versions/" + d.Version.VersionID
 		var dr driftResult
-		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
 		if dr.Status != catalog.Untracked {
 			t.Errorf("drift without newer import = %+v", dr)
 		}
-		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 		// Customize, then activate version 1.
 		add := d.Operations[0].OperationID
-		api.do("PATCH", Prefix+"/operations/"+add, operatorEmail, `{"restMethod":"PUT","restPath":"/sum/{a}","timeoutMs":700,"retryCount":2,"operationKey":"multiply"}`).wantStatus(t, 200)
-		api.do("PATCH", Prefix+"/operations/"+add+"/validation-rules", operatorEmail, `{"rules":[{"field":"/a","pattern":"^[0-9]+$","target":"request"}]}`).wantStatus(t, 200)
-		api.do("POST", base+":activate", operatorEmail, "").wantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/operations/"+add, operatorEmail, `{"restMethod":"PUT","restPath":"/sum/{a}","timeoutMs":700,"retryCount":2,"operationKey":"multiply"}`).WantStatus(t, 200)
+		api.Do("PATCH", Prefix+"/operations/"+add+"/validation-rules", operatorEmail, `{"rules":[{"field":"/a","pattern":"^[0-9]+$","target":"request"}]}`).WantStatus(t, 200)
+		api.Do("POST", base+":activate", operatorEmail, "").WantStatus(t, 200)
 
 		// An additive import: a new optional field and a new operation.
 		additive := append([]wsdlOp{}, calcOps...)
@@ -208,7 +211,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			out: []wsdlField{{"name", "xs:string", 0}}}
 		additive = append(additive, wsdlOp{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}})
 		api.importXML(calcWSDL(additive))
-		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
 		if dr.Status != catalog.DriftDetected || len(dr.Changes) != 2 || dr.ComparedArtifactID == nil {
 			t.Errorf("additive drift = %+v", dr)
 		}
@@ -221,7 +224,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
 		}
 		api.importXML(calcWSDL(breaking))
-		api.do("GET", base+"/wsdl-drift", readerEmail, "").wantStatus(t, 200).decode(t, &dr)
+		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
 		kinds := map[string]bool{}
 		for _, c := range dr.Changes {
 			kinds[c.Kind] = true
@@ -232,7 +235,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 
 		// Replacement draft from the newest import keeps the settings of Add.
 		var rep draftResult
-		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantStatus(t, 201).decode(t, &rep)
+		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantStatus(t, 201).Decode(t, &rep)
 		if len(rep.Operations) != 3 || rep.Version.VersionNumber != 2 {
 			t.Fatalf("replacement = %+v", rep)
 		}
@@ -248,6 +251,6 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		if got.OperationKey != "multiply" || rep.Operations[2].OperationKey != "multiply-2" || rep.Operations[2].RestPath != "/multiply-2" {
 			t.Errorf("keys = %s, %s %s", got.OperationKey, rep.Operations[2].OperationKey, rep.Operations[2].RestPath)
 		}
-		api.do("POST", base+":generate-replacement-draft", operatorEmail, "").wantError(t, 409, apierr.AdmImmutable, "")
+		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestAsyncBadCallbacks: each bad callback gets a clear error with the
@@ -54,18 +55,18 @@ func TestAsyncBadCallbacks(t *testing.T) {
 					body = []byte(tc.body)
 				}
 				a := s.do(tc.method, "/_s2r/callback/dev/calc/"+tc.path, "text/xml", body, tc.hdr...)
-				a.wantError(t, tc.status, tc.code)
+				a.WantError(t, tc.status, tc.code)
 				if e := s.execution("bad-1"); e.Status != model.AsyncWaiting || e.HasCallback || e.UpdatedAt != e.CreatedAt {
 					t.Fatalf("execution changed: %+v", e)
 				}
 			})
 		}
 		for _, path := range []string{"/_s2r/callback/dev/calc", "/_s2r/callback/dev/calc/add/x", "/_s2r/callback/", "/_s2r/callback/dev/nosvc/add"} {
-			s.do("POST", path, "text/xml", []byte(good), auth...).wantError(t, http.StatusNotFound, "S2R-RUN-0404")
+			s.do("POST", path, "text/xml", []byte(good), auth...).WantError(t, http.StatusNotFound, "S2R-RUN-0404")
 		}
 		// The refused callbacks were recorded, under their own correlation
 		// ids (before the execution was known) or the execution's.
-		eventually(t, "records of refused callbacks", func() bool {
+		poll.Until(t, 10*time.Second, "records of refused callbacks", func() bool {
 			p, err := st.TxLogs(context.Background(), store.TxLogFilter{ServiceKey: "calc", OperationKey: "add",
 				Since: time.Now().Add(-time.Hour)}, model.PageRequest{Page: 1, PageSize: 200})
 			if err != nil {
@@ -80,7 +81,7 @@ func TestAsyncBadCallbacks(t *testing.T) {
 			return n >= 14
 		})
 		// The execution still completes with a good callback.
-		s.callback("calc", "add", "text/xml", good, auth...).want(t, http.StatusOK)
+		s.callback("calc", "add", "text/xml", good, auth...).WantStatus(t, http.StatusOK)
 		if _, p := s.poll(acc.PollPath, acc.PollToken); string(p.Result) != `{"result":3}` {
 			t.Errorf("result after bad callbacks: %+v", p)
 		}
@@ -97,7 +98,7 @@ func TestAsyncCorrelationHeader(t *testing.T) {
 	sent := be.count()
 	for _, id := range []string{"has space", "slash/inside", "question?", strings.Repeat("x", 129), "taken", "ümlaut"} {
 		a := s.publish("calc", "add", `{"a":1,"b":2}`, "X-Correlation-Id", id)
-		a.wantError(t, http.StatusBadRequest, "S2R-VAL-0400")
+		a.WantError(t, http.StatusBadRequest, "S2R-VAL-0400")
 	}
 	if be.count() != sent {
 		t.Errorf("the backend was called for refused requests")
@@ -108,9 +109,9 @@ func TestAsyncCorrelationHeader(t *testing.T) {
 	}
 	// A sync operation keeps accepting any usable correlation id.
 	be.set(http.StatusOK, "text/xml", callback11("", `<c:LookupResponse xmlns:c="`+nsCalc+`"><c:id>1</c:id><c:name>n</c:name><c:total>1</c:total></c:LookupResponse>`))
-	s.publish("calc", "lookup", `{"code":"x"}`, "X-Correlation-Id", "slash/inside").want(t, http.StatusOK)
+	s.publish("calc", "lookup", `{"code":"x"}`, "X-Correlation-Id", "slash/inside").WantStatus(t, http.StatusOK)
 	// Validation failures come before the execution is created.
-	s.publish("calc", "add", `{"a":"x"}`, "X-Correlation-Id", "invalid-body").wantError(t, http.StatusBadRequest, "S2R-VAL-0410")
+	s.publish("calc", "add", `{"a":"x"}`, "X-Correlation-Id", "invalid-body").WantError(t, http.StatusBadRequest, "S2R-VAL-0410")
 	if _, err := s.st.AsyncExecution(context.Background(), "invalid-body"); err == nil {
 		t.Error("an execution was stored for an invalid request")
 	}

@@ -39,18 +39,18 @@ func BenchmarkAsync(b *testing.B) {
 			syncBE.set(http.StatusOK, "text/xml", callback11("", addResponse("5")))
 			s.onboard("calcsync", syncBE.srv.URL+"/calc", "")
 			s.onboard("calcasync", asyncBE.srv.URL+"/calc", cbSecret, "add")
-			s.publish("calcsync", "add", `{"a":2,"b":3}`).want(b, http.StatusOK)
+			s.publish("calcsync", "add", `{"a":2,"b":3}`).WantStatus(b, http.StatusOK)
 			s.start("calcasync", "add", `{"a":2,"b":3}`)
 			body := []byte(`{"a":2,"b":3}`)
 
 			b.Run("sync-publish", func(b *testing.B) {
 				parallel(b, func(int) int {
-					return send(b, "POST", s.base+"/publish/dev/calcsync/add", "application/json", body).status
+					return s.c.For(b).Send("POST", "/publish/dev/calcsync/add", "", "application/json", body).Status
 				}, http.StatusOK)
 			})
 			b.Run("async-initiate", func(b *testing.B) {
 				parallel(b, func(int) int {
-					return send(b, "POST", s.base+"/publish/dev/calcasync/add", "application/json", body).status
+					return s.c.For(b).Send("POST", "/publish/dev/calcasync/add", "", "application/json", body).Status
 				}, http.StatusAccepted)
 			})
 			b.Run("callback-complete", func(b *testing.B) {
@@ -60,8 +60,8 @@ func BenchmarkAsync(b *testing.B) {
 				}
 				parallel(b, func(i int) int {
 					cb := callback11(relatesTo(ids[i]), addResponse("5"))
-					return send(b, "POST", s.base+"/_s2r/callback/dev/calcasync/add", "text/xml", []byte(cb),
-						"X-S2R-Callback-Secret", cbSecret).status
+					return s.c.For(b).Send("POST", "/_s2r/callback/dev/calcasync/add", "", "text/xml", []byte(cb),
+						"X-S2R-Callback-Secret", cbSecret).Status
 				}, http.StatusOK)
 			})
 		})

@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // concurrently runs n calls of f at once and counts the statuses.
@@ -48,7 +49,7 @@ func TestAsyncExactlyOnce(t *testing.T) {
 
 		got := concurrently(20, func(int) int {
 			a, _ := s.poll(acc.PollPath, acc.PollToken)
-			return a.status
+			return a.Status
 		})
 		if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 19 {
 			t.Fatalf("20 polls with one token: %v", got)
@@ -56,8 +57,8 @@ func TestAsyncExactlyOnce(t *testing.T) {
 
 		got = concurrently(100, func(i int) int {
 			cb := callback11(relatesTo(acc.CorrelationID), addResponse(itoa(i)))
-			return send(t, "POST", s.base+"/_s2r/callback/dev/calc/add", "text/xml", []byte(cb),
-				"X-S2R-Callback-Secret", cbSecret).status
+			return s.c.For(t).Send("POST", "/_s2r/callback/dev/calc/add", "", "text/xml", []byte(cb),
+				"X-S2R-Callback-Secret", cbSecret).Status
 		})
 		if got[http.StatusOK] != 1 || got[http.StatusConflict] != 99 {
 			t.Fatalf("100 duplicate callbacks: %v", got)
@@ -84,32 +85,31 @@ func TestAsyncExactlyOnce(t *testing.T) {
 // through A, and the sweeper runs on one instance at a time.
 func TestAsyncTwoInstances(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
-	open := func() *store.Store {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		st, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
+	// A leads the sweeper job: its first sweep, at start, takes the job's
+	// lease before B exists (were B's first sweep first, B would keep the
+	// job and A could never hold it below).
+	a := newStack(t, storetest.Open(t, cfg))
+	poll.Until(t, 10*time.Second, "A leads the sweeper", func() bool {
+		for _, st := range a.st.JobStats() {
+			if st.Name == sweepJob {
+				return st.Leading
+			}
 		}
-		t.Cleanup(func() { st.Close() })
-		if err := st.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	a, b := newStack(t, open()), newStack(t, open())
+		return false
+	})
+	b := newStack(t, storetest.Open(t, cfg))
 	be := newBackend(t)
 	a.onboard("calc", be.srv.URL+"/calc", cbSecret, "add")
 	acc := a.start("calc", "add", `{"a":20,"b":22}`)
 	// B serves the route once its table has reloaded (LISTEN/NOTIFY).
-	eventually(t, "instance B serves the callback", func() bool {
+	poll.Until(t, 10*time.Second, "instance B serves the callback", func() bool {
 		r := b.callback("calc", "add", "text/xml", callback11(relatesTo(acc.CorrelationID), addResponse("42")),
 			"X-S2R-Callback-Secret", cbSecret)
-		return r.status != http.StatusNotFound
+		return r.Status != http.StatusNotFound
 	})
 	ans, p := a.poll(acc.PollPath, acc.PollToken)
-	if ans.want(t, http.StatusOK); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":42}` {
-		t.Fatalf("poll through A: %s", ans.body)
+	if ans.WantStatus(t, http.StatusOK); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":42}` {
+		t.Fatalf("poll through A: %s", ans.Body)
 	}
 	// One token, two instances: one poll wins.
 	got := concurrently(10, func(i int) int {
@@ -118,7 +118,7 @@ func TestAsyncTwoInstances(t *testing.T) {
 			s = b
 		}
 		r, _ := s.poll(acc.PollPath, p.PollToken)
-		return r.status
+		return r.Status
 	})
 	if got[http.StatusOK] != 1 || got[http.StatusUnauthorized] != 9 {
 		t.Errorf("10 polls with one token on two instances: %v", got)
@@ -149,7 +149,7 @@ func TestAsyncTwoInstances(t *testing.T) {
 	close(release)
 	// A leads the job after its run (store.TryExclusive keeps the lease):
 	// B still does nothing, A's next sweep expires it.
-	eventually(t, "A's run is over", func() bool { return sweeps() > before })
+	poll.Until(t, 10*time.Second, "A's run is over", func() bool { return sweeps() > before })
 	if n, _, err := b.x.Sweep(context.Background()); err != nil || n != 0 {
 		t.Errorf("B swept %d (%v) while A leads the job", n, err)
 	}

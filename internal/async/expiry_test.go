@@ -8,6 +8,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestAsyncExpiry: expiresAt follows async_callback_ttl_seconds; past it
@@ -19,8 +20,8 @@ func TestAsyncExpiry(t *testing.T) {
 		s := newStack(t, st)
 		be := newBackend(t)
 		s.onboard("calc", be.srv.URL+"/calc", "", "add")
-		s.admin("PATCH", "/settings", rootEmail, map[string]any{"async_callback_ttl_seconds": 60}).want(t, http.StatusOK)
-		eventually(t, "ttl reloaded", func() bool { return s.x.ttl() == time.Minute })
+		s.admin("PATCH", "/settings", rootEmail, map[string]any{"async_callback_ttl_seconds": 60}).WantStatus(t, http.StatusOK)
+		poll.Until(t, 10*time.Second, "ttl reloaded", func() bool { return s.x.ttl() == time.Minute })
 
 		acc := s.start("calc", "add", `{"a":1,"b":2}`)
 		if d := acc.ExpiresAt.Sub(s.clock.now()); d < 50*time.Second || d > 61*time.Second {
@@ -28,15 +29,15 @@ func TestAsyncExpiry(t *testing.T) {
 		}
 		other := s.start("calc", "add", `{"a":1,"b":2}`)
 		s.clock.advance(2 * time.Minute)
-		s.pollAnswer(acc.PollPath, acc.PollToken).wantError(t, http.StatusGone, "S2R-RUN-0410")
+		s.pollAnswer(acc.PollPath, acc.PollToken).WantError(t, http.StatusGone, "S2R-RUN-0410")
 		if e := s.execution(acc.CorrelationID); e.Status != model.AsyncExpired {
 			t.Errorf("overdue execution polled: %s", e.Status)
 		}
-		s.pollAnswer(acc.PollPath, "wrong").wantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
+		s.pollAnswer(acc.PollPath, "wrong").WantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
 		s.callback("calc", "add", "text/xml", callback11(relatesTo(acc.CorrelationID), addResponse("3"))).
-			wantError(t, http.StatusGone, "S2R-RUN-0410")
+			WantError(t, http.StatusGone, "S2R-RUN-0410")
 		s.callback("calc", "add", "text/xml", callback11(relatesTo(other.CorrelationID), addResponse("3"))).
-			wantError(t, http.StatusGone, "S2R-RUN-0410")
+			WantError(t, http.StatusGone, "S2R-RUN-0410")
 
 		third := s.start("calc", "add", `{"a":1,"b":2}`)
 		s.clock.advance(2 * time.Minute)

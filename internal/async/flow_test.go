@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 const cbSecret = "cb-Secret-7!x"
@@ -51,35 +53,35 @@ func TestAsyncFlow(t *testing.T) {
 		}
 
 		// Polls: a missing, wrong or used token is 401; each poll rotates it.
-		s.pollAnswer(acc.PollPath, "").wantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
-		s.pollAnswer(acc.PollPath, "nope").wantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
+		s.pollAnswer(acc.PollPath, "").WantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
+		s.pollAnswer(acc.PollPath, "nope").WantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
 		a, p := s.poll(acc.PollPath, acc.PollToken)
-		a.want(t, http.StatusOK)
+		a.WantStatus(t, http.StatusOK)
 		if p.Status != model.AsyncWaiting || p.CorrelationID != "order-42" || p.Result != nil || !p.ExpiresAt.Equal(acc.ExpiresAt) {
-			t.Fatalf("poll while waiting: %s", a.body)
+			t.Fatalf("poll while waiting: %s", a.Body)
 		}
-		s.pollAnswer(acc.PollPath, acc.PollToken).wantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
-		s.pollAnswer("/publish/dev/calc/echo/async/order-42", p.PollToken).wantError(t, http.StatusNotFound, "S2R-RUN-0404")
-		s.pollAnswer("/publish/dev/calc/add/async/unknown", p.PollToken).wantError(t, http.StatusNotFound, "S2R-RUN-0404")
+		s.pollAnswer(acc.PollPath, acc.PollToken).WantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
+		s.pollAnswer("/publish/dev/calc/echo/async/order-42", p.PollToken).WantError(t, http.StatusNotFound, "S2R-RUN-0404")
+		s.pollAnswer("/publish/dev/calc/add/async/unknown", p.PollToken).WantError(t, http.StatusNotFound, "S2R-RUN-0404")
 		token := p.PollToken
 
 		// SOAP 1.1 callback by RelatesTo with urn:uuid:, secret header.
 		cb := callback11(relatesTo("urn:uuid:order-42"), addResponse("5"))
-		s.callback("calc", "add", "text/xml", cb).wantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
-		a = s.callback("calc", "add", "text/xml", cb, "X-S2R-Callback-Secret", cbSecret).want(t, http.StatusOK)
-		if string(a.body) != `{"correlationId":"order-42","status":"completed"}` {
-			t.Errorf("callback answer %s", a.body)
+		s.callback("calc", "add", "text/xml", cb).WantError(t, http.StatusUnauthorized, "S2R-RUN-0401")
+		a = s.callback("calc", "add", "text/xml", cb, "X-S2R-Callback-Secret", cbSecret).WantStatus(t, http.StatusOK)
+		if string(a.Body) != `{"correlationId":"order-42","status":"completed"}` {
+			t.Errorf("callback answer %s", a.Body)
 		}
 		s.callback("calc", "add", "text/xml", cb, "X-S2R-Callback-Secret", cbSecret).
-			wantError(t, http.StatusConflict, "S2R-RUN-0431")
+			WantError(t, http.StatusConflict, "S2R-RUN-0431")
 		a, p = s.poll(acc.PollPath, token)
-		a.want(t, http.StatusOK)
+		a.WantStatus(t, http.StatusOK)
 		if p.Status != model.AsyncCompleted || string(p.Result) != `{"result":5}` || p.Fault != nil {
-			t.Fatalf("poll after callback: %s", a.body)
+			t.Fatalf("poll after callback: %s", a.Body)
 		}
 		a, p2 := s.poll(acc.PollPath, p.PollToken)
-		if a.want(t, http.StatusOK); string(p2.Result) != `{"result":5}` {
-			t.Errorf("second completed poll: %s", a.body)
+		if a.WantStatus(t, http.StatusOK); string(p2.Result) != `{"result":5}` {
+			t.Errorf("second completed poll: %s", a.Body)
 		}
 
 		// SOAP 1.2 callback by MessageID without urn:uuid:, bearer token;
@@ -87,23 +89,23 @@ func TestAsyncFlow(t *testing.T) {
 		acc2 := s.start("calc", "echo", `{"items":[{"sku":"A-1","qty":2,"price":9.50}]}`)
 		cb12 := callback12(messageID(acc2.CorrelationID), `<c:EchoResponse xmlns:c="`+nsCalc+`"><c:items><c:sku>A-1</c:sku>`+
 			`<c:qty>2</c:qty><c:price>9.50</c:price></c:items></c:EchoResponse>`)
-		s.callback("calc", "echo", "application/soap+xml", cb12, "Authorization", "Bearer "+cbSecret).want(t, http.StatusOK)
+		s.callback("calc", "echo", "application/soap+xml", cb12, "Authorization", "Bearer "+cbSecret).WantStatus(t, http.StatusOK)
 		a, p = s.poll(acc2.PollPath, acc2.PollToken)
-		if a.want(t, http.StatusOK); p.Status != model.AsyncCompleted ||
+		if a.WantStatus(t, http.StatusOK); p.Status != model.AsyncCompleted ||
 			string(p.Result) != `{"items":[{"sku":"A-1","qty":2,"price":9.50}]}` {
-			t.Fatalf("SOAP 1.2 result: %s", a.body)
+			t.Fatalf("SOAP 1.2 result: %s", a.Body)
 		}
 
 		// A fault callback fails the execution; safe mode shows the code.
 		acc3 := s.start("calc", "add", `{"a": 1, "b": 1}`)
 		a = s.callback("calc", "add", "text/xml", callback11(relatesTo(acc3.CorrelationID), fault11),
-			"X-S2R-Callback-Secret", cbSecret).want(t, http.StatusOK)
-		if !strings.Contains(string(a.body), `"status":"failed"`) {
-			t.Errorf("fault callback answer %s", a.body)
+			"X-S2R-Callback-Secret", cbSecret).WantStatus(t, http.StatusOK)
+		if !strings.Contains(string(a.Body), `"status":"failed"`) {
+			t.Errorf("fault callback answer %s", a.Body)
 		}
 		a, p = s.poll(acc3.PollPath, acc3.PollToken)
-		if a.want(t, http.StatusOK); p.Status != model.AsyncFailed || string(p.Fault) != `{"faultCode":"Sender"}` || p.Result != nil {
-			t.Fatalf("fault poll: %s", a.body)
+		if a.WantStatus(t, http.StatusOK); p.Status != model.AsyncFailed || string(p.Fault) != `{"faultCode":"Sender"}` || p.Result != nil {
+			t.Fatalf("fault poll: %s", a.Body)
 		}
 		if !strings.Contains(s.logs.String(), "refused: card declined") {
 			t.Error("the full fault is not in the operator log")
@@ -113,9 +115,9 @@ func TestAsyncFlow(t *testing.T) {
 		// correlates the same way.
 		acc4 := s.start("calc", "add", `{"a": 4, "b": 4}`)
 		old := `<wsa:RelatesTo xmlns:wsa="http://schemas.xmlsoap.org/ws/2004/08/addressing">urn:uuid:` + acc4.CorrelationID + `</wsa:RelatesTo>`
-		s.callback("calc", "add", "text/xml", callback11(old, addResponse("8")), "X-S2R-Callback-Secret", cbSecret).want(t, http.StatusOK)
+		s.callback("calc", "add", "text/xml", callback11(old, addResponse("8")), "X-S2R-Callback-Secret", cbSecret).WantStatus(t, http.StatusOK)
 		if a, p = s.poll(acc4.PollPath, acc4.PollToken); p.Status != model.AsyncCompleted || string(p.Result) != `{"result":8}` {
-			t.Fatalf("2004/08 callback: %s", a.body)
+			t.Fatalf("2004/08 callback: %s", a.Body)
 		}
 
 		// The requests naming the execution are recorded under its id: the
@@ -124,7 +126,7 @@ func TestAsyncFlow(t *testing.T) {
 		want := map[string]int{"POST 202": 1, "GET 200": 3, "GET 401": 3, "POST 200": 1, "POST 409": 1}
 		var got map[string]int
 		var logs []store.TxLog
-		eventually(t, "records of order-42", func() bool {
+		poll.Until(t, 10*time.Second, "records of order-42", func() bool {
 			logs = s.txLogs("order-42", 0)
 			got = map[string]int{}
 			for _, l := range logs {
@@ -176,7 +178,7 @@ func TestAsyncBackendRefusal(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				be.set(tc.status, tc.ct, tc.body)
-				s.publish("calc", "add", `{"a":1,"b":2}`, "X-Correlation-Id", tc.id).wantError(t, tc.wantStatus, tc.code)
+				s.publish("calc", "add", `{"a":1,"b":2}`, "X-Correlation-Id", tc.id).WantError(t, tc.wantStatus, tc.code)
 				e := s.execution(tc.id)
 				if e.Status != model.AsyncFailed || string(e.Fault) != tc.fault {
 					t.Errorf("execution %+v", e)
@@ -199,7 +201,7 @@ func TestAsyncBackendRefusal(t *testing.T) {
 			}
 		}
 		be.srv.Close()
-		s.publish("calc", "add", `{"a":1,"b":2}`, "X-Correlation-Id", "r-down").wantError(t, http.StatusBadGateway, "S2R-RUN-0502")
+		s.publish("calc", "add", `{"a":1,"b":2}`, "X-Correlation-Id", "r-down").WantError(t, http.StatusBadGateway, "S2R-RUN-0502")
 		if e := s.execution("r-down"); e.Status != model.AsyncFailed || e.Error == nil {
 			t.Errorf("unreachable backend: %+v", e)
 		}

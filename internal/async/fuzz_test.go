@@ -32,20 +32,20 @@ func FuzzCallbackEndpoint(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := send(t, "POST", s.base+"/_s2r/callback/dev/calc/add", "text/xml", []byte(body))
-		if a.status >= 500 {
-			t.Fatalf("%d for %q: %s", a.status, body, a.body)
+		a := s.c.For(t).Send("POST", "/_s2r/callback/dev/calc/add", "", "text/xml", []byte(body))
+		if a.Status >= 500 {
+			t.Fatalf("%d for %q: %s", a.Status, body, a.Body)
 		}
 		after, err := s.st.AsyncExecution(context.Background(), "fz")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.status != http.StatusOK && (after.Status != before.Status || !after.UpdatedAt.Equal(before.UpdatedAt)) {
-			t.Fatalf("execution changed by a refused callback (%d %s)", a.status, a.body)
+		if a.Status != http.StatusOK && (after.Status != before.Status || !after.UpdatedAt.Equal(before.UpdatedAt)) {
+			t.Fatalf("execution changed by a refused callback (%d %s)", a.Status, a.Body)
 		}
 		if after.Status != model.AsyncWaiting { // reopen for the next input
-			send(t, "POST", s.base+"/admin/v1/async-executions/fz/reopen", "", nil,
-				"X-Idp-Authenticated-User-Email", operatorEmail).want(t, http.StatusOK)
+			s.c.For(t).Send("POST", "/admin/v1/async-executions/fz/reopen", "", "", nil,
+				"X-Idp-Authenticated-User-Email", operatorEmail).WantStatus(t, http.StatusOK)
 		}
 	})
 }

@@ -1,14 +1,9 @@
 package async
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -16,30 +11,27 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
-	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // Identities of the tests: root is a bootstrap admin, the others get
-// direct permission bindings.
+// direct permission bindings (admintest.Staff).
 const (
-	rootEmail     = "root@example.com"
-	operatorEmail = "operator@example.com"
-	readerEmail   = "reader@example.com"
-	nobodyEmail   = "nobody@example.com"
+	rootEmail     = admintest.RootEmail
+	operatorEmail = admintest.OperatorEmail
+	readerEmail   = admintest.ReaderEmail
+	nobodyEmail   = admintest.NobodyEmail
 )
-
-// testKey is the secret key of every stack (instances sharing a database
-// share the key).
-var testKey = bytes.Repeat([]byte{7}, secret.KeySize)
 
 // clock is a settable test clock: real time plus an offset.
 type clock struct{ offset atomic.Int64 }
@@ -57,35 +49,14 @@ type stack struct {
 	x     *Executions
 	clock *clock
 	base  string
-	logs  *syncBuffer
-}
-
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	c     *admintest.Client
+	logs  *admintest.LogBuffer
 }
 
 func newStack(t testing.TB, st *store.Store) *stack {
 	t.Helper()
-	box, err := secret.NewBox(testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	box := admintest.Box(t)
+	log, logs := admintest.Logger()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
@@ -124,104 +95,22 @@ func newStack(t testing.TB, st *store.Store) *stack {
 		t.Fatal(err)
 	}
 	h := server.Config{Logger: log, Registry: reg, Metrics: metrics, Health: http.NotFoundHandler(), Runtime: d, Admin: adm}.MainHandler()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	api := admintest.Serve(t, h)
 	run(routes.Run)
 	run(rec.Run)
 	run(x.Run)
-	s := &stack{t: t, st: st, x: x, clock: c, base: srv.URL, logs: logs}
-	s.bindRoles()
-	return s
-}
-
-// bindRoles gives operator and reader their roles (once per database:
-// stacks may share one).
-func (s *stack) bindRoles() {
-	ctx := context.Background()
-	for i, b := range []struct {
-		email string
-		role  model.Role
-	}{{operatorEmail, model.RoleOperator}, {readerEmail, model.RoleReader}} {
-		err := s.st.Transact(ctx, func(tx *store.Tx) error {
-			return tx.InsertPermissionBinding(ctx, model.PermissionBinding{
-				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
-				TenantID: model.DefaultTenant, CreatedAt: time.Now(), CreatedBy: "setup"})
-		})
-		if err != nil && !errors.Is(err, store.ErrAlreadyExists) {
-			s.t.Fatal(err)
-		}
-	}
+	// Stacks may share a database: Bind keeps bindings already there.
+	admintest.Bind(t, st, admintest.Staff()...)
+	return &stack{t: t, st: st, x: x, clock: c, base: api.URL, c: api, logs: logs}
 }
 
 // answer is one HTTP answer.
-type answer struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func (a answer) json(t testing.TB) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(a.body, &m); err != nil {
-		t.Fatalf("answer is not a JSON object (%v): %.500s", err, a.body)
-	}
-	return m
-}
-
-func (a answer) want(t testing.TB, status int) answer {
-	t.Helper()
-	if a.status != status {
-		t.Fatalf("status %d, want %d: %.1500s", a.status, status, a.body)
-	}
-	return a
-}
-
-// wantError checks an SPEC 7.1 error answer.
-func (a answer) wantError(t testing.TB, status int, code string) {
-	t.Helper()
-	var e struct {
-		Error struct{ Code, Message, CorrelationID string }
-	}
-	if err := json.Unmarshal(a.body, &e); err != nil || a.status != status || e.Error.Code != code || e.Error.Message == "" {
-		t.Fatalf("answer %d %s, want %d %s", a.status, a.body, status, code)
-	}
-}
-
-var httpClient = &http.Client{Timeout: 30 * time.Second}
+type answer = admintest.Response
 
 // do sends one request; headers are name/value pairs.
 func (s *stack) do(method, path, ct string, body []byte, hdr ...string) answer {
 	s.t.Helper()
-	return send(s.t, method, s.base+path, ct, body, hdr...)
-}
-
-func send(t testing.TB, method, url, ct string, body []byte, hdr ...string) answer {
-	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	return answer{status: res.StatusCode, header: res.Header, body: b}
+	return s.c.Send(method, path, "", ct, body, hdr...)
 }
 
 // admin sends an admin request as email with a JSON body (nil for none).
@@ -236,7 +125,7 @@ func (s *stack) admin(method, path, email string, body any) answer {
 		}
 		ct = "application/json"
 	}
-	return s.do(method, "/admin/v1"+path, ct, b, "X-Idp-Authenticated-User-Email", email)
+	return s.c.Send(method, adminapi.Prefix+path, email, ct, b)
 }
 
 // service is an onboarded calc service.
@@ -255,13 +144,13 @@ func (s *stack) onboard(key, backendURL, callbackSecret string, asyncOps ...stri
 		s.t.Fatal(err)
 	}
 	a := s.admin("POST", "/wsdl/import-xml:autopilot", rootEmail, map[string]any{"xml": string(wsdl), "environment": "dev",
-		"serviceKey": key, "backendUrl": backendURL}).want(s.t, http.StatusCreated)
+		"serviceKey": key, "backendUrl": backendURL}).WantStatus(s.t, http.StatusCreated)
 	var auto struct {
 		Service    struct{ ServiceID string }
 		Version    struct{ VersionID string }
 		Operations []struct{ OperationID, OperationKey string }
 	}
-	if err := json.Unmarshal(a.body, &auto); err != nil {
+	if err := json.Unmarshal(a.Body, &auto); err != nil {
 		s.t.Fatal(err)
 	}
 	svc := service{id: auto.Service.ServiceID, key: key, ops: map[string]string{}}
@@ -270,14 +159,14 @@ func (s *stack) onboard(key, backendURL, callbackSecret string, asyncOps ...stri
 	}
 	for _, k := range asyncOps {
 		s.admin("PATCH", "/operations/"+svc.ops[k], operatorEmail, map[string]any{"executionMode": "async_callback"}).
-			want(s.t, http.StatusOK)
+			WantStatus(s.t, http.StatusOK)
 	}
 	if callbackSecret != "" {
 		s.admin("PATCH", "/services/"+svc.id, operatorEmail, map[string]any{"callbackAuthMode": "shared_secret",
-			"callbackSecret": callbackSecret}).want(s.t, http.StatusOK)
+			"callbackSecret": callbackSecret}).WantStatus(s.t, http.StatusOK)
 	}
 	s.admin("POST", "/services/"+svc.id+"/versions/"+auto.Version.VersionID+":activate", operatorEmail, nil).
-		want(s.t, http.StatusOK)
+		WantStatus(s.t, http.StatusOK)
 	return svc
 }
 
@@ -289,7 +178,7 @@ func (s *stack) publish(key, op, body string, hdr ...string) answer {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		a = s.do("POST", "/publish/dev/"+key+"/"+op, "application/json", []byte(body), hdr...)
-		if a.status != http.StatusNotFound || time.Now().After(deadline) {
+		if a.Status != http.StatusNotFound || time.Now().After(deadline) {
 			return a
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -304,14 +193,14 @@ type accepted struct {
 
 func (s *stack) start(key, op, body string, hdr ...string) accepted {
 	s.t.Helper()
-	a := s.publish(key, op, body, hdr...).want(s.t, http.StatusAccepted)
+	a := s.publish(key, op, body, hdr...).WantStatus(s.t, http.StatusAccepted)
 	var acc accepted
-	if err := json.Unmarshal(a.body, &acc); err != nil {
+	if err := json.Unmarshal(a.Body, &acc); err != nil {
 		s.t.Fatal(err)
 	}
-	if acc.PollToken == "" || a.header.Get("X-S2R-Poll-Token") != acc.PollToken || a.header.Get("Location") != acc.PollPath ||
+	if acc.PollToken == "" || a.Header.Get("X-S2R-Poll-Token") != acc.PollToken || a.Header.Get("Location") != acc.PollPath ||
 		acc.Status != model.AsyncWaiting || acc.PollPath != "/publish/dev/"+key+"/"+op+"/async/"+acc.CorrelationID {
-		s.t.Fatalf("202 answer: %s, headers %v", a.body, a.header)
+		s.t.Fatalf("202 answer: %s, headers %v", a.Body, a.Header)
 	}
 	return acc
 }
@@ -332,12 +221,12 @@ func (s *stack) poll(path, token string) (answer, pollAnswer) {
 	}
 	a := s.do("GET", path, "", nil, hdr...)
 	var p pollAnswer
-	if a.status == http.StatusOK {
-		if err := json.Unmarshal(a.body, &p); err != nil {
+	if a.Status == http.StatusOK {
+		if err := json.Unmarshal(a.Body, &p); err != nil {
 			s.t.Fatal(err)
 		}
-		if p.PollToken == "" || p.PollToken == token || a.header.Get("X-S2R-Poll-Token") != p.PollToken {
-			s.t.Fatalf("poll token not rotated: %s", a.body)
+		if p.PollToken == "" || p.PollToken == token || a.Header.Get("X-S2R-Poll-Token") != p.PollToken {
+			s.t.Fatalf("poll token not rotated: %s", a.Body)
 		}
 	}
 	return a, p
@@ -378,18 +267,6 @@ func (s *stack) txLogs(id string, n int) []store.TxLog {
 		}
 		if len(logs) >= n || time.Now().After(deadline) {
 			return logs
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// eventually retries cond until it holds or 10 s pass.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/tests/cputime"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkXMLToJSON(b *testing.B) {
 			var out []byte
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				r.Reset(body, xmlstream.Limits{})
 				if _, err := r.Next(); err != nil {
@@ -43,7 +44,7 @@ func BenchmarkXMLToJSON(b *testing.B) {
 		b.Run("Baseline/"+s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				if _, err := baselineXMLToJSON(body); err != nil {
 					b.Fatal(err)
@@ -74,7 +75,7 @@ func BenchmarkJSONToXML(b *testing.B) {
 			w := xmlstream.NewWriter(nil)
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				w.Reset()
 				if err := p.JSONToXML(w, in); err != nil {
@@ -85,24 +86,13 @@ func BenchmarkJSONToXML(b *testing.B) {
 		b.Run("Baseline/"+s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				if _, err := baselineJSONToXML(in); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-	}
-}
-
-// reportCPU starts measuring process CPU time; the returned function
-// reports it per operation as the cpu-ns/op metric.
-func reportCPU(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-		}
 	}
 }
 

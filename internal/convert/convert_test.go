@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,26 +22,19 @@ import (
 // content, XML→JSON); "want" is the output or "error: …". Successful
 // XML→JSON cases are also converted back and forth to check the round trip.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			g := golden.Read(t, path)
-			c := loadCase(t, g)
-			var got string
-			if in, ok := g.Sections["json"]; ok {
-				got = c.toXML(strings.TrimSpace(in))
-				if c.schema != nil && !strings.HasPrefix(got, "error: ") {
-					validateJSON(t, c.schema, []byte(in), "accepted JSON input")
-				}
-			} else {
-				got = c.toJSON(t, strings.TrimSpace(g.Get(t, "xml")))
+	golden.Run(t, "testdata/*.txt", func(t *testing.T, path string, g *golden.File) {
+		c := loadCase(t, g)
+		var got string
+		if in, ok := g.Sections["json"]; ok {
+			got = c.toXML(strings.TrimSpace(in))
+			if c.schema != nil && !strings.HasPrefix(got, "error: ") {
+				validateJSON(t, c.schema, []byte(in), "accepted JSON input")
 			}
-			g.Check(t, path, got)
-		})
-	}
+		} else {
+			got = c.toJSON(t, strings.TrimSpace(g.Get(t, "xml")))
+		}
+		g.Check(t, path, got)
+	})
 }
 
 // goldenCase is a compiled golden case.

@@ -3,8 +3,6 @@ package convert
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,19 +18,10 @@ import (
 // importable corpus WSDL, and round-trips a generated sample document
 // through JSON→XML→JSON.
 func TestCorpus(t *testing.T) {
-	dir := wsdlcorpus.Dir(t)
-	var paths []string
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {
-			paths = append(paths, path)
-		}
-		return nil
-	})
 	ops := 0
-	for _, path := range paths {
-		rel, _ := filepath.Rel(dir, path)
-		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
-		defs, err := wsdl.Parse(context.Background(), xsd.DirLoader{Root: filepath.Join(dir, parts[0])}, parts[1], xmlstream.Limits{})
+	for _, rel := range wsdlcorpus.WSDLs(t) {
+		root, name := wsdlcorpus.Project(t, rel)
+		defs, err := wsdl.Parse(context.Background(), xsd.DirLoader{Root: root}, name, xmlstream.Limits{})
 		if err != nil {
 			continue // import failures are the importer's tests' business
 		}
@@ -86,21 +75,12 @@ func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
 // TestCorpusSchemas runs the same checks for every global element with a
 // complex type of every schema-only corpus file, as a wrapped message.
 func TestCorpusSchemas(t *testing.T) {
-	dir := wsdlcorpus.Dir(t)
-	var paths []string
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".xsd") {
-			paths = append(paths, path)
-		}
-		return nil
-	})
 	n := 0
-	for _, path := range paths {
-		rel, _ := filepath.Rel(dir, path)
-		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
-		set := xsd.NewSet(xsd.Loaders{xsd.BuiltinLoader{}, xsd.DirLoader{Root: filepath.Join(dir, parts[0])}}, xmlstream.Limits{})
+	for _, rel := range wsdlcorpus.Files(t, ".xsd") {
+		root, name := wsdlcorpus.Project(t, rel)
+		set := xsd.NewSet(xsd.Loaders{xsd.BuiltinLoader{}, xsd.DirLoader{Root: root}}, xmlstream.Limits{})
 		ctx := context.Background()
-		if set.LoadSchema(ctx, parts[1]) != nil || set.Finish(ctx) != nil {
+		if set.LoadSchema(ctx, name) != nil || set.Finish(ctx) != nil {
 			continue
 		}
 		for _, name := range set.Elements() {

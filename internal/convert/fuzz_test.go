@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"math/big"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/golden"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -62,17 +62,7 @@ func fuzzEncodedCase(f *testing.F) *goldenCase {
 
 // seedSections adds the named sections of every golden file as seeds.
 func seedSections(f *testing.F, name string) {
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		_, after, ok := strings.Cut(string(data), "-- "+name+" --\n")
-		if !ok {
-			continue
-		}
-		in, _, _ := strings.Cut(after, "\n-- ")
+	for _, in := range golden.Seeds(f, "testdata/*.txt", name) {
 		f.Add([]byte(strings.TrimSpace(in)))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/tests/cputime"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -61,7 +62,7 @@ func BenchmarkConsumeHandler(b *testing.B) {
 			b.SetBytes(int64(len(soapReq)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuTimer(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				req := httptest.NewRequest("POST", "/consume/dev/orders", bytes.NewReader(soapReq))
 				req.Header.Set("Content-Type", "text/xml; charset=utf-8")

@@ -3,7 +3,6 @@ package dataplane
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
 )
@@ -32,9 +32,7 @@ var mtomGetOrder = "--b1\r\nContent-Type: application/xop+xml; charset=UTF-8; ty
 	"\r\n--b1\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <p1>\r\n\r\nfr\r\n--b1--\r\n"
 
 func TestConsume(t *testing.T) {
-	closed, _ := net.Listen("tcp", "127.0.0.1:0")
-	refused := "http://" + closed.Addr().String()
-	closed.Close()
+	refused := "http://" + loopback.FreeAddr(t)
 
 	tests := []struct {
 		name       string

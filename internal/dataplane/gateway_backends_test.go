@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -21,9 +21,7 @@ import (
 // loopback servers: active_passive skips a refusing backend and a 503, but
 // never retries an answer that may have been processed.
 func TestSelectedBackends(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	refused := "http://" + ln.Addr().String()
-	ln.Close()
+	refused := "http://" + loopback.FreeAddr(t)
 	var unavailableHits, faultHits, okHits atomic.Int64
 	unavailable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		unavailableHits.Add(1)

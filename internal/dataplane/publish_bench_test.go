@@ -11,6 +11,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/tests/cputime"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -44,16 +45,6 @@ func (p inProcess) Do(_ context.Context, svc *routing.Service, req upstream.Requ
 	return &upstream.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/xml"}}, Body: p.answer}, svc.DefaultBackend, nil
 }
 
-// cpuTimer reports the process CPU time per operation as cpu-ns/op.
-func cpuTimer(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if n := b.N; n > 0 {
-			b.ReportMetric(float64((processCPU()-start).Nanoseconds())/float64(n), "cpu-ns/op")
-		}
-	}
-}
-
 // BenchmarkPublishHandler measures the publish handler with an in-process
 // backend: request validation, envelope, response conversion, response
 // validation and the record, without any network.
@@ -68,7 +59,7 @@ func BenchmarkPublishHandler(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuTimer(b)()
+			defer cputime.Report(b)()
 			for b.Loop() {
 				req := httptest.NewRequest("POST", "/publish/dev/calc/echo", bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
@@ -135,7 +126,7 @@ func loopbackCalls(b *testing.B, url, ct string, body []byte) {
 	defer client.CloseIdleConnections()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuTimer(b)()
+	defer cputime.Report(b)()
 	for b.Loop() {
 		resp, err := client.Post(url, ct, bytes.NewReader(body))
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/transform"
 )
 
@@ -41,9 +41,7 @@ func expectAdd(t *testing.T, wantBody ...string) http.HandlerFunc {
 }
 
 func TestPublish(t *testing.T) {
-	closed, _ := net.Listen("tcp", "127.0.0.1:0")
-	refusedURL := "http://" + closed.Addr().String() + "/calc"
-	closed.Close()
+	refusedURL := "http://" + loopback.FreeAddr(t) + "/calc"
 
 	tests := []struct {
 		name       string

@@ -61,7 +61,7 @@ func BenchmarkIngestHTTP(b *testing.B) {
 				b.Run(kind, func(b *testing.B) {
 					e := newEnv(b, db.open(b))
 					inst := e.register("f5", "bench", "")
-					run(b, e.url, inst.Token, kind)
+					run(b, e.c.URL, inst.Token, kind)
 				})
 			}
 		})
@@ -144,7 +144,7 @@ func BenchmarkDrillDown(b *testing.B) {
 				lat := make([]time.Duration, 0, b.N)
 				for i := range b.N {
 					s := time.Now()
-					e.admin("GET", m.path(i), readerEmail, "").want(b, 200)
+					e.admin("GET", m.path(i), readerEmail, "").WantStatus(b, 200)
 					lat = append(lat, time.Since(s))
 				}
 				b.StopTimer()

@@ -1,33 +1,30 @@
 package discovery_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
 // Identities of the test environment.
 const (
-	adminEmail    = "admin@example.com"
-	operatorEmail = "operator@example.com"
-	readerEmail   = "reader@example.com"
-	nobodyEmail   = "nobody@example.com"
+	adminEmail    = admintest.AdminEmail
+	operatorEmail = admintest.OperatorEmail
+	readerEmail   = admintest.ReaderEmail
 	acmeEmail     = "admin@acme.example.com" // admin of tenant "acme"
 )
 
@@ -37,8 +34,8 @@ type env struct {
 	t   testing.TB
 	st  *store.Store
 	svc *discovery.Service
-	url string
-	now time.Time // the service's clock, when fixed (zero: real time)
+	c   *admintest.Client // of the frame on 127.0.0.1
+	now time.Time         // the service's clock, when fixed (zero: real time)
 }
 
 // envOption adjusts the discovery configuration of an env.
@@ -49,31 +46,11 @@ func withMaxMB(mb int) envOption {
 	return func(c *discovery.Config) { c.MaxPayloadMB = func() int { return mb } }
 }
 
+// newEnv binds the test identities on st (kept when a first env, another
+// s2r instance, bound them already) and serves discovery.
 func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 	t.Helper()
-	ctx := context.Background()
-	// A second env on one store (a second s2r instance) finds them there.
-	if bs, err := st.PermissionBindings(ctx); err != nil || len(bs) > 0 {
-		return newEnvOn(t, st, opts...)
-	}
-	err := st.Transact(ctx, func(tx *store.Tx) error {
-		for i, b := range []struct {
-			email, tenant string
-			role          model.Role
-		}{{adminEmail, model.DefaultTenant, model.RoleAdmin}, {operatorEmail, model.DefaultTenant, model.RoleOperator},
-			{readerEmail, model.DefaultTenant, model.RoleReader}, {acmeEmail, "acme", model.RoleAdmin}} {
-			err := tx.InsertPermissionBinding(ctx, model.PermissionBinding{
-				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
-				TenantID: b.tenant, CreatedAt: time.Now(), CreatedBy: "setup"})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admintest.Bind(t, st, append(admintest.Staff(), admintest.Binding{Email: acmeEmail, Role: model.RoleAdmin, TenantID: "acme"})...)
 	return newEnvOn(t, st, opts...)
 }
 
@@ -89,10 +66,6 @@ func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	box, err := secret.NewBox(bytes.Repeat([]byte{9}, secret.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
 	reg := prometheus.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
@@ -101,99 +74,26 @@ func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
 	frame := server.Config{Logger: log, Registry: reg, Metrics: metrics,
 		Health:  http.NotFoundHandler(),
 		Runtime: http.NotFoundHandler(),
-		Admin:   admin.New(admin.Config{Store: st, Secrets: box, Logger: log, Routes: svc.Routes()}),
+		Admin:   admin.New(admin.Config{Store: st, Secrets: admintest.Box(t), Logger: log, Routes: svc.Routes()}),
 		Ingest:  svc.IngestHandler(),
 	}
-	srv := httptest.NewServer(frame.MainHandler())
-	t.Cleanup(srv.Close)
-	return &env{t: t, st: st, svc: svc, url: srv.URL}
+	c := admintest.Serve(t, frame.MainHandler())
+	return &env{t: t, st: st, svc: svc, c: c}
 }
 
 // response is an HTTP answer.
-type response struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// errorBody is the SPEC 7.1 error shape.
-type errorBody struct {
-	Error struct {
-		Code          string         `json:"code"`
-		Message       string         `json:"message"`
-		Details       map[string]any `json:"details"`
-		CorrelationID string         `json:"correlationId"`
-	} `json:"error"`
-}
-
-func (r response) errorOf(t testing.TB) errorBody {
-	t.Helper()
-	var e errorBody
-	if err := json.Unmarshal(r.body, &e); err != nil || e.Error.Code == "" {
-		t.Fatalf("not an error body (status %d): %s", r.status, r.body)
-	}
-	return e
-}
-
-func (r response) decode(t testing.TB, v any) {
-	t.Helper()
-	if err := json.Unmarshal(r.body, v); err != nil {
-		t.Fatalf("decode %s: %v", r.body, err)
-	}
-}
-
-func (r response) want(t testing.TB, status int) response {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
-	}
-	return r
-}
-
-// wantError checks the status and code of an error answer.
-func (r response) wantError(t testing.TB, status int, code string) errorBody {
-	t.Helper()
-	r.want(t, status)
-	e := r.errorOf(t)
-	if e.Error.Code != code {
-		t.Fatalf("code %s, want %s: %s", e.Error.Code, code, r.body)
-	}
-	if e.Error.CorrelationID == "" {
-		t.Errorf("no correlationId: %s", r.body)
-	}
-	return e
-}
+type response = admintest.Response
 
 // do sends a request with headers (name, value pairs).
 func (e *env) do(method, path string, body []byte, headers ...string) response {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.url+path, bytes.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return response{status: resp.StatusCode, header: resp.Header, body: b}
+	return e.c.Send(method, path, "", "", body, headers...)
 }
 
 // admin calls the admin API as email with a JSON body.
 func (e *env) admin(method, path, email, body string) response {
 	e.t.Helper()
-	h := []string{}
-	if email != "" {
-		h = append(h, "X-Idp-Authenticated-User-Email", email)
-	}
-	if body != "" {
-		h = append(h, "Content-Type", "application/json")
-	}
-	return e.do(method, "/admin/v1"+path, []byte(body), h...)
+	return e.c.Do(method, adminapi.Prefix+path, email, body)
 }
 
 // ingest posts body to an ingest path with token.
@@ -211,7 +111,7 @@ func (e *env) register(vendor, name, tenant string) discovery.RegisteredInstance
 		body += `,"tenantId":"` + tenant + `"`
 	}
 	var out discovery.RegisteredInstance
-	e.admin("POST", "/ingest-instances", adminEmail, body+"}").want(e.t, http.StatusCreated).decode(e.t, &out)
+	e.admin("POST", "/ingest-instances", adminEmail, body+"}").WantStatus(e.t, http.StatusCreated).Decode(e.t, &out)
 	return out
 }
 
@@ -229,7 +129,7 @@ func jsonOf(t testing.TB, v any) []byte {
 func (e *env) rows(email, query string) model.ObservabilityPageRecord[discovery.RowView] {
 	e.t.Helper()
 	var page model.ObservabilityPageRecord[discovery.RowView]
-	e.admin("GET", "/master-discovery/rows"+query, email, "").want(e.t, 200).decode(e.t, &page)
+	e.admin("GET", "/master-discovery/rows"+query, email, "").WantStatus(e.t, 200).Decode(e.t, &page)
 	return page
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // countEvents returns how many lb events and generic logs are stored.
@@ -72,12 +73,12 @@ func TestIngestAcceptsFormatsAndIsIdempotent(t *testing.T) {
 				h = append(h, "Content-Encoding", "gzip")
 			}
 			var ans discovery.IngestResponse
-			e.ingest(tc.path, inst.Token, body, h...).want(t, 200).decode(t, &ans)
+			e.ingest(tc.path, inst.Token, body, h...).WantStatus(t, 200).Decode(t, &ans)
 			if ans.Stored != ans.Received || ans.Duplicates != 0 {
 				t.Errorf("%s: %+v", tc.name, ans)
 			}
 			// The same batch again: accepted, nothing stored twice.
-			e.ingest(tc.path, inst.Token, body, h...).want(t, 200).decode(t, &ans)
+			e.ingest(tc.path, inst.Token, body, h...).WantStatus(t, 200).Decode(t, &ans)
 			if ans.Stored != 0 || ans.Duplicates != ans.Received {
 				t.Errorf("%s repeated: %+v", tc.name, ans)
 			}
@@ -88,7 +89,7 @@ func TestIngestAcceptsFormatsAndIsIdempotent(t *testing.T) {
 		// Empty bodies are empty batches.
 		for _, body := range []string{"", "[]", "  \n"} {
 			var ans discovery.IngestResponse
-			e.ingest(discovery.PathLBEvents, inst.Token, []byte(body)).want(t, 200).decode(t, &ans)
+			e.ingest(discovery.PathLBEvents, inst.Token, []byte(body)).WantStatus(t, 200).Decode(t, &ans)
 			if ans.Received != 0 {
 				t.Errorf("%q: %+v", body, ans)
 			}
@@ -109,22 +110,22 @@ func TestIngestAuthentication(t *testing.T) {
 			"empty bearer": {"Authorization", "Bearer "},
 		} {
 			r := e.do("POST", discovery.PathLBEvents, body, append([]string{"Content-Type", "application/json"}, h...)...)
-			if got := r.wantError(t, 401, apierr.IngUnauthorized); strings.Contains(string(r.body), inst.Token) {
+			if got := r.WantError(t, 401, apierr.IngUnauthorized); strings.Contains(string(r.Body), inst.Token) {
 				t.Errorf("%s: token echoed: %+v", name, got)
 			}
 		}
-		e.ingest(discovery.PathLBEvents, inst.Token, body).want(t, 200)
+		e.ingest(discovery.PathLBEvents, inst.Token, body).WantStatus(t, 200)
 		// A second s2r instance on the same database, its cache warm.
 		other := newEnv(t, st)
-		other.ingest(discovery.PathHeartbeat, inst.Token, nil).want(t, 200)
+		other.ingest(discovery.PathHeartbeat, inst.Token, nil).WantStatus(t, 200)
 		// Revoked: refused at once here, and by the other instance within
 		// its cache TTL (50 ms here, 2 s by default).
-		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").want(t, 204)
-		e.ingest(discovery.PathLBEvents, inst.Token, body).wantError(t, 401, apierr.IngUnauthorized)
-		waitFor(t, 2*time.Second, "the other instance refuses the revoked token", func() bool {
-			return other.ingest(discovery.PathHeartbeat, inst.Token, nil).status == 401
+		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").WantStatus(t, 204)
+		e.ingest(discovery.PathLBEvents, inst.Token, body).WantError(t, 401, apierr.IngUnauthorized)
+		poll.Until(t, 2*time.Second, "the other instance refuses the revoked token", func() bool {
+			return other.ingest(discovery.PathHeartbeat, inst.Token, nil).Status == 401
 		})
-		e.ingest(discovery.PathHeartbeat, inst.Token, nil).wantError(t, 401, apierr.IngUnauthorized)
+		e.ingest(discovery.PathHeartbeat, inst.Token, nil).WantError(t, 401, apierr.IngUnauthorized)
 		if lb, _ := countEvents(t, st); lb != 1 {
 			t.Errorf("%d events stored, want 1", lb)
 		}
@@ -207,7 +208,7 @@ func TestIngestRefusesBadEvents(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				// The bad event is second: the first, valid one is not stored either.
 				body := "[" + validEvent(0) + "," + tc.body + "," + validEvent(2) + "]"
-				got := e.ingest(discovery.PathLBEvents, inst.Token, []byte(body)).wantError(t, 400, apierr.IngBadRequest)
+				got := e.ingest(discovery.PathLBEvents, inst.Token, []byte(body)).WantError(t, 400, apierr.IngBadRequest)
 				d := got.Error.Details
 				if d["index"] != float64(tc.index) || d["field"] != tc.field || d["reason"] == "" {
 					t.Errorf("details %v, want index %d field %s", d, tc.index, tc.field)
@@ -225,7 +226,7 @@ func TestIngestRefusesBadEvents(t *testing.T) {
 		}
 		for _, tc := range raw {
 			t.Run(tc.name, func(t *testing.T) {
-				e.ingest(discovery.PathLBEvents, inst.Token, []byte(tc.body)).wantError(t, 400, apierr.IngBadRequest)
+				e.ingest(discovery.PathLBEvents, inst.Token, []byte(tc.body)).WantError(t, 400, apierr.IngBadRequest)
 			})
 		}
 		if lb, _ := countEvents(t, st); lb != 0 {
@@ -249,7 +250,7 @@ func TestIngestLimits(t *testing.T) {
 			fmt.Fprintf(&sb, `{"eventId":"%08x-0000-4000-8000-000000000000","timestamp":"2026-11-20T10:00:00Z","serviceUri":"/a"}`+"\n", i)
 		}
 		got := e.ingest(discovery.PathGenericLogs, inst.Token, []byte(sb.String()), "Content-Type", "application/x-ndjson").
-			wantError(t, 413, apierr.IngTooLarge)
+			WantError(t, 413, apierr.IngTooLarge)
 		if got.Error.Details["maxEvents"] != float64(discovery.MaxBatchEvents) {
 			t.Errorf("details %v", got.Error.Details)
 		}
@@ -259,7 +260,7 @@ func TestIngestLimits(t *testing.T) {
 		if len(big) < 1<<20 {
 			t.Fatalf("test body only %d bytes", len(big))
 		}
-		req, _ := http.NewRequest("POST", e.url+discovery.PathLBEvents, struct{ *bytes.Reader }{bytes.NewReader(big)})
+		req, _ := http.NewRequest("POST", e.c.URL+discovery.PathLBEvents, struct{ *bytes.Reader }{bytes.NewReader(big)})
 		req.Header.Set("Authorization", "Bearer "+inst.Token)
 		// The server answers 413 and closes the connection before the
 		// whole body is sent, so the client may see the close first.
@@ -270,7 +271,7 @@ func TestIngestLimits(t *testing.T) {
 			}
 		}
 		// With a Content-Length: refused before reading.
-		got = e.ingest(discovery.PathLBEvents, inst.Token, big).wantError(t, 413, apierr.IngTooLarge)
+		got = e.ingest(discovery.PathLBEvents, inst.Token, big).WantError(t, 413, apierr.IngTooLarge)
 		if got.Error.Details["maxPayloadMb"] != float64(1) {
 			t.Errorf("details %v", got.Error.Details)
 		}
@@ -284,16 +285,16 @@ func TestIngestLimits(t *testing.T) {
 		if bomb.Len() > 64<<10 {
 			t.Fatalf("bomb is %d bytes", bomb.Len())
 		}
-		e.ingest(discovery.PathLBEvents, inst.Token, bomb.Bytes(), "Content-Encoding", "gzip").wantError(t, 413, apierr.IngTooLarge)
+		e.ingest(discovery.PathLBEvents, inst.Token, bomb.Bytes(), "Content-Encoding", "gzip").WantError(t, 413, apierr.IngTooLarge)
 		// Corrupt gzip.
-		e.ingest(discovery.PathLBEvents, inst.Token, []byte("not gzip"), "Content-Encoding", "gzip").wantError(t, 400, apierr.IngBadRequest)
+		e.ingest(discovery.PathLBEvents, inst.Token, []byte("not gzip"), "Content-Encoding", "gzip").WantError(t, 400, apierr.IngBadRequest)
 		// Other encodings and media types.
 		ok, _ := loadgen.Encode(gen.LBBatch(4, time.Now()), false, false)
-		e.ingest(discovery.PathLBEvents, inst.Token, ok, "Content-Encoding", "br").wantError(t, 415, apierr.IngUnsupportedMedia)
-		e.ingest(discovery.PathLBEvents, inst.Token, ok, "Content-Type", "text/xml").wantError(t, 415, apierr.IngUnsupportedMedia)
+		e.ingest(discovery.PathLBEvents, inst.Token, ok, "Content-Encoding", "br").WantError(t, 415, apierr.IngUnsupportedMedia)
+		e.ingest(discovery.PathLBEvents, inst.Token, ok, "Content-Type", "text/xml").WantError(t, 415, apierr.IngUnsupportedMedia)
 		// Methods and paths.
-		e.do("GET", discovery.PathLBEvents, nil, "Authorization", "Bearer "+inst.Token).wantError(t, 405, apierr.IngMethodNotAllowed)
-		e.ingest("/ingest/v1/other", inst.Token, ok).wantError(t, 404, apierr.IngNotFound)
+		e.do("GET", discovery.PathLBEvents, nil, "Authorization", "Bearer "+inst.Token).WantError(t, 405, apierr.IngMethodNotAllowed)
+		e.ingest("/ingest/v1/other", inst.Token, ok).WantError(t, 404, apierr.IngNotFound)
 		if lb, gn := countEvents(t, st); lb != 0 || gn != 0 {
 			t.Errorf("stored %d/%d events from refused batches", lb, gn)
 		}
@@ -309,7 +310,7 @@ func TestIngestStoresWhatWasSent(t *testing.T) {
 		}
 		long := strings.Repeat("é", 40000) // 80,000 bytes
 		ev := strings.Replace(validEvent(1), `"<soap:Envelope/>"`, `"`+long+`"`, 1)
-		e.ingest(discovery.PathLBEvents, inst.Token, []byte("["+ev+"]")).want(t, 200)
+		e.ingest(discovery.PathLBEvents, inst.Token, []byte("["+ev+"]")).WantStatus(t, 200)
 		ctx := context.Background()
 		var (
 			payload, headers, uri, serviceURI, env, key, vendor string
@@ -340,12 +341,12 @@ func TestHeartbeat(t *testing.T) {
 		e := newEnv(t, st)
 		inst := e.register("f5", "bigip-1", "")
 		var hb discovery.HeartbeatResponse
-		e.ingest(discovery.PathHeartbeat, inst.Token, nil).want(t, 200).decode(t, &hb)
+		e.ingest(discovery.PathHeartbeat, inst.Token, nil).WantStatus(t, 200).Decode(t, &hb)
 		if hb.InstanceID != inst.InstanceID {
 			t.Errorf("%+v", hb)
 		}
 		var list []discovery.InstanceView
-		e.admin("GET", "/ingest-instances", readerEmail, "").want(t, 200).decode(t, &list)
+		e.admin("GET", "/ingest-instances", readerEmail, "").WantStatus(t, 200).Decode(t, &list)
 		if len(list) != 1 || list[0].LastHeartbeatAt == nil || list[0].Status != "active" {
 			t.Errorf("%+v", list)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
@@ -15,34 +16,13 @@ import (
 )
 
 // TestRoutesAreGuarded sends every discovery route through the real admin
-// handler: 401 without identity, 403 below its role.
+// handler: 401 without identity, 403 below its role; the OpenAPI document
+// describes them.
 func TestRoutesAreGuarded(t *testing.T) {
-	st := storetest.SQLite(t)
-	e := newEnv(t, st)
-	below := map[model.Role][]string{
-		model.RoleReader:   {nobodyEmail},
-		model.RoleOperator: {nobodyEmail, readerEmail},
-		model.RoleAdmin:    {nobodyEmail, readerEmail, operatorEmail},
-	}
-	for _, rt := range e.svc.Routes() {
-		path := strings.NewReplacer("{instanceId}", "0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b", "{rowId}", "1").Replace(rt.Path)
-		t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {
-			e.admin(rt.Method, path, "", "{}").wantError(t, 401, apierr.AdmUnauthenticated)
-			for _, email := range below[rt.Role] {
-				e.admin(rt.Method, path, email, "{}").wantError(t, 403, apierr.AdmForbidden)
-			}
-		})
-	}
-	// The OpenAPI document describes them.
-	var doc struct {
-		Paths map[string]map[string]any `json:"paths"`
-	}
-	e.admin("GET", "/openapi.json", readerEmail, "").want(t, 200).decode(t, &doc)
-	for _, rt := range e.svc.Routes() {
-		if doc.Paths[rt.Path][strings.ToLower(rt.Method)] == nil {
-			t.Errorf("%s %s not in the OpenAPI document", rt.Method, rt.Path)
-		}
-	}
+	e := newEnv(t, storetest.SQLite(t))
+	admintest.CheckGuarded(t, e.c, e.svc.Routes(), admintest.Guard{Body: "{}",
+		Path: strings.NewReplacer("{instanceId}", "0b6c3e52-8d2f-4f0e-9a51-3c1d2e4f5a6b", "{rowId}", "1").Replace})
+	admintest.CheckDocumented(t, e.c, e.svc.Routes())
 }
 
 func TestInstancesRegisterListRevoke(t *testing.T) {
@@ -57,12 +37,12 @@ func TestInstancesRegisterListRevoke(t *testing.T) {
 			t.Errorf("%+v", other)
 		}
 		// The token is never shown again, nor stored.
-		r := e.admin("GET", "/ingest-instances", readerEmail, "").want(t, 200)
-		if strings.Contains(string(r.body), inst.Token) || strings.Contains(string(r.body), "token") {
-			t.Errorf("list shows a token: %s", r.body)
+		r := e.admin("GET", "/ingest-instances", readerEmail, "").WantStatus(t, 200)
+		if strings.Contains(string(r.Body), inst.Token) || strings.Contains(string(r.Body), "token") {
+			t.Errorf("list shows a token: %s", r.Body)
 		}
 		var list []discovery.InstanceView
-		r.decode(t, &list)
+		r.Decode(t, &list)
 		if len(list) != 2 || list[0].InstanceID != inst.InstanceID || list[0].CreatedBy != adminEmail {
 			t.Errorf("%+v", list)
 		}
@@ -86,25 +66,25 @@ func TestInstancesRegisterListRevoke(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A tenant's admin sees and revokes only its tenant's instances.
-		e.admin("GET", "/ingest-instances", acmeEmail, "").want(t, 200).decode(t, &list)
+		e.admin("GET", "/ingest-instances", acmeEmail, "").WantStatus(t, 200).Decode(t, &list)
 		if len(list) != 1 || list[0].InstanceID != other.InstanceID {
 			t.Errorf("acme sees %+v", list)
 		}
-		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, acmeEmail, "").wantError(t, 404, apierr.AdmNotFound)
+		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, acmeEmail, "").WantError(t, 404, apierr.AdmNotFound)
 		e.admin("POST", "/ingest-instances", acmeEmail, `{"vendor":"f5","name":"x","tenantId":"default"}`).
-			wantError(t, 403, apierr.AdmForbidden)
+			WantError(t, 403, apierr.AdmForbidden)
 		// Revoke: 204, twice; unknown: 404.
-		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").want(t, 204)
-		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").want(t, 204)
-		e.admin("DELETE", "/ingest-instances/nope", adminEmail, "").wantError(t, 404, apierr.AdmNotFound)
-		e.admin("GET", "/ingest-instances", adminEmail, "").want(t, 200).decode(t, &list)
+		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").WantStatus(t, 204)
+		e.admin("DELETE", "/ingest-instances/"+inst.InstanceID, adminEmail, "").WantStatus(t, 204)
+		e.admin("DELETE", "/ingest-instances/nope", adminEmail, "").WantError(t, 404, apierr.AdmNotFound)
+		e.admin("GET", "/ingest-instances", adminEmail, "").WantStatus(t, 200).Decode(t, &list)
 		if list[0].Status != "revoked" || list[0].RevokedAt == nil || list[0].RevokedBy != adminEmail {
 			t.Errorf("%+v", list[0])
 		}
 		// Audit: registrations and the revocation, without the token.
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		r = e.admin("GET", "/audit-events?entityType=ingest_instance&pageSize=50", adminEmail, "").want(t, 200)
-		r.decode(t, &page)
+		r = e.admin("GET", "/audit-events?entityType=ingest_instance&pageSize=50", adminEmail, "").WantStatus(t, 200)
+		r.Decode(t, &page)
 		actions := map[string]int{}
 		for _, a := range page.Items {
 			actions[a.ActionType+"/"+a.Result]++
@@ -113,7 +93,7 @@ func TestInstancesRegisterListRevoke(t *testing.T) {
 			actions["ingest_instance.register/failure"] != 1 || actions["ingest_instance.revoke/failure"] != 2 {
 			t.Errorf("audit actions %v", actions)
 		}
-		if strings.Contains(string(r.body), inst.Token) {
+		if strings.Contains(string(r.Body), inst.Token) {
 			t.Error("a token reached the audit log")
 		}
 	})
@@ -129,13 +109,13 @@ func TestInstanceValidation(t *testing.T) {
 		{`{"vendor":"f5","name":"x","tenantId":"bad tenant"}`, "tenantId"},
 		{`{"vendor":"f5","name":"x","token":"mine"}`, "token"},
 	} {
-		got := e.admin("POST", "/ingest-instances", adminEmail, tc.body).wantError(t, 400, apierr.ValBadRequest)
+		got := e.admin("POST", "/ingest-instances", adminEmail, tc.body).WantError(t, 400, apierr.ValBadRequest)
 		if got.Error.Details["field"] != tc.field {
 			t.Errorf("%s: %v", tc.body, got.Error.Details)
 		}
 	}
 	var list []json.RawMessage
-	e.admin("GET", "/ingest-instances", adminEmail, "").want(t, http.StatusOK).decode(t, &list)
+	e.admin("GET", "/ingest-instances", adminEmail, "").WantStatus(t, http.StatusOK).Decode(t, &list)
 	if len(list) != 0 {
 		t.Errorf("%d instances after refused registrations", len(list))
 	}

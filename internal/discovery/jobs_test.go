@@ -12,6 +12,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // runService runs svc's background jobs until the test ends.
@@ -23,18 +24,6 @@ func runService(t *testing.T, svc *discovery.Service) {
 		cancel()
 		<-done
 	})
-}
-
-// waitFor polls fn every 20 ms for up to d.
-func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !fn() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // TestOnboardedServicesMatch onboards services through the admin API
@@ -53,11 +42,11 @@ func TestOnboardedServicesMatch(t *testing.T) {
 			t.Fatalf("before onboarding %+v", r)
 		}
 		var svc, orders model.Service
-		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"calc","environment":"prod"}`).want(t, 201).decode(t, &svc)
+		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"calc","environment":"prod"}`).WantStatus(t, 201).Decode(t, &svc)
 		e.admin("POST", "/services/"+svc.ServiceID+"/backend-profiles", operatorEmail,
-			`{"name":"main","endpointUrl":"http://10.0.0.5:8080/CalcService/calc.asmx?x=1"}`).want(t, 201)
-		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"orders","environment":"dev"}`).want(t, 201).decode(t, &orders)
-		waitFor(t, 10*time.Second, "rows re-matched", func() bool {
+			`{"name":"main","endpointUrl":"http://10.0.0.5:8080/CalcService/calc.asmx?x=1"}`).WantStatus(t, 201)
+		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"orders","environment":"dev"}`).WantStatus(t, 201).Decode(t, &orders)
+		poll.Until(t, 10*time.Second, "rows re-matched", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == svc.ServiceID &&
 				e.rowByURI("/publish/dev/orders/getorder").OnboardedServiceID == orders.ServiceID
 		})
@@ -78,8 +67,8 @@ func TestOnboardedServicesMatch(t *testing.T) {
 			t.Errorf("new event carries %q %q (%v)", env, key, err)
 		}
 		// A deprecated (soft-deleted) service matches nothing any more.
-		e.admin("DELETE", "/services/"+svc.ServiceID, operatorEmail, "").want(t, 200)
-		waitFor(t, 10*time.Second, "row back to a shadow service", func() bool {
+		e.admin("DELETE", "/services/"+svc.ServiceID, operatorEmail, "").WantStatus(t, 200)
+		poll.Until(t, 10*time.Second, "row back to a shadow service", func() bool {
 			return e.rowByURI("/calcservice/calc.asmx").OnboardedServiceID == ""
 		})
 	})
@@ -95,7 +84,7 @@ func TestFreshness(t *testing.T) {
 		f5 := e.register("f5", "bigip-1", "")
 		kong := e.register("kong", "kong-1", "")
 		revoked := e.register("f5", "old", "")
-		e.admin("DELETE", "/ingest-instances/"+revoked.InstanceID, adminEmail, "").want(t, 204)
+		e.admin("DELETE", "/ingest-instances/"+revoked.InstanceID, adminEmail, "").WantStatus(t, 204)
 		ctx := context.Background()
 
 		fr, err := e.svc.Freshness(ctx, start)
@@ -107,7 +96,7 @@ func TestFreshness(t *testing.T) {
 		}
 		// f5 sends traffic; kong heartbeats; 61 minutes later f5 is stale.
 		e.send(f5.Token, tx("/calc", "10.1.0.1", start.Add(-time.Second), 1, false))
-		e.ingest(discovery.PathHeartbeat, kong.Token, nil).want(t, 200)
+		e.ingest(discovery.PathHeartbeat, kong.Token, nil).WantStatus(t, 200)
 		later := start.Add(61 * time.Minute)
 		fr, err = e.svc.Freshness(ctx, later)
 		if err != nil {
@@ -126,7 +115,7 @@ func TestFreshness(t *testing.T) {
 		}
 		// A heartbeat at that time makes f5 fresh again.
 		clock.Store(&later)
-		e.ingest(discovery.PathHeartbeat, f5.Token, nil).want(t, 200)
+		e.ingest(discovery.PathHeartbeat, f5.Token, nil).WantStatus(t, 200)
 		fr, err = e.svc.Freshness(ctx, later.Add(time.Minute))
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +171,7 @@ func TestRebuildRollupsMatchesIngest(t *testing.T) {
 			for _, r := range e.rows(adminEmail, "?pageSize=200").Items {
 				var dd discovery.DrillDown
 				e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(r.RowID, 10)+"/drill-down?source=all&timelineDays=1",
-					adminEmail, "").want(t, 200).decode(t, &dd)
+					adminEmail, "").WantStatus(t, 200).Decode(t, &dd)
 				dd.Row.FirstSeen, dd.Row.LastSeen = dd.Row.FirstSeen.Truncate(time.Millisecond), dd.Row.LastSeen.Truncate(time.Millisecond)
 				dd.GoodExamples = nil
 				out[r.RowID] = string(jsonOf(t, dd))

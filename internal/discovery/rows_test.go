@@ -27,7 +27,7 @@ func (e *env) send(token string, events any) discovery.IngestResponse {
 		path = discovery.PathGenericLogs
 	}
 	var ans discovery.IngestResponse
-	e.ingest(path, token, body).want(e.t, 200).decode(e.t, &ans)
+	e.ingest(path, token, body).WantStatus(e.t, 200).Decode(e.t, &ans)
 	return ans
 }
 
@@ -108,7 +108,7 @@ func TestRowsListAndFilters(t *testing.T) {
 			}
 		}
 		for _, q := range []string{"?source=x", "?onboarded=maybe", "?pageSize=500", "?page=0"} {
-			e.admin("GET", "/master-discovery/rows"+q, readerEmail, "").wantError(t, 400, apierr.ValBadRequest)
+			e.admin("GET", "/master-discovery/rows"+q, readerEmail, "").WantError(t, 400, apierr.ValBadRequest)
 		}
 		// Another tenant sees its own rows only, and none of these.
 		if got := e.rows(acmeEmail, ""); got.TotalItems != 1 || got.Items[0].ServiceURI != "/acme/only" {
@@ -116,10 +116,10 @@ func TestRowsListAndFilters(t *testing.T) {
 		}
 		for _, path := range []string{"/drill-down", "/failures"} {
 			e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(calc.RowID, 10)+path, acmeEmail, "").
-				wantError(t, 404, apierr.DiscNotFound)
+				WantError(t, 404, apierr.DiscNotFound)
 		}
-		e.admin("GET", "/master-discovery/rows/999999/drill-down", adminEmail, "").wantError(t, 404, apierr.DiscNotFound)
-		e.admin("GET", "/master-discovery/rows/abc/failures", adminEmail, "").wantError(t, 404, apierr.DiscNotFound)
+		e.admin("GET", "/master-discovery/rows/999999/drill-down", adminEmail, "").WantError(t, 404, apierr.DiscNotFound)
+		e.admin("GET", "/master-discovery/rows/abc/failures", adminEmail, "").WantError(t, 404, apierr.DiscNotFound)
 	})
 }
 
@@ -140,7 +140,7 @@ func TestDrillDownAndFailures(t *testing.T) {
 		base := "/master-discovery/rows/" + strconv.FormatInt(row.RowID, 10)
 
 		var dd discovery.DrillDown
-		e.admin("GET", base+"/drill-down", readerEmail, "").want(t, 200).decode(t, &dd)
+		e.admin("GET", base+"/drill-down", readerEmail, "").WantStatus(t, 200).Decode(t, &dd)
 		if dd.TimelineDays != 7 || dd.Source != "lb" || len(dd.Timeline) != 7*24 || dd.AlertRule != nil {
 			t.Errorf("defaults: days %d source %s timeline %d rule %v", dd.TimelineDays, dd.Source, len(dd.Timeline), dd.AlertRule)
 		}
@@ -179,7 +179,7 @@ func TestDrillDownAndFailures(t *testing.T) {
 		}{{"?timelineDays=0", 1, "lb"}, {"?timelineDays=99", 30, "lb"}, {"?timelineDays=abc", 7, "lb"},
 			{"?timelineDays=2&source=generic", 2, "generic"}, {"?source=all", 7, "all"}, {"?source=LB", 7, "lb"}} {
 			var got discovery.DrillDown
-			e.admin("GET", base+"/drill-down"+tc.query, readerEmail, "").want(t, 200).decode(t, &got)
+			e.admin("GET", base+"/drill-down"+tc.query, readerEmail, "").WantStatus(t, 200).Decode(t, &got)
 			if got.TimelineDays != tc.days || got.Source != tc.source || len(got.Timeline) != tc.days*24 {
 				t.Errorf("%s: days %d source %s points %d", tc.query, got.TimelineDays, got.Source, len(got.Timeline))
 			}
@@ -189,16 +189,16 @@ func TestDrillDownAndFailures(t *testing.T) {
 		}
 
 		var fl discovery.Failures
-		e.admin("GET", base+"/failures", readerEmail, "").want(t, 200).decode(t, &fl)
+		e.admin("GET", base+"/failures", readerEmail, "").WantStatus(t, 200).Decode(t, &fl)
 		if fl.ServiceURI != "/calc" || fl.Count != 10 || len(fl.Failures) != 10 || fl.Partial {
 			t.Errorf("failures %+v", fl)
 		}
-		e.admin("GET", base+"/failures?limit=4", readerEmail, "").want(t, 200).decode(t, &fl)
+		e.admin("GET", base+"/failures?limit=4", readerEmail, "").WantStatus(t, 200).Decode(t, &fl)
 		if fl.Count != 4 || !fl.Partial || fl.Failures[0].Response.Payload != "<fault/>" || !fl.Failures[0].SoapFault {
 			t.Errorf("limited failures %+v", fl)
 		}
 		for _, q := range []string{"?limit=0", "?limit=201", "?limit=x"} {
-			e.admin("GET", base+"/failures"+q, readerEmail, "").wantError(t, 400, apierr.ValBadRequest)
+			e.admin("GET", base+"/failures"+q, readerEmail, "").WantError(t, 400, apierr.ValBadRequest)
 		}
 	})
 }
@@ -226,20 +226,20 @@ func TestAlertRules(t *testing.T) {
 		}
 
 		var saved discovery.AlertSaved
-		put(calc.RowID, operatorEmail, `{"enabled":true,"failurePctThreshold":15.5}`).want(t, 200).decode(t, &saved)
+		put(calc.RowID, operatorEmail, `{"enabled":true,"failurePctThreshold":15.5}`).WantStatus(t, 200).Decode(t, &saved)
 		if saved.Status != "saved" || saved.ServiceURI != "/calc" {
 			t.Errorf("%+v", saved)
 		}
 		var dd discovery.DrillDown
-		e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(calc.RowID, 10)+"/drill-down", readerEmail, "").want(t, 200).decode(t, &dd)
+		e.admin("GET", "/master-discovery/rows/"+strconv.FormatInt(calc.RowID, 10)+"/drill-down", readerEmail, "").WantStatus(t, 200).Decode(t, &dd)
 		if r := dd.AlertRule; r == nil || !r.Enabled || r.MinCalls1h != 20 || r.FailurePctThreshold != 15.5 ||
 			r.FailureCountThreshold != 5 || r.UpdatedBy != operatorEmail {
 			t.Errorf("rule %+v", dd.AlertRule)
 		}
-		put(generic.RowID, operatorEmail, `{"enabled":true}`).wantError(t, 400, apierr.DiscBadRequest)
-		put(acmeRow.RowID, operatorEmail, `{"enabled":true}`).wantError(t, 404, apierr.DiscNotFound)
-		put(999999, operatorEmail, `{"enabled":true}`).wantError(t, 404, apierr.DiscNotFound)
-		put(calc.RowID, readerEmail, `{"enabled":true}`).wantError(t, 403, apierr.AdmForbidden)
+		put(generic.RowID, operatorEmail, `{"enabled":true}`).WantError(t, 400, apierr.DiscBadRequest)
+		put(acmeRow.RowID, operatorEmail, `{"enabled":true}`).WantError(t, 404, apierr.DiscNotFound)
+		put(999999, operatorEmail, `{"enabled":true}`).WantError(t, 404, apierr.DiscNotFound)
+		put(calc.RowID, readerEmail, `{"enabled":true}`).WantError(t, 403, apierr.AdmForbidden)
 		for _, tc := range []struct{ body, field string }{
 			{`{"failurePctThreshold":101}`, "failurePctThreshold"},
 			{`{"minCalls1h":-1}`, "minCalls1h"},
@@ -247,13 +247,13 @@ func TestAlertRules(t *testing.T) {
 			{`{"enabled":"yes"}`, "enabled"},
 			{`{"threshold":1}`, "threshold"},
 		} {
-			got := put(calc.RowID, operatorEmail, tc.body).wantError(t, 400, apierr.ValBadRequest)
+			got := put(calc.RowID, operatorEmail, tc.body).WantError(t, 400, apierr.ValBadRequest)
 			if got.Error.Details["field"] != tc.field {
 				t.Errorf("%s: %v", tc.body, got.Error.Details)
 			}
 		}
 		// A second PUT replaces the rule; missing fields take defaults.
-		put(calc.RowID, operatorEmail, `{"enabled":true,"minCalls1h":10}`).want(t, 200)
+		put(calc.RowID, operatorEmail, `{"enabled":true,"minCalls1h":10}`).WantStatus(t, 200)
 
 		cands, err := e.svc.AlertCandidates(context.Background(), now)
 		if err != nil {
@@ -270,7 +270,7 @@ func TestAlertRules(t *testing.T) {
 		}
 		// Audit: the saves with before and after states.
 		var page model.ObservabilityPageRecord[model.AuditEvent]
-		e.admin("GET", "/audit-events?actionType=discovery.alert_rule.put&result=success", adminEmail, "").want(t, 200).decode(t, &page)
+		e.admin("GET", "/audit-events?actionType=discovery.alert_rule.put&result=success", adminEmail, "").WantStatus(t, 200).Decode(t, &page)
 		if page.TotalItems != 2 || page.Items[0].BeforeState == nil || page.Items[0].AfterState == nil {
 			t.Errorf("audit %+v", page.Items)
 		}

@@ -3,27 +3,15 @@ package fetch
 import (
 	"context"
 	"errors"
-	"net"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // TestPolicyDialContext: the exported dialer refuses loopback by default,
 // connects once the address is allowed, and refuses other networks.
 func TestPolicyDialContext(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	l := loopback.Listen(t, nil)
 	ctx := context.Background()
 	var fe *Error
 	if _, err := (Policy{}).DialContext(ctx, "tcp", l.Addr().String()); !errors.As(err, &fe) || fe.Reason != ReasonBlockedAddress {

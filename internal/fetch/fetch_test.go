@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // allowLoopback is the allow list tests that talk to httptest servers need.
@@ -178,13 +180,7 @@ func TestGetStatusTextNotEchoed(t *testing.T) {
 }
 
 func TestGetConnectRefused(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err = New(Policy{AllowedCIDRs: allowLoopback}).Get(context.Background(), "http://"+addr+"/")
+	_, err := New(Policy{AllowedCIDRs: allowLoopback}).Get(context.Background(), "http://"+loopback.FreeAddr(t)+"/")
 	wantFetchError(t, err, ReasonConnect, "")
 	if !strings.Contains(err.Error(), "cannot connect to 127.0.0.1") {
 		t.Errorf("error = %q", err)

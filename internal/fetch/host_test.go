@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/netip"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 func TestLiteralAddrs(t *testing.T) {
@@ -68,20 +70,7 @@ func (f failingResolver) LookupNetIP(_ context.Context, _, host string) ([]netip
 // address is refused as that address (blocked_address), whatever DNS
 // would say; allowed, the same spelling connects.
 func TestLegacySpellingsRefusedWithoutDNS(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	l := loopback.Listen(t, nil)
 	_, port, _ := net.SplitHostPort(l.Addr().String())
 	ctx := context.Background()
 	for _, host := range []string{"2130706433", "0177.0.0.1", "0x7f000001", "0x7f.0.0.1", "127.1", "localhost", "localhost.",

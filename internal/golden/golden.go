@@ -10,6 +10,7 @@ package golden
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,6 +38,45 @@ func Read(t testing.TB, path string) *File {
 		t.Fatal(err)
 	}
 	return Parse(string(data))
+}
+
+// Run runs body as a subtest per golden file that matches pattern
+// (filepath.Glob), named after the file less its extension, with the file
+// parsed; it fails the test when no file matches.
+func Run(t *testing.T, pattern string, body func(t *testing.T, path string, f *File)) {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), func(t *testing.T) {
+			body(t, path, Read(t, path))
+		})
+	}
+}
+
+// Seeds returns the section name of every golden file that matches
+// pattern and has one, in file order, to seed a fuzz target: the text
+// after the first "-- name --" line, up to the line break before the next
+// line that starts with "-- " (or to the end of the file).
+func Seeds(t testing.TB, pattern, name string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(pattern)
+	var out []string
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, after, ok := strings.Cut(string(data), "-- "+name+" --\n")
+		if !ok {
+			continue
+		}
+		in, _, _ := strings.Cut(after, "\n-- ")
+		out = append(out, in)
+	}
+	return out
 }
 
 // Parse parses golden file text.

@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,5 +29,30 @@ func TestSectionMarkers(t *testing.T) {
 	f := Parse("-- --\n-- a --\nx\n")
 	if f.Comment != "-- --\n" || f.Sections["a"] != "x\n" {
 		t.Errorf("got %+v", f)
+	}
+}
+
+// TestRunAndSeeds: Run gives each file's subtest its parsed file; Seeds
+// takes a section's text from every file that has it, in file order.
+func TestRunAndSeeds(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.txt": "-- in --\none\n-- want --\nx\n",
+		"b.txt": "-- want --\ny\n",
+		"c.txt": "-- in --\nthree\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := Seeds(t, filepath.Join(dir, "*.txt"), "in"), []string{"one", "three\n"}; !cmp.Equal(got, want) {
+		t.Errorf("Seeds = %q, want %q", got, want)
+	}
+	var ran []string
+	Run(t, filepath.Join(dir, "*.txt"), func(t *testing.T, path string, f *File) {
+		ran = append(ran, filepath.Base(path)+":"+f.Sections["want"])
+	})
+	if want := []string{"a.txt:x\n", "b.txt:y\n", "c.txt:"}; !cmp.Equal(ran, want) {
+		t.Errorf("Run ran %q, want %q", ran, want)
 	}
 }

@@ -1,21 +1,15 @@
 package notify
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/notify/smtptest"
 	"github.com/s2r-project/s2r/internal/secret"
@@ -25,11 +19,10 @@ import (
 // Test identities: root is a bootstrap admin, the others get permission
 // bindings.
 const (
-	rootEmail     = "root@example.com"
-	operatorEmail = "operator@example.com"
-	readerEmail   = "reader@example.com"
+	rootEmail     = admintest.RootEmail
+	operatorEmail = admintest.OperatorEmail
+	readerEmail   = admintest.ReaderEmail
 	acmeEmail     = "acme-reader@example.com" // reader in tenant acme
-	nobodyEmail   = "nobody@example.com"
 
 	smtpUser     = "alerts@example.com"
 	smtpPassword = "pa55-w0rd:Secret!"
@@ -80,24 +73,6 @@ func (c *clock) advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // harness is a Notifier on a real store, with the real admin API (its
 // routes included) on 127.0.0.1 and a real SMTP server.
 type harness struct {
@@ -108,8 +83,8 @@ type harness struct {
 	figures  *fixedFigures
 	clock    *clock
 	smtp     *smtptest.Server
-	api      *httptest.Server
-	logs     *syncBuffer
+	api      *admintest.Client
+	logs     *admintest.LogBuffer
 }
 
 // failing is a candidate whose rule triggers: 25 failures of 200 calls.
@@ -130,12 +105,9 @@ func healthy(rowID int64) Candidate {
 // working configuration for that server.
 func newHarness(t *testing.T, st *store.Store, smtpOpts smtptest.Options, settings map[string]any) *harness {
 	t.Helper()
-	box, err := secret.NewBox(bytes.Repeat([]byte{7}, secret.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	box := admintest.Box(t)
+	logger, logs := admintest.Logger()
+	var err error
 	h := &harness{t: t, store: st, box: box, figures: &fixedFigures{}, logs: logs,
 		clock: &clock{now: time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)}}
 	h.smtp = smtptest.Start(t, smtpOpts)
@@ -145,10 +117,9 @@ func newHarness(t *testing.T, st *store.Store, smtpOpts smtptest.Options, settin
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.api = httptest.NewServer(admin.New(admin.Config{Store: st, Secrets: box, Logger: logger,
+	h.api = admintest.Serve(t, admin.New(admin.Config{Store: st, Secrets: box, Logger: logger,
 		BootstrapAdmins: []string{rootEmail}, Version: "test", Routes: h.notifier.Routes()}))
-	t.Cleanup(h.api.Close)
-	h.bind()
+	admintest.Bind(t, st, append(admintest.Staff(), admintest.Binding{Email: acmeEmail, Role: model.RoleReader, TenantID: "acme"})...)
 	mode := model.SMTPTLSStartTLS
 	switch {
 	case smtpOpts.ImplicitTLS:
@@ -171,65 +142,11 @@ func newHarness(t *testing.T, st *store.Store, smtpOpts smtptest.Options, settin
 	return h
 }
 
-// bind grants the test identities their roles.
-func (h *harness) bind() {
-	ctx := context.Background()
-	err := h.store.Transact(ctx, func(tx *store.Tx) error {
-		for i, b := range []struct {
-			email, tenant string
-			role          model.Role
-		}{{operatorEmail, model.DefaultTenant, model.RoleOperator}, {readerEmail, model.DefaultTenant, model.RoleReader},
-			{acmeEmail, "acme", model.RoleReader}} {
-			err := tx.InsertPermissionBinding(ctx, model.PermissionBinding{
-				BindingID: "00000000-0000-4000-8000-00000000000" + strconv.Itoa(i+1), Email: b.email, Role: b.role,
-				TenantID: b.tenant, CreatedAt: time.Now(), CreatedBy: "setup"})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-// do calls the admin API as email ("" for no identity).
-func (h *harness) do(method, path, email, body string) (int, []byte) {
-	h.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, h.api.URL+path, rd)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if email != "" {
-		req.Header.Set(access.HeaderEmail, email)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return resp.StatusCode, b
-}
-
 // patchSettings PATCHes settings as the bootstrap admin.
 func (h *harness) patchSettings(patch map[string]any) {
 	h.t.Helper()
 	body, _ := json.Marshal(patch)
-	if status, resp := h.do("PATCH", "/admin/v1/settings", rootEmail, string(body)); status != http.StatusOK {
-		h.t.Fatalf("PATCH settings: %d %s", status, resp)
-	}
+	h.api.Do("PATCH", "/admin/v1/settings", rootEmail, string(body)).WantStatus(h.t, http.StatusOK)
 }
 
 // evaluate runs one evaluation and fails the test on error.
@@ -245,14 +162,8 @@ func (h *harness) evaluate() Report {
 // history returns the first page of the alert mail history as email.
 func (h *harness) history(email string) model.ObservabilityPageRecord[model.AlertMail] {
 	h.t.Helper()
-	status, body := h.do("GET", "/admin/v1/settings/alert-mail-history?pageSize=200", email, "")
-	if status != http.StatusOK {
-		h.t.Fatalf("history: %d %s", status, body)
-	}
 	var page model.ObservabilityPageRecord[model.AlertMail]
-	if err := json.Unmarshal(body, &page); err != nil {
-		h.t.Fatal(err)
-	}
+	h.api.Do("GET", "/admin/v1/settings/alert-mail-history?pageSize=200", email, "").WantStatus(h.t, http.StatusOK).Decode(h.t, &page)
 	return page
 }
 

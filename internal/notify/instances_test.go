@@ -18,19 +18,8 @@ import (
 func TestOneInstanceAtATime(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
-	open := func() *store.Store {
-		st, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		if err := st.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	a := newHarness(t, open(), smtptest.Options{Username: smtpUser, Password: smtpPassword}, nil)
-	other, err := New(Config{Store: open(), Secrets: a.box, Candidates: a.figures, Logger: a.notifier.cfg.Logger,
+	a := newHarness(t, storetest.Open(t, cfg), smtptest.Options{Username: smtpUser, Password: smtpPassword}, nil)
+	other, err := New(Config{Store: storetest.Open(t, cfg), Secrets: a.box, Candidates: a.figures, Logger: a.notifier.cfg.Logger,
 		TLSConfig: a.smtp.ClientTLS(), SendTimeout: 5 * time.Second, Now: a.clock.Now})
 	if err != nil {
 		t.Fatal(err)

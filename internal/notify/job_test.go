@@ -13,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/notify/smtptest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // TestTriggerMail: a failing rule sends one mail over STARTTLS with AUTH
@@ -335,23 +336,10 @@ func TestIPv6Relay(t *testing.T) {
 // TestRelayTimeout: a relay that accepts the connection and never greets
 // fails the attempt within the send timeout.
 func TestRelayTimeout(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { // silent: no 220 greeting, until the client gives up
-				io.Copy(io.Discard, c)
-				c.Close()
-			}()
-		}
-	}()
+	l := loopback.Listen(t, func(c net.Conn) { // silent: no 220 greeting, until the client gives up
+		io.Copy(io.Discard, c)
+		c.Close()
+	})
 	h := newHarness(t, storetest.SQLite(t), smtptest.Options{}, map[string]any{"smtp_port": l.Addr().(*net.TCPAddr).Port})
 	h.notifier.cfg.SendTimeout = 300 * time.Millisecond
 	h.figures.set(failing(1))

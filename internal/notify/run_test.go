@@ -3,11 +3,13 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // setInterval stores alert_evaluation_interval_seconds and bumps the
@@ -60,13 +62,12 @@ func TestRunIntervalChangeAppliesAtOnce(t *testing.T) {
 
 func waitRuns(t *testing.T, st *store.Store, want int64, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for runs(st) < want {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d evaluations within %v, want %d", runs(st), within, want)
+	poll.UntilOK(t, within, "evaluations", func() string {
+		if n := runs(st); n < want {
+			return fmt.Sprintf("%d evaluations, want %d", n, want)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ""
+	})
 }
 
 // TestFollowerAsksAtTheInterval: an instance that does not evaluate

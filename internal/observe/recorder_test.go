@@ -20,6 +20,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -93,13 +94,7 @@ func countLogs(t *testing.T, s *store.Store) int64 {
 // waitFor polls cond until it holds or 20 seconds pass.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 20*time.Second, what, cond)
 }
 
 func TestRecorderWritesBatches(t *testing.T) {

@@ -6,10 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
-	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,24 +49,11 @@ func corpusInput(t *testing.T, defs *wsdl.Definitions) (openapi.Input, bool) {
 // that imports (with its imports, from its folder) and validates it with
 // kin-openapi; the package checksums must verify.
 func TestCorpusDocumentsValidate(t *testing.T) {
-	dir := wsdlcorpus.Dir(t)
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(files)
 	generated := 0
-	for _, path := range files {
-		rel, _ := filepath.Rel(dir, path)
-		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
+	for _, rel := range wsdlcorpus.WSDLs(t) {
+		root, name := wsdlcorpus.Project(t, rel)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defs, err := wsdl.Parse(ctx, xsd.DirLoader{Root: filepath.Join(dir, parts[0])}, parts[1], xmlstream.Limits{})
+		defs, err := wsdl.Parse(ctx, xsd.DirLoader{Root: root}, name, xmlstream.Limits{})
 		cancel()
 		if err != nil {
 			continue // not importable as it stands: the wsdl tests cover why

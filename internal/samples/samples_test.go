@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -109,21 +106,11 @@ func checkSample(t *testing.T, op *xsd.Operation, sample []byte) {
 // with nillable elements null) for every operation of every importable
 // corpus WSDL; each must convert and fit its JSON Schema (patterns aside).
 func TestCorpusSamples(t *testing.T) {
-	corpus := wsdlcorpus.Dir(t)
-	var files []string
-	filepath.WalkDir(corpus, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wsdl") {
-			files = append(files, path)
-		}
-		return err
-	})
-	sort.Strings(files)
 	n := 0
-	for _, path := range files {
-		rel, _ := filepath.Rel(corpus, path)
-		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
+	for _, rel := range wsdlcorpus.WSDLs(t) {
+		root, name := wsdlcorpus.Project(t, rel)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defs, err := wsdl.Parse(ctx, xsd.DirLoader{Root: filepath.Join(corpus, parts[0])}, parts[1], xmlstream.Limits{})
+		defs, err := wsdl.Parse(ctx, xsd.DirLoader{Root: root}, name, xmlstream.Limits{})
 		cancel()
 		if err != nil {
 			continue

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 func testConfig(t *testing.T, separate bool) Config {
@@ -168,13 +170,12 @@ func TestPayloadLimitFollowsSettings(t *testing.T) {
 
 func waitMB(t *testing.T, p *PayloadLimit, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for p.MB() != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("MB = %d, want %d within 10s", p.MB(), want)
+	poll.UntilOK(t, 10*time.Second, "payload limit", func() string {
+		if mb := p.MB(); mb != want {
+			return fmt.Sprintf("MB = %d, want %d", mb, want)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return ""
+	})
 }
 
 func TestListenerGracefulShutdown(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/convert"
+	"github.com/s2r-project/s2r/internal/tests/cputime"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -51,7 +52,7 @@ func BenchmarkResponseToJSON(b *testing.B) {
 	b.Run("TwoPass", func(b *testing.B) {
 		b.SetBytes(int64(len(env)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			m, err := Parse(env, xmlstream.Limits{})
 			if err != nil {
@@ -70,7 +71,7 @@ func BenchmarkResponseToJSON(b *testing.B) {
 		b.SetBytes(int64(len(env)))
 		b.ReportAllocs()
 		r := xmlstream.NewReader(nil, xmlstream.Limits{})
-		defer reportCPU(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			m, err := ParseHeadWith(r, env, xmlstream.Limits{})
 			if err != nil {
@@ -87,14 +88,4 @@ func BenchmarkResponseToJSON(b *testing.B) {
 			}
 		}
 	})
-}
-
-// reportCPU reports process CPU time per operation as cpu-ns/op.
-func reportCPU(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
 }

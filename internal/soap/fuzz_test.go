@@ -1,27 +1,17 @@
 package soap
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/golden"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
+// seedSection passes the named section of every golden file to add.
 func seedSection(f *testing.F, name string, add func(string)) {
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		_, after, ok := strings.Cut(string(data), "-- "+name+" --\n")
-		if !ok {
-			continue
-		}
-		in, _, _ := strings.Cut(after, "\n-- ")
+	for _, in := range golden.Seeds(f, "testdata/*.txt", name) {
 		add(in)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,31 +15,24 @@ import (
 // parsed, "mtom" files are inlined then parsed, "write" files describe an
 // envelope to write, which is then parsed back.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			g := golden.Read(t, path)
-			var got string
-			kind := g.Names[0]
-			if _, ok := g.Sections["mtom"]; ok {
-				kind = "mtom"
-			}
-			switch kind {
-			case "envelope":
-				got = dumpParse([]byte(g.Get(t, "envelope")))
-			case "mtom":
-				got = runMTOM(t, g)
-			case "write":
-				got = runWrite(t, g)
-			default:
-				t.Fatalf("unknown case kind %q", g.Names[0])
-			}
-			g.Check(t, path, got)
-		})
-	}
+	golden.Run(t, "testdata/*.txt", func(t *testing.T, path string, g *golden.File) {
+		var got string
+		kind := g.Names[0]
+		if _, ok := g.Sections["mtom"]; ok {
+			kind = "mtom"
+		}
+		switch kind {
+		case "envelope":
+			got = dumpParse([]byte(g.Get(t, "envelope")))
+		case "mtom":
+			got = runMTOM(t, g)
+		case "write":
+			got = runWrite(t, g)
+		default:
+			t.Fatalf("unknown case kind %q", g.Names[0])
+		}
+		g.Check(t, path, got)
+	})
 }
 
 func dumpParse(data []byte) string {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/tests/cputime"
 )
 
 // benchDoc builds a publish request of about 20 KB: an order with items.
@@ -57,19 +59,18 @@ func BenchmarkEncodingJSONRoundTrip(b *testing.B) {
 	doc := benchDoc(b)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
-	reportCPU(b, func() {
-		for b.Loop() {
-			dec := json.NewDecoder(bytes.NewReader(doc))
-			dec.UseNumber()
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := json.Marshal(v); err != nil {
-				b.Fatal(err)
-			}
+	defer cputime.Report(b)()
+	for b.Loop() {
+		dec := json.NewDecoder(bytes.NewReader(doc))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			b.Fatal(err)
 		}
-	})
+		if _, err := json.Marshal(v); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func benchProgram(b *testing.B, rules []Rule) {
@@ -80,11 +81,10 @@ func benchProgram(b *testing.B, rules []Rule) {
 	}
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
-	reportCPU(b, func() {
-		for b.Loop() {
-			if _, err := prog.Apply(doc); err != nil {
-				b.Fatal(err)
-			}
+	defer cputime.Report(b)()
+	for b.Loop() {
+		if _, err := prog.Apply(doc); err != nil {
+			b.Fatal(err)
 		}
-	})
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -21,7 +22,7 @@ func TestRetries(t *testing.T) {
 	c := upstream.NewClient()
 	defer c.Close()
 	t.Run("connect refused is retried", func(t *testing.T) {
-		b := backend(closedAddr(t))
+		b := backend("http://" + loopback.FreeAddr(t) + "/")
 		b.Profile.RetryCount = intp(2)
 		_, err := c.Do(context.Background(), b, upstream.Request{})
 		assertKind(t, err, upstream.KindUnreachable, apierr.RunBackendFault, http.StatusBadGateway)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -52,21 +53,11 @@ func (l *leader) set(c *upstream.Checker, down bool) {
 // follows the leader's results. When the leader is gone the other one
 // takes over; when the lock cannot be had at all, each checks on its own.
 func TestHealthChecksSharedByOneInstance(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var probes atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			probes.Add(1)
-			c.Close()
-		}
-	}()
+	ln := loopback.Listen(t, func(c net.Conn) {
+		probes.Add(1)
+		c.Close()
+	})
 	addr := ln.Addr().String()
 	b := &upstream.Backend{Profile: model.BackendProfile{ProfileID: "sh-a", EndpointURL: "http://" + addr + "/svc"}}
 	targets := []upstream.HealthTarget{{ServiceID: "sh", ServiceKey: "sh", Mode: upstream.HealthTCP, Interval: 20 * time.Millisecond, Backend: b}}

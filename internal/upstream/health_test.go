@@ -2,6 +2,7 @@ package upstream_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -23,13 +25,7 @@ func loopbackFetcher() *fetch.Fetcher {
 // waitHealthy polls h until profile's health is want or the deadline.
 func waitHealthy(t *testing.T, h *upstream.Health, profile string, want bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for h.Healthy(profile) != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s healthy = %v after 5s, want %v", profile, !want, want)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, fmt.Sprintf("%s healthy = %v", profile, want), func() bool { return h.Healthy(profile) == want })
 }
 
 // TestHealthCheckLeavesAndRejoinsRotation stops a backend's listener: the

@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -74,20 +75,7 @@ func TestClientPolicy(t *testing.T) {
 // TestHealthProbesPolicy: tcp and ping checks refuse what the backend
 // policy refuses, before any packet is sent.
 func TestHealthProbesPolicy(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := loopback.Listen(t, nil)
 	policy := fetch.Policy{}.ForBackends()
 	denied := fetch.Policy{DeniedCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}.ForBackends()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

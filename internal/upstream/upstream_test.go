@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,6 +18,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -207,11 +207,11 @@ func TestOAuth2SingleFlight(t *testing.T) {
 }
 
 func TestMTLS(t *testing.T) {
-	pki := newPKI(t)
+	pki := loopback.NewPKI(t)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, r.TLS.PeerCertificates[0].Subject.CommonName)
 	}))
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.serverCert}, ClientCAs: pki.caPool,
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.ServerCert}, ClientCAs: pki.CAPool,
 		ClientAuth: tls.RequireAndVerifyClientCert}
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are expected
 	srv.StartTLS()
@@ -220,8 +220,8 @@ func TestMTLS(t *testing.T) {
 	defer c.Close()
 
 	b := backend(srv.URL)
-	b.Profile.CACertPEM, b.Profile.MTLSEnabled, b.Profile.ClientCertPEM = pki.caPEM, true, pki.clientCertPEM
-	b.Secrets.ClientKeyPEM = pki.clientKey
+	b.Profile.CACertPEM, b.Profile.MTLSEnabled, b.Profile.ClientCertPEM = pki.CAPEM, true, pki.ClientCertPEM
+	b.Secrets.ClientKeyPEM = pki.ClientKeyPEM
 	resp, err := c.Do(context.Background(), b, upstream.Request{Method: "GET"})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestMTLS(t *testing.T) {
 	}
 
 	noCert := backend(srv.URL)
-	noCert.Profile.ProfileID, noCert.Profile.CACertPEM = "no-cert", pki.caPEM
+	noCert.Profile.ProfileID, noCert.Profile.CACertPEM = "no-cert", pki.CAPEM
 	_, err = c.Do(context.Background(), noCert, upstream.Request{Method: "GET"})
 	assertKind(t, err, upstream.KindUnreachable, apierr.RunBackendFault, http.StatusBadGateway)
 
@@ -259,16 +259,4 @@ func TestOpenSecrets(t *testing.T) {
 	p.ProfileID = "p2" // a ciphertext moved to another profile does not open
 	_, err = upstream.Open(box, p)
 	assertKind(t, err, upstream.KindAuthConfig, apierr.RunBackendAuth, http.StatusBadGateway)
-}
-
-// closedAddr returns the URL of a port with no listener.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/"
 }

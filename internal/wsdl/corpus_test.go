@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,32 +26,25 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // owner+repo folder) and its path inside.
 type corpusFile struct{ root, rel string }
 
-func corpusFiles(t testing.TB, dir string, ext string) []corpusFile {
+// corpusFiles lists the corpus documents whose names end in ext, in the
+// order of the golden file.
+func corpusFiles(t testing.TB, ext string) []corpusFile {
 	var out []corpusFile
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ext) {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		parts := strings.SplitN(filepath.ToSlash(rel), "/", 2)
-		out = append(out, corpusFile{root: filepath.Join(dir, parts[0]), rel: parts[1]})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, rel := range wsdlcorpus.Files(t, ext) {
+		root, name := wsdlcorpus.Project(t, rel)
+		out = append(out, corpusFile{root: root, rel: name})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].root+out[i].rel < out[j].root+out[j].rel })
 	return out
 }
 
 func TestCorpus(t *testing.T) {
-	dir := wsdlcorpus.Dir(t)
 	var b strings.Builder
-	for _, f := range corpusFiles(t, dir, ".wsdl") {
+	for _, f := range corpusFiles(t, ".wsdl") {
 		fmt.Fprintf(&b, "== %s/%s\n", filepath.Base(f.root), f.rel)
 		b.WriteString(importSummary(t, f))
 	}
-	for _, f := range corpusFiles(t, dir, ".xsd") {
+	for _, f := range corpusFiles(t, ".xsd") {
 		fmt.Fprintf(&b, "== %s/%s (schema only)\n", filepath.Base(f.root), f.rel)
 		b.WriteString(schemaSummary(t, f))
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -60,24 +61,41 @@ func Read(t testing.TB, rel string) []byte {
 	return data
 }
 
-// WSDLs lists every .wsdl of the corpus by its slash-separated path under
-// the corpus directory, sorted; it skips t when the corpus is absent.
+// WSDLs lists every .wsdl of the corpus (see Files).
 func WSDLs(t testing.TB) []string {
+	t.Helper()
+	return Files(t, ".wsdl")
+}
+
+// Files lists every file of the corpus whose name ends in one of exts
+// (".wsdl", ".xsd"), by its slash-separated path under the corpus
+// directory, sorted; it skips t when the corpus is absent.
+func Files(t testing.TB, exts ...string) []string {
 	t.Helper()
 	dir := Dir(t)
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wsdl") {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(rel))
+		if err != nil || d.IsDir() || !slices.ContainsFunc(exts, func(ext string) bool { return strings.HasSuffix(p, ext) }) {
+			return err
 		}
-		return err
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, filepath.ToSlash(rel))
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Project returns the folder of rel's project (the corpus's first-level
+// folder, which the relative imports of its documents stay in) and rel's
+// path inside it: what a loader rooted at the project needs.
+func Project(t testing.TB, rel string) (dir, name string) {
+	t.Helper()
+	project, name, _ := strings.Cut(rel, "/")
+	return filepath.Join(Dir(t), project), name
 }
 
 // Siblings returns the other files of the folder of the corpus WSDL rel,

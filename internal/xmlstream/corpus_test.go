@@ -1,9 +1,6 @@
 package xmlstream
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
@@ -12,17 +9,9 @@ import (
 // TestCorpus reads every real-world WSDL and XSD file and compares the
 // result with encoding/xml the same way FuzzReaderDifferential does.
 func TestCorpus(t *testing.T) {
-	root := wsdlcorpus.Dir(t)
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".wsdl") && !strings.HasSuffix(path, ".xsd") {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
+	for _, rel := range wsdlcorpus.Files(t, ".wsdl", ".xsd") {
 		t.Run(rel, func(t *testing.T) {
-			doc, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := wsdlcorpus.Read(t, rel)
 			got, gotErr := readerEvents(doc)
 			want, wantErr := refEvents(doc)
 			switch {
@@ -51,9 +40,5 @@ func TestCorpus(t *testing.T) {
 				t.Fatalf("Parse with undeclared prefixes allowed: %v", err)
 			}
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -118,7 +118,7 @@ func checkMetrics(t *testing.T, api *testAPI, recs []refRecord, now time.Time) {
 					P50LatencyMs: ms(p50), P95LatencyMs: ms(p95), P99LatencyMs: ms(p99), P95ConverterOverheadMs: msPtr(conv)})
 			}
 			var got []metricItem
-			api.do("GET", "/admin/v1/metrics?"+tt.query, cmp.Or(tt.email, readerEmail), "", "").want(t, 200).decode(t, &got)
+			api.do("GET", "/admin/v1/metrics?"+tt.query, cmp.Or(tt.email, readerEmail), "", "").WantStatus(t, 200).Decode(t, &got)
 			if len(want) == 0 {
 				t.Fatal("the fixture selects nothing: a useless case")
 			}

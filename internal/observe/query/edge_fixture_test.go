@@ -171,7 +171,7 @@ func (a *testAPI) registerInstance(vendor, tenant string) string {
 		body = fmt.Sprintf(`{"vendor":%q,"name":"%s-%s","tenantId":%q}`, vendor, vendor, tenant, tenant)
 	}
 	var out discovery.RegisteredInstance
-	a.do("POST", "/admin/v1/ingest-instances", adminEmail, body, "application/json").want(a.t, http.StatusCreated).decode(a.t, &out)
+	a.do("POST", "/admin/v1/ingest-instances", adminEmail, body, "application/json").WantStatus(a.t, http.StatusCreated).Decode(a.t, &out)
 	return out.Token
 }
 

@@ -110,7 +110,7 @@ func TestTrafficLogs(t *testing.T) {
 		ids := func(query, email string) []string {
 			t.Helper()
 			var page model.ObservabilityPageRecord[trafficLogItem]
-			api.do("GET", "/admin/v1"+query, email, "", "").want(t, 200).decode(t, &page)
+			api.do("GET", "/admin/v1"+query, email, "", "").WantStatus(t, 200).Decode(t, &page)
 			var out []string
 			for _, it := range page.Items {
 				out = append(out, it.Source+":"+it.ID)
@@ -175,7 +175,7 @@ func TestEdgeCanaryMasked(t *testing.T) {
 		fx := seedEdgeLogs(t, api, now)
 		for _, path := range []string{"/traffic-logs/" + txA, "/traffic-logs/" + txA + "?source=lb&includeCloud=true",
 			"/lb-logs/" + txA, "/traffic-logs/" + fx.genericID + "?source=generic"} {
-			body := string(api.do("GET", "/admin/v1"+path, operatorEmail, "", "").want(t, 200).body)
+			body := string(api.do("GET", "/admin/v1"+path, operatorEmail, "", "").WantStatus(t, 200).Body)
 			if strings.Contains(body, edgeCanary) {
 				t.Errorf("%s shows the canary: %s", path, body)
 			}
@@ -186,28 +186,28 @@ func TestEdgeCanaryMasked(t *testing.T) {
 			}
 		}
 		var d trafficLogDetail
-		api.do("GET", "/admin/v1/traffic-logs/"+txA, operatorEmail, "", "").want(t, 200).decode(t, &d)
+		api.do("GET", "/admin/v1/traffic-logs/"+txA, operatorEmail, "", "").WantStatus(t, 200).Decode(t, &d)
 		h := d.Events[0].Headers
 		if len(d.Events) != 4 || h["Authorization"] != redact.Mask || h["X-Tenant-Key"] != redact.Mask || h["Pin"] != redact.Mask ||
 			h["Cookie"] != redact.Mask || h["SOAPAction"] != `"urn:add"` || !strings.Contains(d.Events[0].Payload, "<m:a>2</m:a>") {
 			t.Errorf("lb detail %+v", d)
 		}
 		var g trafficLogDetail
-		api.do("GET", "/admin/v1/traffic-logs/"+fx.genericID+"?source=generic", adminEmail, "", "").want(t, 200).decode(t, &g)
+		api.do("GET", "/admin/v1/traffic-logs/"+fx.genericID+"?source=generic", adminEmail, "", "").WantStatus(t, 200).Decode(t, &g)
 		if !strings.Contains(g.Request.Payload, `"order":42`) || !strings.Contains(g.Response.Payload, "<reason>boom</reason>") {
 			t.Errorf("generic detail %+v", g)
 		}
 		for _, q := range []string{edgeCanary, strings.ToLower(edgeCanary)} {
 			var res searchResult
 			api.do("GET", "/admin/v1/traffic-search?source=all&payloadContains="+q+"&since="+iso(now.Add(-time.Hour)), operatorEmail, "", "").
-				want(t, 200).decode(t, &res)
+				WantStatus(t, 200).Decode(t, &res)
 			if len(res.Items) != 0 {
 				t.Errorf("payloadContains=%s found %+v", q, res.Items)
 			}
 		}
 		var res searchResult
 		api.do("GET", "/admin/v1/traffic-search?source=all&payloadContains=USERNAMETOKEN&since="+iso(now.Add(-time.Hour)), operatorEmail, "", "").
-			want(t, 200).decode(t, &res)
+			WantStatus(t, 200).Decode(t, &res)
 		if len(res.Items) != 1 || res.Items[0].ID != txA {
 			t.Errorf("payloadContains=USERNAMETOKEN: %+v", res.Items)
 		}
@@ -229,7 +229,7 @@ func TestTrafficLogDetail(t *testing.T) {
 		api := newTestAPI(t, st, now)
 		fx := seedEdgeLogs(t, api, now)
 		var d trafficLogDetail
-		api.do("GET", "/admin/v1/traffic-logs/"+txA+"?includeCloud=false", operatorEmail, "", "").want(t, 200).decode(t, &d)
+		api.do("GET", "/admin/v1/traffic-logs/"+txA+"?includeCloud=false", operatorEmail, "", "").WantStatus(t, 200).Decode(t, &d)
 		if d.PayloadsIncluded || d.PayloadsWithheld || d.Events[0].Payload != "" || d.Events[0].Headers != nil || d.Events[0].PayloadBytes == 0 {
 			t.Errorf("includeCloud=false: %+v", d)
 		}
@@ -254,7 +254,7 @@ func TestTrafficLogDetail(t *testing.T) {
 			{"/traffic-logs/99999999?source=generic", readerEmail, 404},
 			{"/traffic-logs/" + fx.genericID + "?source=generic", acmeEmail, 404},
 		} {
-			api.do("GET", "/admin/v1"+tt.path, tt.email, "", "").want(t, tt.status)
+			api.do("GET", "/admin/v1"+tt.path, tt.email, "", "").WantStatus(t, tt.status)
 		}
 	})
 }

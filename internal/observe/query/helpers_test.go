@@ -2,31 +2,28 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-// Test identities, bound by newTestAPI.
+// Test identities, bound by newTestAPI: admintest's staff in the default
+// tenant, and a reader of tenant acme.
 const (
-	adminEmail    = "admin@example.com"
-	operatorEmail = "operator@example.com"
-	readerEmail   = "reader@example.com"
-	nobodyEmail   = "nobody@example.com"
-	acmeEmail     = "reader@acme.example.com" // reader of tenant acme
+	adminEmail    = admintest.AdminEmail
+	operatorEmail = admintest.OperatorEmail
+	readerEmail   = admintest.ReaderEmail
+	acmeEmail     = "reader@acme.example.com"
 )
 
 // testAPI is the real admin handler, with this package's routes and
@@ -35,7 +32,7 @@ const (
 type testAPI struct {
 	t      *testing.T
 	api    *API
-	http   *httptest.Server
+	c      *admintest.Client
 	store  *store.Store
 	now    time.Time
 	disc   *discovery.Service
@@ -55,98 +52,31 @@ func newTestAPI(t *testing.T, st *store.Store, now time.Time) *testAPI {
 	ta.disc = disc
 	ta.api = New(Config{Store: st, Logger: quiet, Now: func() time.Time { return ta.now }, Ingest: disc})
 	h := admin.New(admin.Config{Store: st, Logger: quiet, Routes: slices.Concat(ta.api.Routes(), disc.Routes()), Version: "test"})
-	ta.http = httptest.NewServer(h)
-	t.Cleanup(ta.http.Close)
+	ta.c = admintest.Serve(t, h)
 	ta.ingest = httptest.NewServer(disc.IngestHandler())
 	t.Cleanup(ta.ingest.Close)
-	ctx := context.Background()
-	err = st.Transact(ctx, func(tx *store.Tx) error {
-		for i, b := range []struct {
-			email, tenant string
-			role          model.Role
-		}{{adminEmail, model.DefaultTenant, model.RoleAdmin}, {operatorEmail, model.DefaultTenant, model.RoleOperator},
-			{readerEmail, model.DefaultTenant, model.RoleReader}, {acmeEmail, "acme", model.RoleReader}} {
-			err := tx.InsertPermissionBinding(ctx, model.PermissionBinding{
-				BindingID: "00000000-0000-4000-8000-00000000000" + string(rune('1'+i)), Email: b.email, Role: b.role,
-				TenantID: b.tenant, CreatedAt: time.Now(), CreatedBy: "setup"})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admintest.Bind(t, st, append(admintest.Staff(), admintest.Binding{Email: acmeEmail, Role: model.RoleReader, TenantID: "acme"})...)
 	return ta
 }
 
 // response is an answer.
-type response struct {
-	status int
-	body   []byte
-}
+type response = admintest.Response
 
 // do sends a request as email (no identity when "") with an optional
 // body of the given content type.
 func (a *testAPI) do(method, path, email string, body, contentType string) response {
 	a.t.Helper()
-	var rd io.Reader
+	var b []byte
 	if body != "" {
-		rd = strings.NewReader(body)
+		b = []byte(body)
 	}
-	req, err := http.NewRequest(method, a.http.URL+path, rd)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if email != "" {
-		req.Header.Set(access.HeaderEmail, email)
-	}
-	resp, err := a.http.Client().Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, body: b}
+	return a.c.Send(method, path, email, contentType, b)
 }
 
 // get is a GET as reader that must answer 200, decoded into v.
 func (a *testAPI) get(path string, v any) {
 	a.t.Helper()
-	a.do("GET", path, readerEmail, "", "").want(a.t, 200).decode(a.t, v)
-}
-
-// want fails unless r has status.
-func (r response) want(t *testing.T, status int) response {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
-	}
-	return r
-}
-
-// decode decodes the body into v.
-func (r response) decode(t *testing.T, v any) {
-	t.Helper()
-	if err := json.Unmarshal(r.body, v); err != nil {
-		t.Fatalf("body %s: %v", r.body, err)
-	}
-}
-
-// apiError is the SPEC 7.1 error shape.
-type apiError struct {
-	Error struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Details map[string]any `json:"details"`
-	} `json:"error"`
+	a.do("GET", path, readerEmail, "", "").WantStatus(a.t, 200).Decode(a.t, v)
 }
 
 // insertLogs stores runtime logs.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -39,7 +40,7 @@ func onboardQuote(t *testing.T, api *testAPI) (serviceID, operationID, operation
 		Service    struct{ ServiceID string }
 		Operations []struct{ OperationID, OperationKey string }
 	}
-	api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", adminEmail, string(body), "application/json").want(t, 201).decode(t, &out)
+	api.do("POST", "/admin/v1/wsdl/import-xml:autopilot", adminEmail, string(body), "application/json").WantStatus(t, 201).Decode(t, &out)
 	if len(out.Operations) != 1 {
 		t.Fatalf("operations %+v", out.Operations)
 	}
@@ -52,7 +53,7 @@ func TestPreview(t *testing.T) {
 		svc, op, key := onboardQuote(t, api)
 		mapping := `{"responseMapping":{"mode":"identity","rename":{"price":"lastPrice"}},` +
 			`"faultMapping":{"mode":"identity","rename":{"UnknownSymbol/retryAfter":"retryAfterSeconds"}}}`
-		api.do("PUT", "/admin/v1/operations/"+op+"/mapping", operatorEmail, mapping, "application/json").want(t, 200)
+		api.do("PUT", "/admin/v1/operations/"+op+"/mapping", operatorEmail, mapping, "application/json").WantStatus(t, 200)
 		tests := []struct {
 			name, query, body, ctype string
 			mode                     string
@@ -77,7 +78,7 @@ func TestPreview(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				var got previewResult
-				api.do("POST", "/admin/v1/soap-to-json-preview?"+tt.query, readerEmail, tt.body, tt.ctype).want(t, 200).decode(t, &got)
+				api.do("POST", "/admin/v1/soap-to-json-preview?"+tt.query, readerEmail, tt.body, tt.ctype).WantStatus(t, 200).Decode(t, &got)
 				if got.Mode != tt.mode || got.Fault != tt.fault {
 					t.Errorf("mode %s fault %v: %s", got.Mode, got.Fault, got.JSON)
 				}
@@ -87,7 +88,7 @@ func TestPreview(t *testing.T) {
 			})
 		}
 		var fault previewResult
-		api.do("POST", "/admin/v1/soap-to-json-preview?operationId="+op, readerEmail, quoteFault, "text/xml").want(t, 200).decode(t, &fault)
+		api.do("POST", "/admin/v1/soap-to-json-preview?operationId="+op, readerEmail, quoteFault, "text/xml").WantStatus(t, 200).Decode(t, &fault)
 		if !strings.Contains(string(fault.JSON), `"retryAfterSeconds":30`) || !strings.Contains(string(fault.JSON), "unknown") {
 			t.Errorf("contract fault %s: want the typed, renamed detail", fault.JSON)
 		}
@@ -115,8 +116,8 @@ func checkPreviewErrors(t *testing.T, api *testAPI, st *store.Store, op string) 
 		{"unknown service", "serviceId=00000000-0000-4000-8000-000000000000&operationKey=x", "<a/>", "text/xml", 404, "S2R-ADM-0404", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var e apiError
-			api.do("POST", "/admin/v1/soap-to-json-preview?"+tt.query, readerEmail, tt.body, tt.ctype).want(t, tt.status).decode(t, &e)
+			var e admintest.ErrorBody
+			api.do("POST", "/admin/v1/soap-to-json-preview?"+tt.query, readerEmail, tt.body, tt.ctype).WantStatus(t, tt.status).Decode(t, &e)
 			if e.Error.Code != tt.code || (tt.field != "" && e.Error.Details["field"] != tt.field) {
 				t.Errorf("error %+v, want %s naming %q", e.Error, tt.code, tt.field)
 			}
@@ -129,8 +130,8 @@ func checkPreviewErrors(t *testing.T, api *testAPI, st *store.Store, op string) 
 		t.Fatal(err)
 	}
 	big := "<a>" + strings.Repeat("x", 1<<20) + "</a>"
-	var e apiError
-	api.do("POST", "/admin/v1/soap-to-json-preview", readerEmail, big, "text/xml").want(t, 413).decode(t, &e)
+	var e admintest.ErrorBody
+	api.do("POST", "/admin/v1/soap-to-json-preview", readerEmail, big, "text/xml").WantStatus(t, 413).Decode(t, &e)
 	if e.Error.Code != "S2R-ADM-0413" {
 		t.Errorf("oversized body: %+v", e.Error)
 	}

@@ -1,14 +1,11 @@
 package query
 
 import (
-	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -24,44 +21,18 @@ func concrete(path string) string {
 func TestRoutesGuarded(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t), time.Now())
 	for _, rt := range api.api.Routes() {
-		t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {
-			if rt.Role != model.RoleReader {
-				t.Errorf("role %s, want reader", rt.Role)
-			}
-			path := "/admin/v1" + concrete(rt.Path)
-			if r := api.do(rt.Method, path, "", "", ""); r.status != http.StatusUnauthorized {
-				t.Errorf("no identity: %d %s", r.status, r.body)
-			}
-			if r := api.do(rt.Method, path, nobodyEmail, "", ""); r.status != http.StatusForbidden {
-				t.Errorf("no role: %d %s", r.status, r.body)
-			}
-			for _, email := range []string{readerEmail, operatorEmail, adminEmail} {
-				if r := api.do(rt.Method, path, email, "<a/>", "text/xml"); r.status == 401 || r.status == 403 {
-					t.Errorf("%s: %d %s", email, r.status, r.body)
-				}
-			}
-		})
+		if rt.Role != model.RoleReader {
+			t.Errorf("%s %s: role %s, want reader", rt.Method, rt.Path, rt.Role)
+		}
 	}
+	admintest.CheckGuarded(t, api.c, api.api.Routes(), admintest.Guard{Path: concrete, Body: "<a/>", ContentType: "text/xml", Admitted: true})
 }
 
 // TestRoutesDocumented checks the admin OpenAPI document, with this
 // package's routes, is valid and describes each of them.
 func TestRoutesDocumented(t *testing.T) {
 	api := newTestAPI(t, storetest.SQLite(t), time.Now())
-	body := api.do("GET", "/admin/v1/openapi.json", readerEmail, "", "").want(t, 200).body
-	doc, err := openapi3.NewLoader().LoadFromData(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := doc.Validate(context.Background()); err != nil {
-		t.Fatalf("validate: %v", err)
-	}
-	for _, rt := range api.api.Routes() {
-		item := doc.Paths.Value(rt.Path)
-		if item == nil || item.GetOperation(rt.Method) == nil || item.GetOperation(rt.Method).Summary == "" {
-			t.Errorf("%s %s is not documented", rt.Method, rt.Path)
-		}
-	}
+	admintest.CheckDocumented(t, api.c, api.api.Routes())
 }
 
 // TestBadParameters pairs bad inputs with 400 S2R-VAL-0400 naming the
@@ -142,8 +113,8 @@ func TestBadParameters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			var e apiError
-			api.do("GET", "/admin/v1"+tt.path, readerEmail, "", "").want(t, 400).decode(t, &e)
+			var e admintest.ErrorBody
+			api.do("GET", "/admin/v1"+tt.path, readerEmail, "", "").WantStatus(t, 400).Decode(t, &e)
 			if e.Error.Code != "S2R-VAL-0400" || e.Error.Details["field"] != tt.field {
 				t.Errorf("error %+v, want S2R-VAL-0400 naming %s", e.Error, tt.field)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -46,7 +47,7 @@ func TestTrafficSearchEdge(t *testing.T) {
 			{"source=lb", acmeEmail, []string{"lb:" + txD}, false},
 		} {
 			var got searchResult
-			api.do("GET", "/admin/v1/traffic-search?since="+iso(now.Add(-time.Hour))+"&"+tt.query, tt.email, "", "").want(t, 200).decode(t, &got)
+			api.do("GET", "/admin/v1/traffic-search?since="+iso(now.Add(-time.Hour))+"&"+tt.query, tt.email, "", "").WantStatus(t, 200).Decode(t, &got)
 			var ids []string
 			for _, it := range got.Items {
 				id := it.ID
@@ -65,8 +66,8 @@ func TestTrafficSearchEdge(t *testing.T) {
 			it.StatusCode != 200 || it.LatencyMs != 41 || it.ConsumerIP != "172.16.0.7" || it.Method != "POST" {
 			t.Errorf("lb item %+v", it)
 		}
-		var e apiError
-		api.do("GET", "/admin/v1/traffic-search?payloadContains=x", readerEmail, "", "").want(t, 403).decode(t, &e)
+		var e admintest.ErrorBody
+		api.do("GET", "/admin/v1/traffic-search?payloadContains=x", readerEmail, "", "").WantStatus(t, 403).Decode(t, &e)
 		if e.Error.Code != "S2R-ADM-0403" || e.Error.Details["field"] != "payloadContains" {
 			t.Errorf("reader's payload search: %+v", e)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -38,7 +39,7 @@ func TestDebugTraces(t *testing.T) {
 		api := newTestAPI(t, st, time.Now())
 		traceFixture(t, st, time.Now())
 		var tr debugTrace
-		api.do("GET", "/admin/v1/debug-traces/cid-ok", operatorEmail, "", "").want(t, 200).decode(t, &tr)
+		api.do("GET", "/admin/v1/debug-traces/cid-ok", operatorEmail, "", "").WantStatus(t, 200).Decode(t, &tr)
 		if tr.PayloadsWithheld || len(tr.Records) != 1 || tr.Records[0].Payloads == nil || tr.Records[0].Headers == nil {
 			t.Fatalf("operator trace %+v", tr)
 		}
@@ -55,13 +56,13 @@ func TestDebugTraces(t *testing.T) {
 			t.Errorf("reader trace shows payloads: %+v", tr)
 		}
 		tr = debugTrace{}
-		api.do("GET", "/admin/v1/debug-traces/cid-plain", adminEmail, "", "").want(t, 200).decode(t, &tr)
+		api.do("GET", "/admin/v1/debug-traces/cid-plain", adminEmail, "", "").WantStatus(t, 200).Decode(t, &tr)
 		if len(tr.Records) != 1 || tr.Records[0].Payloads != nil {
 			t.Errorf("non-debug trace %+v", tr)
 		}
-		var e apiError
-		api.do("GET", "/admin/v1/debug-traces/nope", readerEmail, "", "").want(t, 404).decode(t, &e)
-		api.do("GET", "/admin/v1/debug-traces/nope/replay-metadata", readerEmail, "", "").want(t, 404)
+		var e admintest.ErrorBody
+		api.do("GET", "/admin/v1/debug-traces/nope", readerEmail, "", "").WantStatus(t, 404).Decode(t, &e)
+		api.do("GET", "/admin/v1/debug-traces/nope/replay-metadata", readerEmail, "", "").WantStatus(t, 404)
 		if e.Error.Code != "S2R-ADM-0404" {
 			t.Errorf("unknown id: %+v", e)
 		}
@@ -74,7 +75,7 @@ func TestReplayMetadata(t *testing.T) {
 		traceFixture(t, st, time.Now())
 		get := func(cid, email string) replayMetadata {
 			var m replayMetadata
-			api.do("GET", "/admin/v1/debug-traces/"+cid+"/replay-metadata", email, "", "").want(t, 200).decode(t, &m)
+			api.do("GET", "/admin/v1/debug-traces/"+cid+"/replay-metadata", email, "", "").WantStatus(t, 200).Decode(t, &m)
 			if len(m.Requests) != 1 {
 				t.Fatalf("%s: %+v", cid, m)
 			}

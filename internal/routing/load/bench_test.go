@@ -1,18 +1,14 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/routing"
-	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
@@ -45,14 +41,8 @@ func synthWSDL(n int) string {
 func BenchmarkLoadTable(b *testing.B) {
 	const n = 300
 	st := storetest.SQLite(b)
-	box, err := secret.NewBox(bytes.Repeat([]byte{7}, secret.KeySize))
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(admin.New(admin.Config{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler),
-		BootstrapAdmins: []string{adminEmail}, Version: "test"}))
-	defer srv.Close()
-	a := adminClient{t: b, srv: srv}
+	box := admintest.Box(b)
+	a := newAdminClient(b, st, box)
 	a.importActive([]byte(synthWSDL(n)), "synth")
 	cache := contracts.New(st)
 	ctx := context.Background()

@@ -1,53 +1,46 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
-const adminEmail = "root@example.com"
+const adminEmail = admintest.RootEmail
 
+// adminClient calls the admin API as the bootstrap admin.
 type adminClient struct {
-	t   testing.TB
-	srv *httptest.Server
+	t testing.TB
+	c *admintest.Client
 }
 
+// newAdminClient serves the real admin handler for st, with box and
+// adminEmail as its bootstrap admin, until the end of the test.
+func newAdminClient(t testing.TB, st *store.Store, box *secret.Box) adminClient {
+	h := admin.New(admin.Config{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler),
+		BootstrapAdmins: []string{adminEmail}, Version: "test"})
+	return adminClient{t: t, c: admintest.Serve(t, h)}
+}
+
+// do sends body (JSON, none when "") to path under /admin/v1, checks the
+// status and decodes the answer into out (when not nil).
 func (a adminClient) do(method, path, body string, want int, out any) {
 	a.t.Helper()
-	req, _ := http.NewRequest(method, a.srv.URL+"/admin/v1"+path, strings.NewReader(body))
-	req.Header.Set(access.HeaderEmail, adminEmail)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		a.t.Fatalf("%s %s = %d, want %d: %s", method, path, resp.StatusCode, want, b)
-	}
+	r := a.c.Do(method, "/admin/v1"+path, adminEmail, body).WantStatus(a.t, want)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			a.t.Fatal(err)
-		}
+		r.Decode(a.t, out)
 	}
 }
 
@@ -78,14 +71,8 @@ func TestLoadExcludesBrokenService(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		box, err := secret.NewBox(bytes.Repeat([]byte{7}, secret.KeySize))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(admin.New(admin.Config{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler),
-			BootstrapAdmins: []string{adminEmail}, Version: "test"}))
-		defer srv.Close()
-		a := adminClient{t: t, srv: srv}
+		box := admintest.Box(t)
+		a := newAdminClient(t, st, box)
 		a.importActive(wsdlText, "calc")
 		broken := a.importActive(wsdlText, "calc2")
 

@@ -8,14 +8,8 @@
 package browser
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +20,8 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // devAdmin is the S2R_DEV_IDENTITY of the server: the browser's requests
@@ -38,8 +34,8 @@ type fixture struct {
 	alloc    context.Context // chromedp allocator
 	browser  context.Context // the first tab: tabs of tests derive from it
 	cancel   func()
-	cmd      *exec.Cmd
-	logs     *syncBuffer
+	proc     *serveproc.Proc
+	rmBin    func() // removes the binary
 	skip     string // why the browser tests cannot run here
 	setupErr error
 }
@@ -54,9 +50,11 @@ func TestMain(m *testing.M) {
 	if shared.cancel != nil {
 		shared.cancel()
 	}
-	if shared.cmd != nil {
-		shared.cmd.Process.Kill()
-		shared.cmd.Wait()
+	if shared.proc != nil {
+		shared.proc.Stop()
+	}
+	if shared.rmBin != nil {
+		shared.rmBin()
 	}
 	os.Exit(code)
 }
@@ -73,7 +71,7 @@ func setup(t *testing.T) *fixture {
 		t.Skipf("browser tests: %s", shared.skip)
 	}
 	if shared.setupErr != nil {
-		t.Fatalf("browser tests: %v\ns2r log:\n%s", shared.setupErr, shared.logs)
+		t.Fatalf("browser tests: %v", shared.setupErr)
 	}
 	return &shared
 }
@@ -99,16 +97,19 @@ func (f *fixture) start() {
 		f.setupErr = err
 		return
 	}
-	bin := filepath.Join(dir, "s2r")
-	build := exec.Command("go", "build", "-o", bin, "github.com/s2r-project/s2r/cmd/s2r")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		f.setupErr = fmt.Errorf("go build ./cmd/s2r: %w", err)
+	bin, rm, err := serveproc.Build()
+	if err != nil {
+		f.setupErr = err
 		return
 	}
-	if f.setupErr = f.startServer(bin, filepath.Join(dir, "data")); f.setupErr != nil {
+	f.rmBin = rm
+	// As `make run` does: on loopback with the development identity,
+	// which the bootstrap list makes an admin.
+	f.proc, f.setupErr = serveproc.Launch(bin, serveproc.Env(filepath.Join(dir, "data"), devAdmin, "S2R_DEV_IDENTITY="+devAdmin))
+	if f.setupErr != nil {
 		return
 	}
+	f.base = f.proc.Base
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),
@@ -135,69 +136,12 @@ func (f *fixture) start() {
 	f.browser = ctx
 }
 
-// startServer runs `s2r serve` as `make run` does: on loopback with the
-// development identity, which the bootstrap list makes an admin.
-func (f *fixture) startServer(bin, dataDir string) error {
-	f.cmd = exec.Command(bin, "serve")
-	f.cmd.Env = append(os.Environ(),
-		"S2R_LISTEN_ADDR=127.0.0.1:0", "S2R_ADMIN_LISTEN_ADDR=", "S2R_DATABASE_URL=", "S2R_SECRET_KEY=",
-		"S2R_DATA_DIR="+dataDir, "S2R_DEV_IDENTITY="+devAdmin, "S2R_BOOTSTRAP_ADMINS="+devAdmin)
-	stderr, err := f.cmd.StderrPipe()
-	if err != nil {
-		return err
+// serverLog is the end of the server's log, for failure reports.
+func (f *fixture) serverLog() string {
+	if f.proc == nil {
+		return ""
 	}
-	if err := f.cmd.Start(); err != nil {
-		return err
-	}
-	f.logs = &syncBuffer{}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			f.logs.write(sc.Bytes())
-			var l struct{ Msg, Listener, Addr string }
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "listening" && l.Listener == "main" {
-				addr <- l.Addr
-			}
-		}
-		close(addr)
-	}()
-	select {
-	case a, ok := <-addr:
-		if !ok {
-			return errors.New("s2r serve exited before listening")
-		}
-		f.base = "http://" + a
-		return nil
-	case <-time.After(30 * time.Second):
-		return errors.New("s2r serve did not listen within 30s")
-	}
-}
-
-// syncBuffer keeps the server's log for failure reports.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) write(line []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.b.Len() < 2<<20 {
-		s.b.Write(line)
-		s.b.WriteByte('\n')
-	}
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.b.String()
-	if len(b) > 4000 {
-		b = b[len(b)-4000:]
-	}
-	return b
+	return serveproc.Tail(f.proc.Log(), 4000)
 }
 
 // tab opens a browser tab. With a non-empty email every request of the tab
@@ -276,36 +220,16 @@ func fail(t *testing.T, ctx context.Context, what string, err error) {
 	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	text, _ := chromedp.Run(hctx, chromedp.Evaluate[string]("document.body.innerText"))
-	t.Fatalf("%s: %v\npage text:\n%.4000s\ns2r log:\n%s", what, err, text, shared.logs)
+	t.Fatalf("%s: %v\npage text:\n%.4000s\ns2r log:\n%s", what, err, text, shared.serverLog())
 }
 
 // admin calls the admin API with an identity header (as the ingress would)
 // and decodes the JSON answer into out.
 func (f *fixture) admin(t *testing.T, email, method, path string, body any, wantStatus int, out any) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, f.base+"/admin/v1"+path, rd)
-	req.Header.Set("X-Idp-Authenticated-User-Email", email)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, path, resp.StatusCode, wantStatus, b)
-	}
+	r := admintest.NewClient(t, f.base).DoJSON(method, "/admin/v1"+path, email, body).WantStatus(t, wantStatus)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, path, err, b)
-		}
+		r.Decode(t, out)
 	}
 }
 

@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -147,17 +145,5 @@ func sendLBTransaction(t *testing.T, f *fixture, token string) {
 		}
 		events = append(events, e)
 	}
-	b, _ := json.Marshal(events)
-	req, _ := http.NewRequest("POST", f.base+"/ingest/v1/lb-events", bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		t.Fatalf("ingest = %d", resp.StatusCode)
-	}
-
+	ingest(t, f, "/ingest/v1/lb-events", token, events)
 }

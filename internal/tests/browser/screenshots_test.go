@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -80,7 +81,8 @@ func TestScreenshots(t *testing.T) {
 }
 
 // shootLater takes the screenshots of the screens whose admin API this
-// build has: async executions, discovery, the observability dashboard.
+// build has: async executions, discovery, traffic logs of every source
+// with the detail drawer, the observability dashboard.
 func shootLater(t *testing.T, f *fixture, ctx context.Context, shoot func(name, path, ready string, steps ...chromedp.Action[chromedp.Void]), backendURL string) {
 	t.Helper()
 	if hasEndpoint(t, f, "/async-executions") {
@@ -93,6 +95,13 @@ func shootLater(t *testing.T, f *fixture, ctx context.Context, shoot func(name, 
 		sendLBTransaction(t, f, inst.Token)
 		shoot("discovery", "/console/discovery", "table",
 			chromedp.Click(chromedp.Search(`//button[contains(., "/legacy/customerservice")]`)), chromedp.WaitVisible(chromedp.CSS(`#drill`)))
+	}
+	var edge trafficData
+	if hasEndpoint(t, f, "/traffic-logs") {
+		edge = sendTraffic(t, f)
+		shoot("traffic-logs", "/console/traffic?source=all", "table")
+		shoot("traffic-drawer", "/console/traffic?source=lb&open="+url.QueryEscape("lb:"+edge.lbTx), `dialog[open] section table`)
+		shoot("traffic-search", "/console/traffic?tab=search", "table")
 	}
 	if hasEndpoint(t, f, "/dashboard/summary") {
 		// The aggregator reads the new interval after its current sleep
@@ -107,6 +116,10 @@ func shootLater(t *testing.T, f *fixture, ctx context.Context, shoot func(name, 
 			time.Sleep(500 * time.Millisecond)
 		}
 		shoot("dashboard", "/console/dashboard", ".kpis")
+		if edge.lbTx != "" {
+			shoot("dashboard-issues", "/console/dashboard", `section[aria-labelledby="vs-failures"] table`,
+				chromedp.ScrollIntoView(chromedp.CSS(`section[aria-labelledby="urgent"]`)))
+		}
 		shoot("dashboard-slo", "/console/dashboard?tab=slo&window=1h", "table")
 		shoot("service-traffic", "/console/services?q=echo", "table",
 			chromedp.Click(chromedp.Search(byText("a", "echo"))), chromedp.WaitVisible(chromedp.CSS(`#tab-traffic`)),

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
@@ -58,63 +59,63 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 		"xml": string(xml), "files": files, "environment": "dev", "serviceKey": key,
 	})
 	want, wantFail := corpusExpectations[rel]
-	if r.status != 201 {
+	if r.Status != 201 {
 		m := map[string]any{}
-		_ = json.Unmarshal(r.body, &m)
-		reason := str(m, "error", "details", "reason")
-		if r.status != 400 || r.errorCode() != "S2R-VAL-0400" || reason == "" {
-			t.Errorf("%s: %d %.500s, want 201 or a 400 S2R-VAL-0400 with a reason", rel, r.status, r.body)
+		_ = json.Unmarshal(r.Body, &m)
+		reason := admintest.Dig(m, "error", "details", "reason")
+		if r.Status != 400 || r.Code() != "S2R-VAL-0400" || reason == "" {
+			t.Errorf("%s: %d %.500s, want 201 or a 400 S2R-VAL-0400 with a reason", rel, r.Status, r.Body)
 		} else if !wantFail || !strings.Contains(reason, want) {
-			t.Errorf("%s: unexpected 400 %.500s (expected %q)", rel, r.body, want)
+			t.Errorf("%s: unexpected 400 %.500s (expected %q)", rel, r.Body, want)
 		}
 		if strings.HasPrefix(reason, "catalog:") {
 			t.Errorf("%s: the reason leaks a Go package prefix: %q", rel, reason)
 		}
-		if f := str(m, "error", "details", "field"); f == "wsdlPort" || f == "wsdlService" {
-			t.Errorf("%s: the 400 blames field %s, which the request did not set: %.300s", rel, f, r.body)
+		if f := admintest.Dig(m, "error", "details", "field"); f == "wsdlPort" || f == "wsdlService" {
+			t.Errorf("%s: the 400 blames field %s, which the request did not set: %.300s", rel, f, r.Body)
 		}
-		file := str(m, "error", "details", "file")
+		file := admintest.Dig(m, "error", "details", "file")
 		line, _ := m["error"].(map[string]any)["details"].(map[string]any)["line"].(float64)
 		return fmt.Sprintf("400 %s (file %q line %d)", reason, file, int(line))
 	}
 	if wantFail {
 		t.Errorf("%s: imported, expected a 400 with %q", rel, want)
 	}
-	m := r.json(t)
-	sid, vid := str(m, "service", "serviceId"), str(m, "version", "versionId")
+	m := r.JSON(t)
+	sid, vid := admintest.Dig(m, "service", "serviceId"), admintest.Dig(m, "version", "versionId")
 	vpath := "/services/" + sid + "/versions/" + vid
-	ready := s.admin(t, "GET", vpath+"/publish-readiness", nil).want(t, 200).json(t)
-	status := str(ready, "status")
-	if status != str(m, "publishReadiness", "status") {
-		t.Errorf("%s: readiness %s, autopilot said %s", rel, status, str(m, "publishReadiness", "status"))
+	ready := s.admin(t, "GET", vpath+"/publish-readiness", nil).WantStatus(t, 200).JSON(t)
+	status := admintest.Dig(ready, "status")
+	if status != admintest.Dig(m, "publishReadiness", "status") {
+		t.Errorf("%s: readiness %s, autopilot said %s", rel, status, admintest.Dig(m, "publishReadiness", "status"))
 	}
 	checkPrefixWarnings(t, rel, m, status)
 	if blocked, want := blockedBy(ready), wsdlcorpus.BlockedDrafts[rel]; blocked != "" || want != "" {
 		if !strings.Contains(blocked, want) || want == "" {
 			t.Errorf("%s: readiness blocked by %q, expected %q", rel, blocked, want)
 		}
-		if ra := s.admin(t, "POST", vpath+":activate", nil); ra.status != 409 {
-			t.Errorf("%s: activate of a BLOCKED draft: %d %.300s", rel, ra.status, ra.body)
+		if ra := s.admin(t, "POST", vpath+":activate", nil); ra.Status != 409 {
+			t.Errorf("%s: activate of a BLOCKED draft: %d %.300s", rel, ra.Status, ra.Body)
 		}
 		return "imported, BLOCKED by " + blocked
 	}
-	if ra := s.admin(t, "POST", vpath+":activate", nil); ra.status != 200 {
-		t.Errorf("%s: activate: %d %.500s", rel, ra.status, ra.body)
+	if ra := s.admin(t, "POST", vpath+":activate", nil); ra.Status != 200 {
+		t.Errorf("%s: activate: %d %.500s", rel, ra.Status, ra.Body)
 		return "imported, " + status + ", activate failed"
 	}
 	g := s.admin(t, "POST", vpath+":generate-openapi", nil)
-	if g.status != 200 && g.status != 201 {
-		t.Errorf("%s: generate-openapi: %d %.500s", rel, g.status, g.body)
+	if g.Status != 200 && g.Status != 201 {
+		t.Errorf("%s: generate-openapi: %d %.500s", rel, g.Status, g.Body)
 		return "imported, " + status + ", activated, generate-openapi failed"
 	}
-	doc := s.admin(t, "GET", vpath+"/openapi", nil).want(t, 200)
-	sum := sha256.Sum256(doc.body)
-	if h := doc.header.Get("X-OpenAPI-SHA256"); h != hex.EncodeToString(sum[:]) || h != str(g.json(t), "sha256") {
-		t.Errorf("%s: X-OpenAPI-SHA256 %q, body SHA-256 %x, generate said %q", rel, h, sum, str(g.json(t), "sha256"))
+	doc := s.admin(t, "GET", vpath+"/openapi", nil).WantStatus(t, 200)
+	sum := sha256.Sum256(doc.Body)
+	if h := doc.Header.Get("X-OpenAPI-SHA256"); h != hex.EncodeToString(sum[:]) || h != admintest.Dig(g.JSON(t), "sha256") {
+		t.Errorf("%s: X-OpenAPI-SHA256 %q, body SHA-256 %x, generate said %q", rel, h, sum, admintest.Dig(g.JSON(t), "sha256"))
 	}
 	valid := "valid"
 	loader := openapi3.NewLoader()
-	kdoc, err := loader.LoadFromData(doc.body)
+	kdoc, err := loader.LoadFromData(doc.Body)
 	if err == nil {
 		err = kdoc.Validate(context.Background())
 	}
@@ -124,13 +125,13 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	} else {
 		ops, _ := m["operations"].([]any)
 		for _, op := range ops {
-			if str(op, "serviceId") == sid && kdoc.Paths.Find(str(op, "restPath")) == nil {
-				t.Errorf("%s: OpenAPI has no path %s", rel, str(op, "restPath"))
+			if admintest.Dig(op, "serviceId") == sid && kdoc.Paths.Find(admintest.Dig(op, "restPath")) == nil {
+				t.Errorf("%s: OpenAPI has no path %s", rel, admintest.Dig(op, "restPath"))
 			}
 		}
 	}
-	pkg := s.admin(t, "GET", vpath+"/openapi/package", nil).want(t, 200)
-	checkPackage(t, rel, pkg.body, doc.body)
+	pkg := s.admin(t, "GET", vpath+"/openapi/package", nil).WantStatus(t, 200)
+	checkPackage(t, rel, pkg.Body, doc.Body)
 	return fmt.Sprintf("imported, %s, activated, OpenAPI %s", status, valid)
 }
 
@@ -167,7 +168,7 @@ func blockedBy(report map[string]any) string {
 	issues, _ := report["blockingIssues"].([]any)
 	var codes []string
 	for _, is := range issues {
-		if c := str(is, "code"); !slices.Contains(codes, c) {
+		if c := admintest.Dig(is, "code"); !slices.Contains(codes, c) {
 			codes = append(codes, c)
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/loadgen"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestEdgeTrafficObserved sends load-balancer transactions (a credential
@@ -21,9 +23,9 @@ import (
 // and the search, none of which may show or find the credential.
 func TestEdgeTrafficObserved(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *server) {
-		s.admin(t, "PATCH", "/settings", map[string]any{"aggregation_interval_seconds": 5}).want(t, 200)
-		lbToken := str(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "f5", "name": "edge"}).want(t, 201).json(t), "token")
-		kongToken := str(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "kong", "name": "gw"}).want(t, 201).json(t), "token")
+		s.admin(t, "PATCH", "/settings", map[string]any{"aggregation_interval_seconds": 5}).WantStatus(t, 200)
+		lbToken := admintest.Dig(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "f5", "name": "edge"}).WantStatus(t, 201).JSON(t), "token")
+		kongToken := admintest.Dig(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "kong", "name": "gw"}).WantStatus(t, 201).JSON(t), "token")
 		gen := loadgen.New(loadgen.Config{Services: 3, ErrorRate: 0.5, PayloadBytes: 200, Seed: 3})
 		now := time.Now()
 		events := gen.LBBatch(400, now.Add(-2*time.Hour)) // in an earlier hour: read from the aggregates
@@ -41,7 +43,7 @@ func TestEdgeTrafficObserved(t *testing.T) {
 		}
 		ingest := func(path, token string, v any) {
 			body, _ := json.Marshal(v)
-			s.do(t, "POST", path, "", body, "Authorization", "Bearer "+token).want(t, 200)
+			s.do(t, "POST", path, "", body, "Authorization", "Bearer "+token).WantStatus(t, 200)
 		}
 		ingest("/ingest/v1/lb-events", lbToken, events)
 		ingest("/ingest/v1/generic-logs", kongToken, gen.GenericBatch(25, now))
@@ -50,7 +52,7 @@ func TestEdgeTrafficObserved(t *testing.T) {
 			var items []struct {
 				RequestCount int `json:"requestCount"`
 			}
-			if err := json.Unmarshal(s.admin(t, "GET", "/metrics?"+query, nil).want(t, 200).body, &items); err != nil {
+			if err := json.Unmarshal(s.admin(t, "GET", "/metrics?"+query, nil).WantStatus(t, 200).Body, &items); err != nil {
 				t.Fatal(err)
 			}
 			for _, it := range items {
@@ -58,7 +60,7 @@ func TestEdgeTrafficObserved(t *testing.T) {
 			}
 			return n
 		}
-		eventually(t, "lb calls aggregated", func() string {
+		poll.UntilOK(t, settle, "lb calls aggregated", func() string {
 			if n := total("window=24h&source=lb"); n != calls {
 				return fmt.Sprintf("%d lb calls in 24 h, want %d", n, calls)
 			}
@@ -67,7 +69,7 @@ func TestEdgeTrafficObserved(t *testing.T) {
 		if n := total("window=1h&source=generic"); n != 25 {
 			t.Errorf("%d generic calls in the last hour, want 25", n)
 		}
-		dash := s.admin(t, "GET", "/dashboard/summary", nil).want(t, 200).json(t)
+		dash := s.admin(t, "GET", "/dashboard/summary", nil).WantStatus(t, 200).JSON(t)
 		kpis, _ := dash["kpis"].(map[string]any)
 		if stale, ok := kpis["f5IngestStale"].(bool); !ok || stale {
 			t.Errorf("kpis %v", kpis)
@@ -76,26 +78,26 @@ func TestEdgeTrafficObserved(t *testing.T) {
 			t.Errorf("no virtual-server failures: %v", dash["topVsLevelFailures24h"])
 		}
 
-		page := s.admin(t, "GET", "/traffic-logs?window=24h&source=lb&pageSize=5", nil).want(t, 200).json(t)
+		page := s.admin(t, "GET", "/traffic-logs?window=24h&source=lb&pageSize=5", nil).WantStatus(t, 200).JSON(t)
 		items, _ := page["items"].([]any)
 		if len(items) != 5 || page["totalItems"].(float64) != float64(calls) {
 			t.Fatalf("traffic logs page %v", page)
 		}
-		id := str(items[0], "id")
-		detail := s.admin(t, "GET", "/traffic-logs/"+id+"?source=lb", nil).want(t, 200)
-		if evs, _ := detail.json(t)["events"].([]any); len(evs) != 4 || !bytes.Contains(detail.body, []byte("keep-body")) {
-			t.Errorf("detail %s", detail.body)
+		id := admintest.Dig(items[0], "id")
+		detail := s.admin(t, "GET", "/traffic-logs/"+id+"?source=lb", nil).WantStatus(t, 200)
+		if evs, _ := detail.JSON(t)["events"].([]any); len(evs) != 4 || !bytes.Contains(detail.Body, []byte("keep-body")) {
+			t.Errorf("detail %s", detail.Body)
 		}
 		search := s.admin(t, "GET", "/traffic-search?source=all&payloadContains=alice&since="+
-			strings.ReplaceAll(now.Add(-3*time.Hour).UTC().Format(time.RFC3339), ":", "%3A"), nil).want(t, 200).json(t)
+			strings.ReplaceAll(now.Add(-3*time.Hour).UTC().Format(time.RFC3339), ":", "%3A"), nil).WantStatus(t, 200).JSON(t)
 		if found, _ := search["items"].([]any); len(found) == 0 {
 			t.Errorf("payload search found nothing: %v", search)
 		}
 		for _, path := range []string{"/traffic-logs/" + id, "/lb-logs/" + id,
 			"/traffic-search?source=lb&payloadContains=" + redactCanary, "/traffic-logs?window=24h&pageSize=200"} {
-			r := s.admin(t, "GET", path, nil).want(t, http.StatusOK)
-			if bytes.Contains(r.body, []byte(redactCanary)) || strings.Contains(path, "payloadContains") && bytes.Contains(r.body, []byte(`"lb"`)) {
-				t.Errorf("%s shows or finds the credential: %.300s", path, r.body)
+			r := s.admin(t, "GET", path, nil).WantStatus(t, http.StatusOK)
+			if bytes.Contains(r.Body, []byte(redactCanary)) || strings.Contains(path, "payloadContains") && bytes.Contains(r.Body, []byte(`"lb"`)) {
+				t.Errorf("%s shows or finds the credential: %.300s", path, r.Body)
 			}
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestFaultExposure: a declared fault is reduced to its code and subcodes
@@ -30,33 +32,33 @@ func TestFaultExposure(t *testing.T) {
 	fault := func(detail string) { faultCoded("soap:Server", detail) }
 	const noSuchCode = `<x1:NoSuchCodeLit xmlns:x1="http://apache.org/hello_world_soap_http/types"><x1:code><x1:minor>1</x1:minor><x1:major>2</x1:major></x1:code></x1:NoSuchCodeLit>`
 	fault(noSuchCode)
-	r := s.settledCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502)
-	if d, _ := r.json(t)["error"].(map[string]any)["details"].(map[string]any); len(d) != 1 || d["faultCode"] != "Receiver" {
-		t.Errorf("safe mode details: %s", r.body)
+	r := s.settledCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).WantStatus(t, 502)
+	if d, _ := r.JSON(t)["error"].(map[string]any)["details"].(map[string]any); len(d) != 1 || d["faultCode"] != "Receiver" {
+		t.Errorf("safe mode details: %s", r.Body)
 	}
-	checkFaultSchema(t, s, o, "test-doc-lit-fault", r.body)
+	checkFaultSchema(t, s, o, "test-doc-lit-fault", r.Body)
 	// The specific code comes through in safe mode, as subcodes.
 	faultCoded("Server.Database.Timeout", noSuchCode)
-	r = s.settledCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502)
-	wantJSON(t, resp{body: []byte(mustJSON(t, r.json(t)["error"].(map[string]any)["details"]))},
+	r = s.settledCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).WantStatus(t, 502)
+	wantJSON(t, resp{Body: []byte(mustJSON(t, r.JSON(t)["error"].(map[string]any)["details"]))},
 		`{"faultCode":"Receiver","faultSubcodes":["Database","Timeout"]}`)
-	checkFaultSchema(t, s, o, "test-doc-lit-fault", r.body)
+	checkFaultSchema(t, s, o, "test-doc-lit-fault", r.Body)
 	fault(noSuchCode)
-	s.admin(t, "PATCH", "/services/"+o.serviceID, map[string]any{"faultDetailExposureMode": "full"}).want(t, 200)
-	eventually(t, "full fault", func() string {
+	s.admin(t, "PATCH", "/services/"+o.serviceID, map[string]any{"faultDetailExposureMode": "full"}).WantStatus(t, 200)
+	poll.UntilOK(t, settle, "full fault", func() string {
 		r = s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`)
-		if str(r.json(t), "error", "details", "faultString") == "no such code" {
+		if admintest.Dig(r.JSON(t), "error", "details", "faultString") == "no such code" {
 			return ""
 		}
-		return string(r.body)
+		return string(r.Body)
 	})
 	details := func(t *testing.T, want string) {
 		t.Helper()
-		r := s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502)
-		wantJSON(t, resp{body: []byte(mustJSON(t, r.json(t)["error"].(map[string]any)["details"]))}, want)
+		r := s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).WantStatus(t, 502)
+		wantJSON(t, resp{Body: []byte(mustJSON(t, r.JSON(t)["error"].(map[string]any)["details"]))}, want)
 	}
 	details(t, `{"detail":{"NoSuchCodeLit":{"code":{"major":2,"minor":1}}},"faultCode":"Receiver","faultString":"no such code"}`)
-	checkFaultSchema(t, s, o, "test-doc-lit-fault", s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).want(t, 502).body)
+	checkFaultSchema(t, s, o, "test-doc-lit-fault", s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`).WantStatus(t, 502).Body)
 	fault(`<x1:BadRecordLit xmlns:x1="http://apache.org/hello_world_soap_http/types">no such record</x1:BadRecordLit>`)
 	details(t, `{"detail":{"BadRecordLit":"no such record"},"faultCode":"Receiver","faultString":"no such code"}`)
 	// A child the contract lacks: converted naively, keyed the same way.
@@ -69,7 +71,7 @@ func TestFaultExposure(t *testing.T) {
 		Version    struct{ VersionID string }
 		Operations []struct{ OperationID, OperationKey string }
 	}
-	if err := json.Unmarshal(s.admin(t, "POST", "/services/"+o.serviceID+"/versions", map[string]any{}).want(t, 201).body, &draft); err != nil {
+	if err := json.Unmarshal(s.admin(t, "POST", "/services/"+o.serviceID+"/versions", map[string]any{}).WantStatus(t, 201).Body, &draft); err != nil {
 		t.Fatal(err)
 	}
 	var opID string
@@ -78,13 +80,13 @@ func TestFaultExposure(t *testing.T) {
 			opID = op.OperationID
 		}
 	}
-	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/code"}}}).want(t, 400)
-	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/NoSuchCodeLit/code/major"}}}).want(t, 200)
-	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+draft.Version.VersionID+":activate", nil).want(t, 200)
+	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/code"}}}).WantStatus(t, 400)
+	s.admin(t, "PUT", "/operations/"+opID+"/mapping", map[string]any{"faultMapping": map[string]any{"pick": []string{"detail/NoSuchCodeLit/code/major"}}}).WantStatus(t, 200)
+	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+draft.Version.VersionID+":activate", nil).WantStatus(t, 200)
 	fault(noSuchCode)
-	eventually(t, "picked fault", func() string {
+	poll.UntilOK(t, settle, "picked fault", func() string {
 		r = s.publishCall(t, "hw", "test-doc-lit-fault", `{"faultType":"NoSuchCodeLitFault"}`)
-		if got := mustJSON(t, r.json(t)["error"].(map[string]any)["details"].(map[string]any)["detail"]); got != `{"NoSuchCodeLit":{"code":{"major":2}}}` {
+		if got := mustJSON(t, r.JSON(t)["error"].(map[string]any)["details"].(map[string]any)["detail"]); got != `{"NoSuchCodeLit":{"code":{"major":2}}}` {
 			return got
 		}
 		return ""
@@ -99,10 +101,10 @@ func TestFaultExposure(t *testing.T) {
 func checkFaultSchema(t *testing.T, s *server, o onboarded, opKey string, body []byte) {
 	t.Helper()
 	vpath := "/services/" + o.serviceID + "/versions/" + o.versionID
-	if g := s.admin(t, "POST", vpath+":generate-openapi", nil); g.status != 200 && g.status != 201 {
-		t.Fatalf("generate-openapi: %d %s", g.status, g.body)
+	if g := s.admin(t, "POST", vpath+":generate-openapi", nil); g.Status != 200 && g.Status != 201 {
+		t.Fatalf("generate-openapi: %d %s", g.Status, g.Body)
 	}
-	doc, err := openapi3.NewLoader().LoadFromData(s.admin(t, "GET", vpath+"/openapi", nil).want(t, 200).body)
+	doc, err := openapi3.NewLoader().LoadFromData(s.admin(t, "GET", vpath+"/openapi", nil).WantStatus(t, 200).Body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,25 +6,24 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 const adminEmail = "ops@example.com"
 
 var binPath string // the s2r binary built by TestMain
+
+// settle is how long a change made through the admin API may take to be
+// served: the route table reloads asynchronously.
+const settle = 15 * time.Second
 
 func TestMain(m *testing.M) { serveproc.Main(m, &binPath) }
 
@@ -58,35 +57,15 @@ type server struct {
 	dataDir string   // S2R_DATA_DIR
 	env     []string // the environment beyond the defaults (database URL, key)
 	proc    *serveproc.Proc
-}
-
-// backend names the database a server runs on.
-type backend struct {
-	name string
-	env  func(t *testing.T) []string
-}
-
-// backends is SQLite always and PostgreSQL when S2R_TEST_POSTGRES_URL is set
-// (a fresh database per server, dropped at cleanup).
-func backends() []backend {
-	bs := []backend{{"sqlite", func(t *testing.T) []string { return nil }}}
-	if os.Getenv(storetest.EnvPostgresURL) != "" {
-		bs = append(bs, backend{"postgres", func(t *testing.T) []string {
-			cfg := storetest.PostgresConfig(t)
-			key := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
-			return []string{"S2R_DATABASE_URL=" + cfg.URL, "S2R_SECRET_KEY=" + key}
-		}})
-	}
-	return bs
+	api     *admintest.Client
 }
 
 // forEachBackend runs body as a parallel subtest per database.
 func forEachBackend(t *testing.T, body func(t *testing.T, s *server)) {
-	for _, b := range backends() {
-		b := b
-		t.Run(b.name, func(t *testing.T) {
+	for _, db := range serveproc.Databases(t) {
+		t.Run(db.Name, func(t *testing.T) {
 			t.Parallel()
-			body(t, startServer(t, b.env(t)))
+			body(t, startServer(t, db.Env(t)))
 		})
 	}
 }
@@ -96,17 +75,8 @@ func forEachBackend(t *testing.T, body func(t *testing.T, s *server)) {
 func startServer(t *testing.T, extraEnv []string) *server {
 	t.Helper()
 	dataDir := t.TempDir()
-	env := append([]string{
-		"S2R_LISTEN_ADDR=127.0.0.1:0",
-		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR=" + dataDir,
-		"S2R_BOOTSTRAP_ADMINS=" + adminEmail,
-		"S2R_DATABASE_URL=",
-		"S2R_SECRET_KEY=",
-		"S2R_LOG_LEVEL=info",
-	}, extraEnv...)
-	p := serveproc.Start(t, binPath, env)
-	s := &server{base: p.Base, cmd: p.Cmd, dataDir: dataDir, env: extraEnv, proc: p}
+	p := serveproc.Start(t, binPath, serveproc.Env(dataDir, adminEmail, extraEnv...))
+	s := &server{base: p.Base, cmd: p.Cmd, dataDir: dataDir, env: extraEnv, proc: p, api: admintest.NewClient(t, p.Base)}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("s2r serve log tail:\n%s", serveproc.Tail(p.Log(), 3000))
@@ -119,101 +89,19 @@ func startServer(t *testing.T, extraEnv []string) *server {
 func (s *server) stop() { s.proc.Stop() }
 
 // resp is one HTTP answer.
-type resp struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func (r resp) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.body, &m); err != nil {
-		t.Fatalf("answer is not a JSON object (%v): %.500s", err, r.body)
-	}
-	return m
-}
-
-func (r resp) want(t *testing.T, status int) resp {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d: %.1500s", r.status, status, r.body)
-	}
-	return r
-}
-
-// errorCode returns error.code of an S2R JSON error answer.
-func (r resp) errorCode() string {
-	var e struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	_ = json.Unmarshal(r.body, &e)
-	return e.Error.Code
-}
-
-var httpClient = &http.Client{Timeout: 60 * time.Second}
+type resp = admintest.Response
 
 // do sends one request; body may be nil, a string, []byte or a value
 // encoded as JSON. An identity header is sent when email is not empty.
 func (s *server) do(t *testing.T, method, path, email string, body any, hdr ...string) resp {
 	t.Helper()
-	var rd io.Reader
-	ctype := ""
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd, ctype = strings.NewReader(b), "application/json"
-	case []byte:
-		rd, ctype = bytes.NewReader(b), "application/json"
-	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, ctype = bytes.NewReader(buf), "application/json"
-	}
-	req, err := http.NewRequest(method, s.base+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	if email != "" {
-		req.Header.Set("X-Idp-Authenticated-User-Email", email)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	rb, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, path, err)
-	}
-	return resp{status: res.StatusCode, header: res.Header, body: rb}
+	return s.api.For(t).DoJSON(method, path, email, body, hdr...)
 }
 
 // admin sends an admin request as the bootstrap admin.
 func (s *server) admin(t *testing.T, method, path string, body any) resp {
 	t.Helper()
 	return s.do(t, method, "/admin/v1"+path, adminEmail, body)
-}
-
-// str digs a string out of a decoded JSON value by keys.
-func str(v any, keys ...string) string {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return ""
-		}
-		v = m[k]
-	}
-	s, _ := v.(string)
-	return s
 }
 
 // onboarded is what the autopilot answered for one service.
@@ -239,48 +127,31 @@ func (s *server) onboard(t *testing.T, xml string, files map[string]string, serv
 	if direction != "" {
 		body["direction"] = direction
 	}
-	r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", body).want(t, 201)
-	m := r.json(t)
+	r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", body).WantStatus(t, 201)
+	m := r.JSON(t)
 	o := onboarded{
-		serviceID:  str(m, "service", "serviceId"),
-		versionID:  str(m, "version", "versionId"),
-		profileID:  str(m, "backendProfile", "profileId"),
-		serviceKey: str(m, "service", "serviceKey"),
-		readiness:  str(m, "publishReadiness", "status"),
+		serviceID:  admintest.Dig(m, "service", "serviceId"),
+		versionID:  admintest.Dig(m, "version", "versionId"),
+		profileID:  admintest.Dig(m, "backendProfile", "profileId"),
+		serviceKey: admintest.Dig(m, "service", "serviceKey"),
+		readiness:  admintest.Dig(m, "publishReadiness", "status"),
 		operations: map[string]string{},
 	}
 	ops, _ := m["operations"].([]any)
 	for _, op := range ops {
-		o.operations[str(op, "operationKey")] = str(op, "soapOperationName")
+		o.operations[admintest.Dig(op, "operationKey")] = admintest.Dig(op, "soapOperationName")
 	}
 	if o.serviceID == "" || o.versionID == "" || o.profileID == "" {
-		t.Fatalf("autopilot answer lacks ids: %.1000s", r.body)
+		t.Fatalf("autopilot answer lacks ids: %.1000s", r.Body)
 	}
-	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).want(t, 200)
+	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).WantStatus(t, 200)
 	return o
 }
 
 // pointBackend PATCHes the service's backend profile to url.
 func (s *server) pointBackend(t *testing.T, o onboarded, url string) {
 	t.Helper()
-	s.admin(t, "PATCH", "/backend-profiles/"+o.profileID, map[string]any{"endpointUrl": url}).want(t, 200)
-}
-
-// eventually retries f until it returns "" or the deadline passes (the
-// route table reloads asynchronously after admin changes).
-func eventually(t *testing.T, what string, f func() string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		msg := f()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	s.admin(t, "PATCH", "/backend-profiles/"+o.profileID, map[string]any{"endpointUrl": url}).WantStatus(t, 200)
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestIngestAcknowledgedBatchesSurviveKill9 streams lb-event batches into
@@ -20,7 +22,7 @@ import (
 // every batch answered 200 is in the database: a 2xx means committed.
 func TestIngestAcknowledgedBatchesSurviveKill9(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *server) {
-		token := str(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "f5", "name": "kill-9"}).want(t, 201).json(t), "token")
+		token := admintest.Dig(s.admin(t, "POST", "/ingest-instances", map[string]any{"vendor": "f5", "name": "kill-9"}).WantStatus(t, 201).JSON(t), "token")
 		gen := loadgen.New(loadgen.Config{Services: 5, ErrorRate: 0.05, PayloadBytes: 300})
 		var (
 			mu      sync.Mutex // guards gen and acked
@@ -71,7 +73,7 @@ func TestIngestAcknowledgedBatchesSurviveKill9(t *testing.T) {
 				}
 			}()
 		}
-		eventually(t, "30 batches acknowledged", func() string {
+		poll.UntilOK(t, settle, "30 batches acknowledged", func() string {
 			mu.Lock()
 			defer mu.Unlock()
 			if batches < 30 {

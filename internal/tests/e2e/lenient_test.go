@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 )
 
 // TestPublishAnyTypeStandIn onboards the lenient-import fixture whose
@@ -25,20 +27,20 @@ func TestPublishAnyTypeStandIn(t *testing.T) {
 	be.answer11("Cancel", `<GetStatusResponse xmlns="urn:orders"><status>cancelled</status></GetStatusResponse>`)
 	m := s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{
 		"xml": string(wsdlText), "environment": "dev", "serviceKey": "orders", "backendUrl": be.srv.URL + "/orders",
-	}).want(t, 201).json(t)
-	if got := str(m, "publishReadiness", "status"); got != "BLOCKED" {
+	}).WantStatus(t, 201).JSON(t)
+	if got := admintest.Dig(m, "publishReadiness", "status"); got != "BLOCKED" {
 		t.Fatalf("readiness %s, want BLOCKED", got)
 	}
-	path := "/services/" + str(m, "service", "serviceId") + "/versions/" + str(m, "version", "versionId")
-	s.admin(t, "POST", path+":activate", nil).want(t, 409)
+	path := "/services/" + admintest.Dig(m, "service", "serviceId") + "/versions/" + admintest.Dig(m, "version", "versionId")
+	s.admin(t, "POST", path+":activate", nil).WantStatus(t, 409)
 	if got := s.reviewManualMappings(t, m); got != 2 {
 		t.Errorf("%d operations MANUAL_REQUIRED, want place-order and cancel", got)
 	}
-	s.admin(t, "POST", path+":activate", nil).want(t, 200)
+	s.admin(t, "POST", path+":activate", nil).WantStatus(t, 200)
 
 	r := s.settledCall(t, "orders", "place-order", map[string]any{
 		"item": "pen", "quantity": 2, "shipTo": map[string]any{"street": "Main 1", "city": "Oslo"},
-	}).want(t, 200)
+	}).WantStatus(t, 200)
 	wantJSON(t, r, `{"orderId":"42"}`)
 	sent, _ := be.request("PlaceOrder")
 	if !strings.Contains(sent, "<quantity>2</quantity>") && !strings.Contains(sent, ":quantity>2</") {
@@ -48,7 +50,7 @@ func TestPublishAnyTypeStandIn(t *testing.T) {
 		t.Errorf("the xs:anyType stand-in is not naive XML: %s", sent)
 	}
 
-	r = s.settledCall(t, "orders", "cancel", map[string]any{"parameters": map[string]any{"orderId": "7"}}).want(t, 200)
+	r = s.settledCall(t, "orders", "cancel", map[string]any{"parameters": map[string]any{"orderId": "7"}}).WantStatus(t, 200)
 	wantJSON(t, r, `{"status":"cancelled"}`)
 	sent, _ = be.request("Cancel")
 	if !strings.Contains(sent, "Cancel") || !strings.Contains(sent, "<orderId>7</orderId>") {
@@ -64,21 +66,21 @@ func (s *server) reviewManualMappings(t *testing.T, m map[string]any) int {
 	ids := map[string]string{} // serviceId + operationKey → operationId
 	ops, _ := m["operations"].([]any)
 	for _, op := range ops {
-		ids[str(op, "serviceId")+" "+str(op, "operationKey")] = str(op, "operationId")
+		ids[admintest.Dig(op, "serviceId")+" "+admintest.Dig(op, "operationKey")] = admintest.Dig(op, "operationId")
 	}
 	n := 0
 	services, _ := m["services"].([]any)
 	for _, svc := range services {
 		diags, _ := svc.(map[string]any)["mappingDiagnostics"].(map[string]any)["operations"].(map[string]any)
 		for key, d := range diags {
-			if str(d, "status") != "MANUAL_REQUIRED" {
+			if admintest.Dig(d, "status") != "MANUAL_REQUIRED" {
 				continue
 			}
 			n++
-			s.admin(t, "PUT", "/operations/"+ids[str(svc, "service", "serviceId")+" "+key]+"/mapping", map[string]any{
+			s.admin(t, "PUT", "/operations/"+ids[admintest.Dig(svc, "service", "serviceId")+" "+key]+"/mapping", map[string]any{
 				"requestMapping": map[string]any{"mode": "identity"}, "responseMapping": map[string]any{"mode": "identity"},
 				"faultMapping": map[string]any{"mode": "identity"},
-			}).want(t, 200)
+			}).WantStatus(t, 200)
 		}
 	}
 	return n

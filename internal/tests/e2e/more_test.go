@@ -7,23 +7,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // soapPost sends raw SOAP bytes.
 func (s *server) soapPost(t *testing.T, path, ctype, action, body string) resp {
 	t.Helper()
-	req, _ := http.NewRequest("POST", s.base+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", ctype)
+	var hdr []string
 	if action != "" {
-		req.Header.Set("SOAPAction", action)
+		hdr = []string{"SOAPAction", action}
 	}
-	res, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return resp{res.StatusCode, res.Header, b}
+	return s.api.For(t).Send("POST", path, "", ctype, []byte(body), hdr...)
 }
 
 // TestMoreTraffic covers SOAP 1.2 publish, gateway passthrough, backend
@@ -36,12 +32,12 @@ func TestMoreTraffic(t *testing.T) {
 		s.pointBackend(t, h12, be.srv.URL+"/h12")
 		be.answer12("sayHi", `<x:sayHiResponse xmlns:x="http://apache.org/hello_world_soap12_http/types"><x:responseType>Bonjour</x:responseType></x:sayHiResponse>`)
 		var r resp
-		eventually(t, "soap12 publish", func() string {
+		poll.UntilOK(t, settle, "soap12 publish", func() string {
 			r = s.publishCall(t, "hello12", "say-hi", `{}`)
-			if r.status == 200 {
+			if r.Status == 200 {
 				return ""
 			}
-			return string(r.body)
+			return string(r.Body)
 		})
 		wantJSON(t, r, `{"responseType":"Bonjour"}`)
 		if _, h := be.request("sayHi"); h.Get("Content-Type") != "application/soap+xml; action=sayHiAction; charset=utf-8" || h.Get("SOAPAction") != "" {
@@ -63,34 +59,34 @@ func TestMoreTraffic(t *testing.T) {
 		g := s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "calcgw", "gateway", gw.URL+"/initial")
 		s.pointBackend(t, g, gw.URL+"/gw")
 		in := envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>4</intA><intB>5</intB></t:Add>`)
-		eventually(t, "gateway without grant", func() string {
+		poll.UntilOK(t, settle, "gateway without grant", func() string {
 			r = s.soapPost(t, "/gateway/dev/calcgw", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, in)
-			if r.status == 403 && r.errorCode() == "S2R-GW-0407" {
+			if r.Status == 403 && r.Code() == "S2R-GW-0407" {
 				return ""
 			}
-			return string(r.body)
+			return string(r.Body)
 		})
-		s.admin(t, "PUT", "/services/"+g.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
-		eventually(t, "gateway", func() string {
+		s.admin(t, "PUT", "/services/"+g.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
+		poll.UntilOK(t, settle, "gateway", func() string {
 			r = s.soapPost(t, "/gateway/dev/calcgw", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, in)
-			if r.status == 200 {
+			if r.Status == 200 {
 				return ""
 			}
-			return string(r.body)
+			return string(r.Body)
 		})
-		if !strings.Contains(string(r.body), "<AddResult>9</AddResult>") {
-			t.Errorf("gateway answer: %s", r.body)
+		if !strings.Contains(string(r.Body), "<AddResult>9</AddResult>") {
+			t.Errorf("gateway answer: %s", r.Body)
 		}
 		gotMu.Lock()
 		if gotBody != in || gotAction != `"http://tempuri.org/Add"` {
 			t.Errorf("gateway forwarded %q with SOAPAction %q", gotBody, gotAction)
 		}
 		gotMu.Unlock()
-		if w := s.do(t, "GET", "/gateway/dev/calcgw?wsdl", "", nil); w.status != 200 || !strings.Contains(string(w.body), "/gateway/dev/calcgw") {
-			t.Errorf("gateway WSDL: %d %.500s", w.status, w.body)
+		if w := s.do(t, "GET", "/gateway/dev/calcgw?wsdl", "", nil); w.Status != 200 || !strings.Contains(string(w.Body), "/gateway/dev/calcgw") {
+			t.Errorf("gateway WSDL: %d %.500s", w.Status, w.Body)
 		}
-		if r := s.do(t, "PUT", "/gateway/dev/calcgw", "", nil); r.status != 405 || r.errorCode() != "S2R-RUN-0411" {
-			t.Errorf("gateway PUT: %d %s", r.status, r.body)
+		if r := s.do(t, "PUT", "/gateway/dev/calcgw", "", nil); r.Status != 405 || r.Code() != "S2R-RUN-0411" {
+			t.Errorf("gateway PUT: %d %s", r.Status, r.Body)
 		}
 
 		// Backend failures are 502s naming the problem.
@@ -118,23 +114,23 @@ func TestMoreTraffic(t *testing.T) {
 			{"wrongop", "S2R-RUN-0506"}, {"badint", "S2R-RUN-0506"},
 		} {
 			s.pointBackend(t, calc, bad.URL+"/"+c.suffix)
-			eventually(t, "backend "+c.suffix, func() string {
+			poll.UntilOK(t, settle, "backend "+c.suffix, func() string {
 				r = s.publishCall(t, "calcfail", "add", `{"intA":1,"intB":2}`)
-				if r.status == 502 && r.errorCode() == c.code {
+				if r.Status == 502 && r.Code() == c.code {
 					return ""
 				}
-				return string(r.body)
+				return string(r.Body)
 			})
 		}
 
 		// Attempts at unmapped URLs are summarized.
-		s.do(t, "GET", "/nowhere/at/all", "", nil).want(t, 400)
-		eventually(t, "bad-url summary", func() string {
-			r = s.admin(t, "GET", "/bad-url-summary", nil).want(t, 200)
-			if strings.Contains(string(r.body), "/nowhere/at/all") {
+		s.do(t, "GET", "/nowhere/at/all", "", nil).WantStatus(t, 400)
+		poll.UntilOK(t, settle, "bad-url summary", func() string {
+			r = s.admin(t, "GET", "/bad-url-summary", nil).WantStatus(t, 200)
+			if strings.Contains(string(r.Body), "/nowhere/at/all") {
 				return ""
 			}
-			return string(r.body)
+			return string(r.Body)
 		})
 	})
 }
@@ -143,27 +139,26 @@ func TestMoreTraffic(t *testing.T) {
 // the activated service serves traffic without any admin action.
 func TestRestart(t *testing.T) {
 	corpusDir(t)
-	for _, b := range backends() {
-		b := b
-		t.Run(b.name, func(t *testing.T) {
+	for _, db := range serveproc.Databases(t) {
+		t.Run(db.Name, func(t *testing.T) {
 			t.Parallel()
-			env := append(b.env(t), "S2R_DATA_DIR="+t.TempDir())
+			env := append(db.Env(t), "S2R_DATA_DIR="+t.TempDir())
 			be := newSOAPBackend(t)
 			be.answer11("Add", `<t:AddResponse xmlns:t="http://tempuri.org/"><AddResult>7</AddResult></t:AddResponse>`)
 			s := startServer(t, env)
 			calc := s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "calc", "", be.srv.URL+"/initial")
 			s.pointBackend(t, calc, be.srv.URL+"/calc")
-			eventually(t, "before restart", func() string {
-				if r := s.publishCall(t, "calc", "add", `{"intA":3,"intB":4}`); r.status != 200 {
-					return string(r.body)
+			poll.UntilOK(t, settle, "before restart", func() string {
+				if r := s.publishCall(t, "calc", "add", `{"intA":3,"intB":4}`); r.Status != 200 {
+					return string(r.Body)
 				}
 				return ""
 			})
 			s.stop()
 			s2 := startServer(t, env)
 			r := s2.publishCall(t, "calc", "add", `{"intA":3,"intB":4}`)
-			if r.status != 200 {
-				t.Fatalf("after restart: %d %s", r.status, r.body)
+			if r.Status != 200 {
+				t.Fatalf("after restart: %d %s", r.Status, r.Body)
 			}
 			wantJSON(t, r, `{"AddResult":7}`)
 		})

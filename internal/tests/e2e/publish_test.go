@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 const postmanDir = "postmanlabs+wsdl-to-postman/test/data/validWSDLs11/"
@@ -22,11 +25,11 @@ func (s *server) publishCall(t *testing.T, serviceKey, opKey string, body any) r
 func (s *server) settledCall(t *testing.T, serviceKey, opKey string, body any) resp {
 	t.Helper()
 	var r resp
-	eventually(t, "publish "+serviceKey+"/"+opKey, func() string {
+	poll.UntilOK(t, settle, "publish "+serviceKey+"/"+opKey, func() string {
 		r = s.publishCall(t, serviceKey, opKey, body)
-		if (r.status == 404 && strings.Contains(string(r.body), "no route for")) ||
-			(r.status == 502 && strings.Contains(string(r.body), "could not be reached")) {
-			return string(r.body)
+		if (r.Status == 404 && strings.Contains(string(r.Body), "no route for")) ||
+			(r.Status == 502 && strings.Contains(string(r.Body), "could not be reached")) {
+			return string(r.Body)
 		}
 		return ""
 	})
@@ -37,14 +40,14 @@ func (s *server) settledCall(t *testing.T, serviceKey, opKey string, body any) r
 func wantJSON(t *testing.T, r resp, want string) {
 	t.Helper()
 	var got, w any
-	if err := json.Unmarshal(r.body, &got); err != nil {
-		t.Fatalf("answer is not JSON (%v): %.800s", err, r.body)
+	if err := json.Unmarshal(r.Body, &got); err != nil {
+		t.Fatalf("answer is not JSON (%v): %.800s", err, r.Body)
 	}
 	if err := json.Unmarshal([]byte(want), &w); err != nil {
 		t.Fatalf("bad want: %v", err)
 	}
 	if !reflect.DeepEqual(got, w) {
-		t.Fatalf("answer %s\nwant   %s", r.body, want)
+		t.Fatalf("answer %s\nwant   %s", r.Body, want)
 	}
 }
 
@@ -74,29 +77,29 @@ func TestPublishTraffic(t *testing.T) {
 		be.answer11("StringListTest", `<ns:StringListTestResponse xmlns:ns="http://apache.org/stringarray"><out>x y  z</out></ns:StringListTestResponse>`)
 		be.answer11("greetUs", `<ns:greetUsResponse xmlns:ns="http://apache.org/hello_world_rpclit"><out>Hello you and me</out></ns:greetUsResponse>`)
 
-		r := s.settledCall(t, "calc", "add", `{"intA": 2, "intB": 3}`).want(t, 200)
+		r := s.settledCall(t, "calc", "add", `{"intA": 2, "intB": 3}`).WantStatus(t, 200)
 		wantJSON(t, r, `{"AddResult":5}`)
 		if got, h := be.request("Add"); !strings.Contains(got, "<intA>2</intA><intB>3</intB>") || h.Get("SOAPAction") != `"http://tempuri.org/Add"` {
 			t.Errorf("backend got SOAPAction %q, envelope %s", h.Get("SOAPAction"), got)
 		}
-		wantJSON(t, s.publishCall(t, "calc", "divide", `{"intA": 14, "intB": -2}`).want(t, 200), `{"DivideResult":-7}`)
+		wantJSON(t, s.publishCall(t, "calc", "divide", `{"intA": 14, "intB": -2}`).WantStatus(t, 200), `{"DivideResult":-7}`)
 
-		wantJSON(t, s.settledCall(t, "country", "capital-city", `{"sCountryISOCode": "NL"}`).want(t, 200), `{"CapitalCityResult":"Amsterdam"}`)
+		wantJSON(t, s.settledCall(t, "country", "capital-city", `{"sCountryISOCode": "NL"}`).WantStatus(t, 200), `{"CapitalCityResult":"Amsterdam"}`)
 		if got, _ := be.request("CapitalCity"); !strings.Contains(got, ">NL</") {
 			t.Errorf("backend got %s", got)
 		}
-		wantJSON(t, s.settledCall(t, "country", "list-of-continents-by-name", `{}`).want(t, 200),
+		wantJSON(t, s.settledCall(t, "country", "list-of-continents-by-name", `{}`).WantStatus(t, 200),
 			`{"ListOfContinentsByNameResult":{"tContinent":[{"sCode":"AF","sName":"Africa"},{"sCode":"EU","sName":"Europe"}]}}`)
 
-		wantJSON(t, s.settledCall(t, "hello-rpc", "greet-us", `{"you": "you", "me": "me"}`).want(t, 200), `{"out":"Hello you and me"}`)
+		wantJSON(t, s.settledCall(t, "hello-rpc", "greet-us", `{"you": "you", "me": "me"}`).WantStatus(t, 200), `{"out":"Hello you and me"}`)
 		if got, _ := be.request("greetUs"); !strings.Contains(got, "<you>you</you><me>me</me>") {
 			t.Errorf("backend got %s", got)
 		}
-		wantJSON(t, s.settledCall(t, "strarr", "string-list-test", `{"in":["a","b"]}`).want(t, 200), `{"out":["x","y","z"]}`)
+		wantJSON(t, s.settledCall(t, "strarr", "string-list-test", `{"in":["a","b"]}`).WantStatus(t, 200), `{"out":["x","y","z"]}`)
 		if got, _ := be.request("StringListTest"); !strings.Contains(got, "<in>a b</in>") {
 			t.Errorf("backend got %s", got)
 		}
-		cids := []string{r.header.Get("X-Correlation-Id")}
+		cids := []string{r.Header.Get("X-Correlation-Id")}
 		probes := []struct {
 			method, path, body string
 			status             int
@@ -123,36 +126,36 @@ func TestPublishTraffic(t *testing.T) {
 				body = p.body
 			}
 			r := s.do(t, p.method, p.path, "", body)
-			if r.status != p.status || r.errorCode() != p.code {
-				t.Errorf("%s %s: %d %.300s, want %d %s", p.method, p.path, r.status, r.body, p.status, p.code)
+			if r.Status != p.status || r.Code() != p.code {
+				t.Errorf("%s %s: %d %.300s, want %d %s", p.method, p.path, r.Status, r.Body, p.status, p.code)
 			}
 			if p.code != "S2R-RUN-0405" {
-				cids = append(cids, r.header.Get("X-Correlation-Id"))
+				cids = append(cids, r.Header.Get("X-Correlation-Id"))
 			}
 		}
 		be.fault11("Multiply", "Server", "overflow")
 		r = s.publishCall(t, "calc", "multiply", `{"intA": 2, "intB": 3}`)
-		if r.status != 502 || r.errorCode() != "S2R-RUN-0502" || str(r.json(t), "error", "details", "faultCode") != "Receiver" {
-			t.Errorf("backend fault: %d %s", r.status, r.body)
+		if r.Status != 502 || r.Code() != "S2R-RUN-0502" || admintest.Dig(r.JSON(t), "error", "details", "faultCode") != "Receiver" {
+			t.Errorf("backend fault: %d %s", r.Status, r.Body)
 		}
-		cids = append(cids, r.header.Get("X-Correlation-Id"))
+		cids = append(cids, r.Header.Get("X-Correlation-Id"))
 
 		// Every runtime call is in the runtime logs (recorded asynchronously).
 		for _, cid := range cids {
-			eventually(t, "runtime log of "+cid, func() string {
-				r := s.admin(t, "GET", "/runtime-logs?correlationId="+cid, nil).want(t, 200)
+			poll.UntilOK(t, settle, "runtime log of "+cid, func() string {
+				r := s.admin(t, "GET", "/runtime-logs?correlationId="+cid, nil).WantStatus(t, 200)
 				var page struct{ Items []map[string]any }
-				_ = json.Unmarshal(r.body, &page)
+				_ = json.Unmarshal(r.Body, &page)
 				if len(page.Items) != 1 || page.Items[0]["correlationId"] != cid {
-					return "not recorded: " + string(r.body)
+					return "not recorded: " + string(r.Body)
 				}
 				return ""
 			})
 		}
 		// Every admin change is in the audit trail.
-		r = s.admin(t, "GET", "/audit-events?pageSize=200", nil).want(t, 200)
+		r = s.admin(t, "GET", "/audit-events?pageSize=200", nil).WantStatus(t, 200)
 		var ae struct{ Items []map[string]any }
-		if err := json.Unmarshal(r.body, &ae); err != nil {
+		if err := json.Unmarshal(r.Body, &ae); err != nil {
 			t.Fatal(err)
 		}
 		count := map[string]int{}

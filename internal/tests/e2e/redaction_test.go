@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // redactCanary is the secret every credential of these requests carries.
@@ -74,22 +76,22 @@ func TestDebugCaptureRedacted(t *testing.T) {
 				var cids []string
 				for _, dir := range []string{"publish", "consume", "gateway"} {
 					o := s.onboard(t, quoteWSDL(v.soapNS), nil, "q"+dir+v.name, dir, backend.srv.URL+"/"+dir)
-					s.admin(t, "PATCH", "/services/"+o.serviceID, map[string]any{"debugEnabled": true}).want(t, 200)
+					s.admin(t, "PATCH", "/services/"+o.serviceID, map[string]any{"debugEnabled": true}).WantStatus(t, 200)
 					if dir == "gateway" {
-						s.admin(t, "PUT", "/services/"+o.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
+						s.admin(t, "PUT", "/services/"+o.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
 					}
 					s.admin(t, "PATCH", "/backend-profiles/"+o.profileID, map[string]any{"authType": "api_key_header",
-						"apiKeyHeaderName": "X-Quote-Key", "credentials": map[string]any{"apiKey": redactCanary}}).want(t, 200)
+						"apiKeyHeaderName": "X-Quote-Key", "credentials": map[string]any{"apiKey": redactCanary}}).WantStatus(t, 200)
 					cid := "redact-" + dir + v.name
 					// Debug and the API key reach the route table
 					// asynchronously: call until a debug record is stored.
-					eventually(t, dir+" debug call", func() string {
-						if r := sendCanary(t, s, dir, v.v12, o, cid); r.status != 200 {
-							return string(r.body)
+					poll.UntilOK(t, settle, dir+" debug call", func() string {
+						if r := sendCanary(t, s, dir, v.v12, o, cid); r.Status != 200 {
+							return string(r.Body)
 						}
 						for range 20 {
 							tr := s.admin(t, "GET", "/debug-traces/"+cid, nil)
-							if strings.Contains(string(tr.body), `"debug":true`) && strings.Contains(string(tr.body), "X-Quote-Key") {
+							if strings.Contains(string(tr.Body), `"debug":true`) && strings.Contains(string(tr.Body), "X-Quote-Key") {
 								return ""
 							}
 							time.Sleep(50 * time.Millisecond)
@@ -128,18 +130,7 @@ func sendCanary(t *testing.T, s *server, dir string, v12 bool, o onboarded, cid 
 	creds := `<q:Credentials xmlns:q="http://example.com/quote"><q:user>alice</q:user><q:apiKey>` + redactCanary + `</q:apiKey></q:Credentials>`
 	env := soapWithHeader(v12, wsseHeader+creds, `<q:GetQuote xmlns:q="http://example.com/quote"><q:symbol>ACME</q:symbol></q:GetQuote>`)
 	hdr = append(hdr, action, `"urn:GetQuote"`)
-	req, _ := http.NewRequest("POST", s.base+path, strings.NewReader(env))
-	req.Header.Set("Content-Type", ctype)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return resp{res.StatusCode, res.Header, b}
+	return s.api.For(t).Send("POST", path, "", ctype, []byte(env), hdr...)
 }
 
 // checkNoCanary reads every endpoint that shows the record of cid, as an
@@ -147,24 +138,24 @@ func sendCanary(t *testing.T, s *server, dir string, v12 bool, o onboarded, cid 
 func checkNoCanary(t *testing.T, s *server, cid string) {
 	t.Helper()
 	var trace resp
-	eventually(t, cid+" recorded", func() string {
+	poll.UntilOK(t, settle, cid+" recorded", func() string {
 		trace = s.admin(t, "GET", "/debug-traces/"+cid, nil)
-		if trace.status == 200 {
+		if trace.Status == 200 {
 			return ""
 		}
-		return string(trace.body)
+		return string(trace.Body)
 	})
 	answers := map[string]resp{
 		"trace":  trace,
-		"replay": s.admin(t, "GET", "/debug-traces/"+cid+"/replay-metadata", nil).want(t, 200),
-		"list":   s.admin(t, "GET", "/runtime-logs?correlationId="+cid, nil).want(t, 200),
+		"replay": s.admin(t, "GET", "/debug-traces/"+cid+"/replay-metadata", nil).WantStatus(t, 200),
+		"list":   s.admin(t, "GET", "/runtime-logs?correlationId="+cid, nil).WantStatus(t, 200),
 	}
 	for name, r := range answers {
-		if strings.Contains(string(r.body), redactCanary) {
-			t.Errorf("%s %s shows the canary: %.3000s", cid, name, r.body)
+		if strings.Contains(string(r.Body), redactCanary) {
+			t.Errorf("%s %s shows the canary: %.3000s", cid, name, r.Body)
 		}
 	}
-	body := string(trace.body)
+	body := string(trace.Body)
 	for _, want := range []string{"***redacted***", "ACME", `"payloads"`, `"headers"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("%s trace lacks %q: %.3000s", cid, want, body)

@@ -13,39 +13,42 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestQuickStart is the README quick start from the outside: health,
 // readiness, metrics and the caller's identity.
 func TestQuickStart(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s *server) {
-		wantJSON(t, s.do(t, "GET", "/health/live", "", nil).want(t, 200), `{"status":"UP"}`)
-		ready := s.do(t, "GET", "/health/ready", "", nil).want(t, 200).json(t)
-		if ready["status"] != "UP" || str(ready, "checks", "database") != "UP" {
+		wantJSON(t, s.do(t, "GET", "/health/live", "", nil).WantStatus(t, 200), `{"status":"UP"}`)
+		ready := s.do(t, "GET", "/health/ready", "", nil).WantStatus(t, 200).JSON(t)
+		if ready["status"] != "UP" || admintest.Dig(ready, "checks", "database") != "UP" {
 			t.Errorf("ready: %v", ready)
 		}
-		m := s.do(t, "GET", "/metrics", "", nil).want(t, 200)
-		if !strings.Contains(string(m.body), "# TYPE ") || !strings.HasPrefix(m.header.Get("Content-Type"), "text/plain") {
-			t.Errorf("metrics: %s %.300s", m.header.Get("Content-Type"), m.body)
+		m := s.do(t, "GET", "/metrics", "", nil).WantStatus(t, 200)
+		if !strings.Contains(string(m.Body), "# TYPE ") || !strings.HasPrefix(m.Header.Get("Content-Type"), "text/plain") {
+			t.Errorf("metrics: %s %.300s", m.Header.Get("Content-Type"), m.Body)
 		}
-		me := s.admin(t, "GET", "/me", nil).want(t, 200).json(t)
+		me := s.admin(t, "GET", "/me", nil).WantStatus(t, 200).JSON(t)
 		if me["email"] != adminEmail || me["role"] != "admin" {
 			t.Errorf("me: %v", me)
 		}
-		if r := s.do(t, "GET", "/admin/v1/me", "", nil); r.status != 401 || r.errorCode() != "S2R-ADM-0401" {
-			t.Errorf("me without identity: %d %s", r.status, r.body)
+		if r := s.do(t, "GET", "/admin/v1/me", "", nil); r.Status != 401 || r.Code() != "S2R-ADM-0401" {
+			t.Errorf("me without identity: %d %s", r.Status, r.Body)
 		}
-		if r := s.do(t, "GET", "/admin/v1/me", "nobody@example.com", nil); r.status != 403 && r.status != 200 {
-			t.Errorf("me as an unknown user: %d %s", r.status, r.body)
+		if r := s.do(t, "GET", "/admin/v1/me", "nobody@example.com", nil); r.Status != 403 && r.Status != 200 {
+			t.Errorf("me as an unknown user: %d %s", r.Status, r.Body)
 		}
-		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"xml": "<definitions", "environment": "dev"}`); r.status != 400 || r.errorCode() != "S2R-VAL-0400" {
-			t.Errorf("truncated WSDL: %d %s", r.status, r.body)
+		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"xml": "<definitions", "environment": "dev"}`); r.Status != 400 || r.Code() != "S2R-VAL-0400" {
+			t.Errorf("truncated WSDL: %d %s", r.Status, r.Body)
 		}
-		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"xml": `); r.status != 400 {
-			t.Errorf("invalid JSON: %d %s", r.status, r.body)
+		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"xml": `); r.Status != 400 {
+			t.Errorf("invalid JSON: %d %s", r.Status, r.Body)
 		}
-		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"environment": "dev"}`); r.status != 400 {
-			t.Errorf("no xml: %d %s", r.status, r.body)
+		if r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", `{"environment": "dev"}`); r.Status != 400 {
+			t.Errorf("no xml: %d %s", r.Status, r.Body)
 		}
 	})
 }
@@ -64,16 +67,7 @@ func (s *server) multipartZIP(t *testing.T, zipBody []byte, fields map[string]st
 	}
 	_, _ = fw.Write(zipBody)
 	mw.Close()
-	req, _ := http.NewRequest("POST", s.base+"/admin/v1/wsdl/import:autopilot", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("X-Idp-Authenticated-User-Email", adminEmail)
-	res, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return resp{res.StatusCode, res.Header, b}
+	return s.api.For(t).Send("POST", "/admin/v1/wsdl/import:autopilot", adminEmail, mw.FormDataContentType(), buf.Bytes())
 }
 
 // zipFolder zips the files of one corpus folder (flat).
@@ -105,12 +99,12 @@ func TestZIPOnboarding(t *testing.T) {
 		// one no other file imports. Two unrelated WSDLs side by side are a
 		// genuine tie, refused with both names.
 		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(dir, "vpulim+node-soap/test/wsdl/wsdlImport")),
-			map[string]string{"environment": "dev", "serviceKey": "zip-root"}); r.status != 201 || str(r.json(t), "artifact", "rootPath") != "main.wsdl" {
-			t.Errorf("root by imports: %d %.500s", r.status, r.body)
+			map[string]string{"environment": "dev", "serviceKey": "zip-root"}); r.Status != 201 || admintest.Dig(r.JSON(t), "artifact", "rootPath") != "main.wsdl" {
+			t.Errorf("root by imports: %d %.500s", r.Status, r.Body)
 		}
-		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(repoRoot(), "internal/wsdl/testdata/rootzip/tie")), map[string]string{"environment": "dev"}); r.status != 400 ||
-			r.errorCode() != "S2R-VAL-0400" || !strings.Contains(string(r.body), `\"Alpha.wsdl\", \"Beta.wsdl\"`) {
-			t.Errorf("ambiguous root: %d %.500s", r.status, r.body)
+		if r := s.multipartZIP(t, zipFolder(t, filepath.Join(repoRoot(), "internal/wsdl/testdata/rootzip/tie")), map[string]string{"environment": "dev"}); r.Status != 400 ||
+			r.Code() != "S2R-VAL-0400" || !strings.Contains(string(r.Body), `\"Alpha.wsdl\", \"Beta.wsdl\"`) {
+			t.Errorf("ambiguous root: %d %.500s", r.Status, r.Body)
 		}
 		roots := []string{"main.wsdl", "main.wsdl", "recursive_schema_main.wsdl"}
 		for i, folder := range []string{"vpulim+node-soap/test/wsdl/wsdlImport", "vpulim+node-soap/test/wsdl/nsTypeConflict", "mvantellingen+python-zeep/tests/integration"} {
@@ -118,16 +112,16 @@ func TestZIPOnboarding(t *testing.T) {
 			switch {
 			case folder == "mvantellingen+python-zeep/tests/integration":
 				// Its only port binds no operation: a clear 400.
-				if r.status != 400 || r.errorCode() != "S2R-VAL-0400" {
-					t.Errorf("%s: %d %.500s", folder, r.status, r.body)
+				if r.Status != 400 || r.Code() != "S2R-VAL-0400" {
+					t.Errorf("%s: %d %.500s", folder, r.Status, r.Body)
 				}
-			case r.status != 201:
-				t.Errorf("%s: %d %.500s", folder, r.status, r.body)
+			case r.Status != 201:
+				t.Errorf("%s: %d %.500s", folder, r.Status, r.Body)
 			}
 		}
 		r := s.multipartZIP(t, []byte("PK\x03\x04 not a zip"), map[string]string{"environment": "dev"})
-		if r.status != 400 || r.errorCode() != "S2R-VAL-0400" {
-			t.Errorf("broken ZIP: %d %.500s", r.status, r.body)
+		if r.Status != 400 || r.Code() != "S2R-VAL-0400" {
+			t.Errorf("broken ZIP: %d %.500s", r.Status, r.Body)
 		}
 	})
 }
@@ -158,29 +152,29 @@ func TestConsumeTraffic(t *testing.T) {
 		s.pointBackend(t, calc, rest.URL+"/api")
 
 		var w resp
-		eventually(t, "consume WSDL", func() string {
+		poll.UntilOK(t, settle, "consume WSDL", func() string {
 			w = s.do(t, "GET", "/consume/dev/calc?wsdl", "", nil)
-			if w.status == 200 {
+			if w.Status == 200 {
 				return ""
 			}
-			return string(w.body)
+			return string(w.Body)
 		})
-		if !strings.Contains(string(w.body), "definitions") || !strings.Contains(string(w.body), "/consume/dev/calc") {
-			t.Errorf("consume WSDL: %.800s", w.body)
+		if !strings.Contains(string(w.Body), "definitions") || !strings.Contains(string(w.Body), "/consume/dev/calc") {
+			t.Errorf("consume WSDL: %.800s", w.Body)
 		}
 		env := envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>40</intA><intB>2</intB></t:Add>`)
 		// The backend PATCH reaches the route table asynchronously.
 		var res resp
-		eventually(t, "consume Add", func() string {
+		poll.UntilOK(t, settle, "consume Add", func() string {
 			res = s.soapPost(t, "/consume/dev/calc", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, env)
 			mu.Lock()
 			defer mu.Unlock()
-			if res.status == 200 && gotPath == "POST /api/add" {
+			if res.Status == 200 && gotPath == "POST /api/add" {
 				return ""
 			}
-			return string(res.body)
+			return string(res.Body)
 		})
-		b := res.body
+		b := res.Body
 		if !strings.Contains(string(b), "<AddResult>42</AddResult>") {
 			t.Errorf("consume Add: %s", b)
 		}
@@ -192,9 +186,9 @@ func TestConsumeTraffic(t *testing.T) {
 		// Malformed XML is a Client SOAP Fault S2R-VAL-0400 (SOAP 1.1 sends
 		// every Fault with HTTP 500, docs/decisions-consume.md).
 		res = s.soapPost(t, "/consume/dev/calc", "text/xml; charset=utf-8", `"http://tempuri.org/Add"`, envelope11(`<t:Add xmlns:t="http://tempuri.org/"><intA>`))
-		b = res.body
-		if res.status != 500 || !strings.Contains(string(b), "<faultcode>soap:Client</faultcode>") || !strings.Contains(string(b), "<s2r:code>S2R-VAL-0400</s2r:code>") {
-			t.Errorf("consume malformed: %d %s", res.status, b)
+		b = res.Body
+		if res.Status != 500 || !strings.Contains(string(b), "<faultcode>soap:Client</faultcode>") || !strings.Contains(string(b), "<s2r:code>S2R-VAL-0400</s2r:code>") {
+			t.Errorf("consume malformed: %d %s", res.Status, b)
 		}
 	})
 }

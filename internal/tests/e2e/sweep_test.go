@@ -165,19 +165,19 @@ func sweepPort(t *testing.T, s *server, be *sweepBackend, defs *wsdl.Definitions
 		"xml": string(xmlText), "files": files, "environment": "dev", "serviceKey": key,
 		"backendUrl": be.srv.URL + "/" + key, "wsdlService": wsdlService, "wsdlPort": port.Name,
 	})
-	if r.status != 201 {
-		return []sweepRow{{key: label, outcome: fmt.Sprintf("autopilot: %d %s", r.status, errorReason(r.body))}}
+	if r.Status != 201 {
+		return []sweepRow{{key: label, outcome: fmt.Sprintf("autopilot: %d %s", r.Status, errorReason(r.Body))}}
 	}
 	var ap struct {
 		Service    struct{ ServiceID string }
 		Version    struct{ VersionID, WSDLService, WSDLPort string }
 		Operations []struct{ OperationKey, SOAPOperationName, SOAPVersion string }
 	}
-	if err := json.Unmarshal(r.body, &ap); err != nil {
+	if err := json.Unmarshal(r.Body, &ap); err != nil {
 		t.Fatal(err)
 	}
-	s.reviewManualMappings(t, r.json(t))
-	s.admin(t, "POST", "/services/"+ap.Service.ServiceID+"/versions/"+ap.Version.VersionID+":activate", nil).want(t, 200)
+	s.reviewManualMappings(t, r.JSON(t))
+	s.admin(t, "POST", "/services/"+ap.Service.ServiceID+"/versions/"+ap.Version.VersionID+":activate", nil).WantStatus(t, 200)
 	if ap.Version.WSDLService != wsdlService || ap.Version.WSDLPort != port.Name {
 		return []sweepRow{{key: label, outcome: fmt.Sprintf("autopilot chose %s/%s, asked for %s/%s",
 			ap.Version.WSDLService, ap.Version.WSDLPort, wsdlService, port.Name)}}
@@ -255,15 +255,15 @@ func sweepOperation(t *testing.T, s *server, be *sweepBackend, key, opKey, versi
 	be.expect(key, c)
 	r := s.settledCall(t, key, opKey, []byte(req))
 	var problems []string
-	if r.status != 200 {
-		problems = append(problems, fmt.Sprintf("%d %s %s", r.status, r.errorCode(), errorReason(r.body)))
-	} else if op.Output != nil && !sameJSON(r.body, wantOut) {
-		problems = append(problems, fmt.Sprintf("answer %.400s, want the backend's %.400s", r.body, mustMarshal(wantOut)))
-	} else if op.Output == nil && !sameJSON(r.body, map[string]any{}) {
-		problems = append(problems, fmt.Sprintf("one-way answer %.200s, want {}", r.body))
+	if r.Status != 200 {
+		problems = append(problems, fmt.Sprintf("%d %s %s", r.Status, r.Code(), errorReason(r.Body)))
+	} else if op.Output != nil && !sameJSON(r.Body, wantOut) {
+		problems = append(problems, fmt.Sprintf("answer %.400s, want the backend's %.400s", r.Body, mustMarshal(wantOut)))
+	} else if op.Output == nil && !sameJSON(r.Body, map[string]any{}) {
+		problems = append(problems, fmt.Sprintf("one-way answer %.200s, want {}", r.Body))
 	}
 	c.mu.Lock()
-	if c.called == 0 && r.status == 200 {
+	if c.called == 0 && r.Status == 200 {
 		problems = append(problems, "the backend was not called")
 	}
 	problems = append(problems, c.problems...)

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestValuesAndValidation checks exact values at the edges (unsignedLong
@@ -25,13 +28,13 @@ func TestValuesAndValidation(t *testing.T) {
 		be.answer11("NumberToWords", `<m:NumberToWordsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToWordsResult>a &lt;b&gt; &amp; "c" <![CDATA[<d>]]> é😀</NumberToWordsResult></m:NumberToWordsResponse>`)
 		be.answer11("NumberToDollars", `<m:NumberToDollarsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToDollarsResult>12345678901234567890.123456789</NumberToDollarsResult></m:NumberToDollarsResponse>`)
 
-		wantJSON(t, s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).want(t, 200), `{"NumberToWordsResult":"a <b> & \"c\" <d> é😀"}`)
+		wantJSON(t, s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).WantStatus(t, 200), `{"NumberToWordsResult":"a <b> & \"c\" <d> é😀"}`)
 		if got, _ := be.request("NumberToWords"); !strings.Contains(got, "<ubiNum>18446744073709551615</ubiNum>") {
 			t.Errorf("backend got %s", got)
 		}
-		r := s.publishCall(t, "num", "number-to-dollars", `{"dNum": 12345678901234567890.123456789}`).want(t, 200)
-		if string(r.body) != `{"NumberToDollarsResult":"12345678901234567890.123456789"}` {
-			t.Errorf("dollars: %s", r.body)
+		r := s.publishCall(t, "num", "number-to-dollars", `{"dNum": 12345678901234567890.123456789}`).WantStatus(t, 200)
+		if string(r.Body) != `{"NumberToDollarsResult":"12345678901234567890.123456789"}` {
+			t.Errorf("dollars: %s", r.Body)
 		}
 		if got, _ := be.request("NumberToDollars"); !strings.Contains(got, "<dNum>12345678901234567890.123456789</dNum>") {
 			t.Errorf("backend got %s", got)
@@ -40,8 +43,8 @@ func TestValuesAndValidation(t *testing.T) {
 			`{"ubiNum": 18446744073709551616}`, `{"ubiNum": -1}`, `{"ubiNum": 1.5}`, `{"ubiNum": "12"}`,
 			`{"ubiNum": null}`, `{"ubiNum": 1, "ubiNum": 2}`,
 		} {
-			if r := s.publishCall(t, "num", "number-to-words", body); r.status != 400 || r.errorCode() != "S2R-VAL-0410" {
-				t.Errorf("%s: %d %s", body, r.status, r.body)
+			if r := s.publishCall(t, "num", "number-to-words", body); r.Status != 400 || r.Code() != "S2R-VAL-0410" {
+				t.Errorf("%s: %d %s", body, r.Status, r.Body)
 			}
 		}
 
@@ -60,15 +63,15 @@ func TestValuesAndValidation(t *testing.T) {
 			{map[string]any{"xml": wsdl, "environment": "dev", "serviceKey": "y", "backendUrl": "ftp://x"}, 400, "backendUrl"},
 		} {
 			r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", c.body)
-			if r.status != c.status || str(r.json(t), "error", "details", "field") != c.field {
-				t.Errorf("autopilot %v: %d %.400s", c.field, r.status, r.body)
+			if r.Status != c.status || admintest.Dig(r.JSON(t), "error", "details", "field") != c.field {
+				t.Errorf("autopilot %v: %d %.400s", c.field, r.Status, r.Body)
 			}
 		}
 		// An entity-expansion DOCTYPE is refused as malformed.
 		r = s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{"environment": "dev",
 			"xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><definitions>&b;</definitions>`})
-		if r.status != 400 || r.errorCode() != "S2R-VAL-0400" {
-			t.Errorf("DOCTYPE: %d %s", r.status, r.body)
+		if r.Status != 400 || r.Code() != "S2R-VAL-0400" {
+			t.Errorf("DOCTYPE: %d %s", r.Status, r.Body)
 		}
 
 		// Consume over a REST backend that misbehaves: every answer is a
@@ -92,9 +95,9 @@ func TestValuesAndValidation(t *testing.T) {
 				envelope11(`<t:`+op+` xmlns:t="http://tempuri.org/"><intA>1</intA><intB>2</intB></t:`+op+`>`))
 		}
 		var res resp
-		eventually(t, "consume route", func() string {
-			if res = call("Subtract", "Subtract"); strings.Contains(string(res.body), "no route for") {
-				return string(res.body)
+		poll.UntilOK(t, settle, "consume route", func() string {
+			if res = call("Subtract", "Subtract"); strings.Contains(string(res.Body), "no route for") {
+				return string(res.Body)
 			}
 			return ""
 		})
@@ -108,8 +111,8 @@ func TestValuesAndValidation(t *testing.T) {
 			{call("Nope", "Nope"), []string{"<faultcode>soap:Client</faultcode>", "<s2r:code>S2R-RUN-0404</s2r:code>"}},
 		} {
 			for _, w := range c.want {
-				if c.res.status != 500 || !strings.Contains(string(c.res.body), w) {
-					t.Errorf("consume answer lacks %s: %d %s", w, c.res.status, c.res.body)
+				if c.res.Status != 500 || !strings.Contains(string(c.res.Body), w) {
+					t.Errorf("consume answer lacks %s: %d %s", w, c.res.Status, c.res.Body)
 				}
 			}
 		}
@@ -125,13 +128,13 @@ func TestSchemaReasonNumbers(t *testing.T) {
 	be := newSOAPBackend(t)
 	s.onboard(t, corpusFile(t, postmanDir+"numberConvertion.wsdl"), nil, "num", "", be.srv.URL+"/n")
 	be.answer11("NumberToWords", `<m:NumberToWordsResponse xmlns:m="http://www.dataaccess.com/webservicesserver/"><NumberToWordsResult>x</NumberToWordsResult></m:NumberToWordsResponse>`)
-	s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).want(t, 200)
+	s.settledCall(t, "num", "number-to-words", `{"ubiNum": 18446744073709551615}`).WantStatus(t, 200)
 	for body, want := range map[string]string{
 		`{"ubiNum": 18446744073709551616}`: "18446744073709551616 > maximum 18446744073709551615",
 		`{"ubiNum": -1}`:                   "-1 < minimum 0",
 		`{"ubiNum": 1e-1000001}`:           "number 1e-1000001: an exponent beyond ±1000 is not supported",
 	} {
-		r := s.publishCall(t, "num", "number-to-words", body).want(t, 400)
+		r := s.publishCall(t, "num", "number-to-words", body).WantStatus(t, 400)
 		var e struct {
 			Error struct {
 				Details struct {
@@ -139,9 +142,9 @@ func TestSchemaReasonNumbers(t *testing.T) {
 				}
 			}
 		}
-		if err := json.Unmarshal(r.body, &e); err != nil || r.errorCode() != "S2R-VAL-0410" ||
+		if err := json.Unmarshal(r.Body, &e); err != nil || r.Code() != "S2R-VAL-0410" ||
 			len(e.Error.Details.Violations) != 1 || e.Error.Details.Violations[0].Reason != want || e.Error.Details.Violations[0].Pointer != "/ubiNum" {
-			t.Errorf("%s: %s, want one violation at /ubiNum: %s", body, r.body, want)
+			t.Errorf("%s: %s, want one violation at /ubiNum: %s", body, r.Body, want)
 		}
 	}
 }
@@ -156,19 +159,19 @@ func TestChoiceAndRPCEncoded(t *testing.T) {
 		be := newSOAPBackend(t)
 		s.onboard(t, corpusFile(t, postmanDir+"CalculatorChoice.wsdl"), nil, "choice", "", be.srv.URL+"/c")
 		be.answer11("Add", `<t:AddResponse xmlns:t="http://tempuri.org/"><AddResult>1</AddResult></t:AddResponse>`)
-		wantJSON(t, s.settledCall(t, "choice", "add", `{"parameters":{"intB": 2}}`).want(t, 200), `{"AddResult":1}`)
+		wantJSON(t, s.settledCall(t, "choice", "add", `{"parameters":{"intB": 2}}`).WantStatus(t, 200), `{"AddResult":1}`)
 		if got, _ := be.request("Add"); !strings.Contains(got, "<ns1:Add><intB>2</intB></ns1:Add>") {
 			t.Errorf("backend got %s", got)
 		}
 		for _, b := range []string{`{"parameters":{"intA": 1, "intB": 2}}`, `{"parameters":{}}`, `{"intA": 1}`} {
-			if r := s.publishCall(t, "choice", "add", b); r.status != 400 || r.errorCode() != "S2R-VAL-0410" {
-				t.Errorf("%s: %d %s", b, r.status, r.body)
+			if r := s.publishCall(t, "choice", "add", b); r.Status != 400 || r.Code() != "S2R-VAL-0410" {
+				t.Errorf("%s: %d %s", b, r.Status, r.Body)
 			}
 		}
 
 		s.onboard(t, corpusFile(t, "vpulim+node-soap/test/wsdl/rpcexample.wsdl"), nil, "rpcenc", "", be.srv.URL+"/r")
 		be.answer12("getKey", `<r:getKeyResponse xmlns:r="urn:RpcExample"><base64EncodedVariantResult>aGVsbG8=</base64EncodedVariantResult></r:getKeyResponse>`)
-		wantJSON(t, s.settledCall(t, "rpcenc", "get-key", `{"params": {"module": "m", "key": "k"}}`).want(t, 200), `{"base64EncodedVariantResult":"aGVsbG8="}`)
+		wantJSON(t, s.settledCall(t, "rpcenc", "get-key", `{"params": {"module": "m", "key": "k"}}`).WantStatus(t, 200), `{"base64EncodedVariantResult":"aGVsbG8="}`)
 		got, h := be.request("getKey")
 		if !strings.Contains(got, `<params xsi:type="ns1:getKeyParams"><module xsi:type="xsd:string">m</module><key xsi:type="xsd:string">k</key></params>`) ||
 			!strings.HasPrefix(h.Get("Content-Type"), "application/soap+xml") {
@@ -192,7 +195,7 @@ func TestHeaderPartsAndConcurrency(t *testing.T) {
 			t.Errorf("readiness of an operation with a typed SOAP header part: %s, want READY_WITH_RISK", hdr.readiness)
 		}
 		be.answer11("TradePriceRequest", `<q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice>`)
-		wantJSON(t, s.settledCall(t, "hdr", "get-last-trade-price", `{"body":{"tickerSymbol":"ACME"}}`).want(t, 200), `{"price":1.5}`)
+		wantJSON(t, s.settledCall(t, "hdr", "get-last-trade-price", `{"body":{"tickerSymbol":"ACME"}}`).WantStatus(t, 200), `{"price":1.5}`)
 		if got, _ := be.request("TradePriceRequest"); strings.Contains(got, "Authentication") || strings.Contains(got, "Token") {
 			t.Errorf("header parts sent in the Body: %s", got)
 		}
@@ -205,7 +208,7 @@ func TestHeaderPartsAndConcurrency(t *testing.T) {
 		}))
 		t.Cleanup(rest.Close)
 		s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "echo", "", rest.URL+"/e")
-		s.settledCall(t, "echo", "add", `{"intA":1,"intB":2}`).want(t, 200)
+		s.settledCall(t, "echo", "add", `{"intA":1,"intB":2}`).WantStatus(t, 200)
 		var wg sync.WaitGroup
 		errs := make(chan string, 64)
 		for i := 0; i < 64; i++ {
@@ -214,7 +217,7 @@ func TestHeaderPartsAndConcurrency(t *testing.T) {
 				defer wg.Done()
 				req, _ := http.NewRequest("POST", s.base+"/publish/dev/echo/add", strings.NewReader(fmt.Sprintf(`{"intA":%d,"intB":2}`, i)))
 				req.Header.Set("Content-Type", "application/json")
-				res, err := httpClient.Do(req)
+				res, err := s.api.HTTP.Do(req)
 				if err != nil {
 					errs <- err.Error()
 					return
@@ -251,7 +254,7 @@ func TestPublishSOAPHeaders(t *testing.T) {
 			`</soap:Header><soap:Body><q:TradePrice xmlns:q="http://example.com/stockquote.xsd"><price>1.5</price></q:TradePrice></soap:Body></soap:Envelope>`})
 	be.mu.Unlock()
 	got := s.settledCall(t, "hdr", "get-last-trade-price",
-		`{"$headers":{"header":{"username":"ann","password":"p<&>w"},"token":{"value":"t-1"}},"body":{"tickerSymbol":"ACME"}}`).want(t, 200)
+		`{"$headers":{"header":{"username":"ann","password":"p<&>w"},"token":{"value":"t-1"}},"body":{"tickerSymbol":"ACME"}}`).WantStatus(t, 200)
 	wantJSON(t, got, `{"price":1.5,"$headers":{"body":"fresh & hot"}}`)
 
 	req, _ := be.request("TradePriceRequest")
@@ -288,8 +291,8 @@ func TestPublishSOAPHeaders(t *testing.T) {
 	}
 
 	// Validated like the body, with pointers under /$headers.
-	bad := s.publishCall(t, "hdr", "get-last-trade-price", `{"$headers":{"token":{}},"body":{"tickerSymbol":"ACME"}}`).want(t, 400)
-	if !strings.Contains(string(bad.body), `"S2R-VAL-0410"`) || !strings.Contains(string(bad.body), `"pointer":"/$headers/token"`) {
-		t.Errorf("a header part without its required member: %s", bad.body)
+	bad := s.publishCall(t, "hdr", "get-last-trade-price", `{"$headers":{"token":{}},"body":{"tickerSymbol":"ACME"}}`).WantStatus(t, 400)
+	if !strings.Contains(string(bad.Body), `"S2R-VAL-0410"`) || !strings.Contains(string(bad.Body), `"pointer":"/$headers/token"`) {
+		t.Errorf("a header part without its required member: %s", bad.Body)
 	}
 }

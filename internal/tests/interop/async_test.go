@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // asyncAnswer is the 202 answer of an async publish and a poll answer.
@@ -36,7 +39,7 @@ func TestAsyncNodeSOAPBackend(t *testing.T) {
 		{"1.2", "echo12.wsdl", "async12", `{"faultCode":"Sender","faultSubcodes":["InvalidReason"]}`},
 	} {
 		t.Run("SOAP "+tc.version, func(t *testing.T) {
-			wsdlPath := filepath.Join(repoRoot(t), "test", "interop", "wsdl", tc.file)
+			wsdlPath := filepath.Join(serveproc.RepoRoot(), "test", "interop", "wsdl", tc.file)
 			wsdlText, err := os.ReadFile(wsdlPath)
 			if err != nil {
 				t.Fatal(err)
@@ -74,7 +77,7 @@ func startAsync(t *testing.T, url, body string) asyncAnswer {
 	t.Helper()
 	var status int
 	var got string
-	waitFor(t, 5*time.Second, "async route served", func() bool {
+	poll.Until(t, 5*time.Second, "async route served", func() bool {
 		status, got = postJSON(t, url, body)
 		return status != http.StatusNotFound
 	})

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // restOrders is the REST backend of the orders consume service:
@@ -80,7 +82,7 @@ func importOrders(t *testing.T, base string, rest *restOrders, key, root string,
 // autopilot's answer, leaving the version a draft.
 func importOrdersDraft(t *testing.T, base string, rest *restOrders, key, root string, others ...string) autopilotResult {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "internal", "dataplane", "testdata", "orders")
+	dir := filepath.Join(serveproc.RepoRoot(), "internal", "dataplane", "testdata", "orders")
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
@@ -109,7 +111,7 @@ func activateOrders(t *testing.T, base string, auto autopilotResult, key string)
 	t.Helper()
 	auto.activate(t, base)
 	wsdlURL := base + "/consume/dev/" + key + "?wsdl"
-	waitFor(t, 5*time.Second, "WSDL served", func() bool {
+	poll.Until(t, 5*time.Second, "WSDL served", func() bool {
 		resp, err := http.Get(wsdlURL)
 		if err != nil {
 			return false

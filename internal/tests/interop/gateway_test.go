@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestGatewayNodeAndZeep: real SOAP stacks on both sides of the gateway
@@ -30,7 +31,7 @@ func TestGatewayNodeAndZeep(t *testing.T) {
 				map[string]any{"cidrs": []string{"127.0.0.0/8"}}, http.StatusOK, nil)
 			auto.activate(t, base)
 			gw := base + "/gateway/dev/" + tc.key
-			waitFor(t, 5*time.Second, "gateway WSDL served", func() bool {
+			poll.Until(t, 5*time.Second, "gateway WSDL served", func() bool {
 				resp, err := http.Get(gw + "?wsdl")
 				if err != nil {
 					return false

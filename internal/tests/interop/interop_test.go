@@ -16,10 +16,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,25 +24,10 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
+)
 
 // missing skips the test, or fails it under CI (CI or
 // S2R_REQUIRE_POSTGRES set, as make test and CI do), where
@@ -66,7 +47,7 @@ func nodeDir(t *testing.T) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing(t, "node")
 	}
-	dir := filepath.Join(repoRoot(t), "test", "interop", "node")
+	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
 		missing(t, "the npm soap package (test/interop/node/node_modules)")
 	}
@@ -87,109 +68,51 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	removeBin func()
 )
 
-// s2rBinary builds cmd/s2r once per test run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if removeBin != nil {
+		removeBin()
+	}
+	os.Exit(code)
+}
+
+// s2rBinary builds cmd/s2r once per test run, when a test first needs
+// it (without the stacks, every test skips before).
 func s2rBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "s2r-interop-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "s2r")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/s2r")
-		cmd.Dir = repoRoot(t)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/s2r: %v\n%s", err, out)
-		}
-	})
+	buildOnce.Do(func() { binPath, removeBin, buildErr = serveproc.Build() })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binPath
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // startS2R runs s2r serve on a free loopback port with a fresh SQLite
 // database and returns its base URL.
 func startS2R(t *testing.T) string {
 	t.Helper()
-	bin := s2rBinary(t)
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "serve")
-	cmd.Env = append(os.Environ(),
-		"S2R_LISTEN_ADDR="+strings.TrimPrefix(base, "http://"),
-		"S2R_DATA_DIR="+t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS=ops@example.com",
-		"S2R_DATABASE_URL=",
-		"S2R_PUBLIC_BASE_URL=",
-	)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := serveproc.Start(t, s2rBinary(t), serveproc.Env(t.TempDir(), adminEmail, "S2R_PUBLIC_BASE_URL="))
 	t.Cleanup(func() {
-		cancel()
-		cmd.Wait()
 		if t.Failed() {
-			t.Logf("s2r logs:\n%s", tail(logs.String(), 8000))
+			t.Logf("s2r logs:\n%s", serveproc.Tail(p.Log(), 8000))
 		}
 	})
-	waitFor(t, 30*time.Second, "s2r live", func() bool {
-		resp, err := http.Get(base + "/health/live")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == 200
-	})
-	return base
+	return p.Base
 }
 
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
-}
-
-// waitFor polls fn every 50 ms until it returns true or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, fn func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !fn() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// adminEmail is the bootstrap admin of every server the tests start.
+const adminEmail = "ops@example.com"
 
 // admin sends an admin request as the bootstrap admin, checks the status
 // and decodes the answer into out (when not nil).
 func admin(t *testing.T, base, method, path string, body any, wantStatus int, out any) {
 	t.Helper()
-	status, b := adminDo(t, base, method, path, body)
-	if status != wantStatus {
-		t.Fatalf("%s %s = %d, want %d: %s", method, path, status, wantStatus, b)
-	}
+	r := admintest.NewClient(t, base).DoJSON(method, "/admin/v1"+path, adminEmail, body).WantStatus(t, wantStatus)
 	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, path, err, b)
-		}
+		r.Decode(t, out)
 	}
 }
 
@@ -197,40 +120,8 @@ func admin(t *testing.T, base, method, path string, body any, wantStatus int, ou
 // status and body of the answer.
 func adminDo(t *testing.T, base, method, path string, body any) (int, []byte) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	ct := ""
-	if body != nil {
-		ct = "application/json"
-	}
-	return adminSend(t, base, method, path, rd, ct)
-}
-
-// adminSend sends body (of Content-Type ct, none when empty) to the admin
-// API as the bootstrap admin and returns the status and body of the answer.
-func adminSend(t *testing.T, base, method, path string, body io.Reader, ct string) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, base+"/admin/v1"+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-Idp-Authenticated-User-Email", "ops@example.com")
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	r := admintest.NewClient(t, base).DoJSON(method, "/admin/v1"+path, adminEmail, body)
+	return r.Status, r.Body
 }
 
 // autopilotResult is the part of an autopilot answer the tests use.
@@ -387,7 +278,7 @@ func startNodeBackend(t *testing.T, dir, wsdlFile, version string) string {
 // returns its stdout.
 func runZeep(t *testing.T, py string, args ...string) []byte {
 	t.Helper()
-	script := filepath.Join(repoRoot(t), "test", "interop", "python", "client.py")
+	script := filepath.Join(serveproc.RepoRoot(), "test", "interop", "python", "client.py")
 	return runTool(t, "", py, append([]string{script}, args...)...)
 }
 
@@ -395,7 +286,7 @@ func runZeep(t *testing.T, py string, args ...string) []byte {
 // direction, calling backendURL; the version is not activated yet.
 func importWSDL(t *testing.T, base, file, key, direction, backendURL string) autopilotResult {
 	t.Helper()
-	wsdlText, err := os.ReadFile(filepath.Join(repoRoot(t), "test", "interop", "wsdl", file))
+	wsdlText, err := os.ReadFile(filepath.Join(serveproc.RepoRoot(), "test", "interop", "wsdl", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,6 +302,6 @@ func importWSDL(t *testing.T, base, file, key, direction, backendURL string) aut
 // direction, calling that backend; the version is not activated yet.
 func importEcho(t *testing.T, base, dir, file, version, key, direction string) autopilotResult {
 	t.Helper()
-	endpoint := startNodeBackend(t, dir, filepath.Join(repoRoot(t), "test", "interop", "wsdl", file), version)
+	endpoint := startNodeBackend(t, dir, filepath.Join(serveproc.RepoRoot(), "test", "interop", "wsdl", file), version)
 	return importWSDL(t, base, file, key, direction, endpoint)
 }

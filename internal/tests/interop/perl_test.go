@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // perlSOAPLite returns perl with SOAP::Lite, or skips.
@@ -39,7 +40,7 @@ func TestPerlSOAPLiteStack(t *testing.T) {
 	rest := newRESTOrders(t)
 	importOrdersForStacks(t, base, rest, "orders-perl")
 	endpoint := base + "/consume/dev/orders-perl"
-	dir := filepath.Join(repoRoot(t), "test", "interop", "perl")
+	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "perl")
 	call := func(t *testing.T, op, args, version string) perlResult {
 		t.Helper()
 		var r perlResult

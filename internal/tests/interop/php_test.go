@@ -5,11 +5,13 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // phpSOAP returns the php binary with ext/soap loaded, or skips.
@@ -29,8 +31,8 @@ func phpSOAP(t *testing.T) string {
 // on a free loopback port and returns its base URL.
 func startPHPServer(t *testing.T, php string) string {
 	t.Helper()
-	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
-	dir := filepath.Join(repoRoot(t), "test", "interop", "php")
+	addr := loopback.FreeAddr(t)
+	dir := filepath.Join(serveproc.RepoRoot(), "test", "interop", "php")
 	cmd := exec.Command(php, "-S", addr, "server.php")
 	cmd.Dir = dir
 	if err := cmd.Start(); err != nil {
@@ -40,7 +42,7 @@ func startPHPServer(t *testing.T, php string) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	waitFor(t, 10*time.Second, "php -S listening", func() bool {
+	poll.Until(t, 10*time.Second, "php -S listening", func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
@@ -64,7 +66,7 @@ func TestPHPSoapStack(t *testing.T) {
 	base := startS2R(t)
 	rest := newRESTOrders(t)
 	wsdlURL := importOrdersForStacks(t, base, rest, "orders-php")
-	client := filepath.Join(repoRoot(t), "test", "interop", "php", "client.php")
+	client := filepath.Join(serveproc.RepoRoot(), "test", "interop", "php", "client.php")
 	call := func(t *testing.T, op, args, version string) phpResult {
 		t.Helper()
 		var r phpResult

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
@@ -66,7 +67,7 @@ func TestUndeclaredPrefixCorpusNodeSOAP(t *testing.T) {
 			url := base + "/publish/dev/" + tc.key + "/" + auto.operationKey(t, tc.operation)
 			var status int
 			var got string
-			waitFor(t, 5*time.Second, "activation served", func() bool {
+			poll.Until(t, 5*time.Second, "activation served", func() bool {
 				status, got = postJSON(t, url, tc.request)
 				return status != http.StatusNotFound
 			})

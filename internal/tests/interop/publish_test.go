@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // echoValues exercises exact values: unicode and XML special characters,
@@ -58,7 +59,7 @@ func TestPublishNodeSOAPBackend(t *testing.T) {
 			echo := base + "/publish/dev/" + tc.key + "/echo"
 			var status int
 			var got string
-			waitFor(t, 5*time.Second, "activation served", func() bool {
+			poll.Until(t, 5*time.Second, "activation served", func() bool {
 				status, got = postJSON(t, echo, echoValues)
 				return status != http.StatusNotFound
 			})
@@ -78,7 +79,7 @@ func TestPublishNodeSOAPBackend(t *testing.T) {
 
 			admin(t, base, "PATCH", "/services/"+auto.Service.ServiceID, map[string]any{"faultDetailExposureMode": "full"},
 				http.StatusOK, nil)
-			waitFor(t, 5*time.Second, "full fault mode served", func() bool {
+			poll.Until(t, 5*time.Second, "full fault mode served", func() bool {
 				status, got = postJSON(t, fail, `{"reason":"bad <input>"}`)
 				return strings.Contains(got, "faultString")
 			})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // Shared checks of the stacks added in issue 16 (PHP ext/soap, Perl
@@ -92,7 +93,7 @@ func settledPost(t *testing.T, url, body string) (int, string) {
 	t.Helper()
 	var status int
 	var got string
-	waitFor(t, 5*time.Second, "activation served", func() bool {
+	poll.Until(t, 5*time.Second, "activation served", func() bool {
 		status, got = postJSON(t, url, body)
 		return status != http.StatusNotFound
 	})
@@ -107,7 +108,7 @@ func fullFault(t *testing.T, base string, auto autopilotResult, url, body string
 		http.StatusOK, nil)
 	var status int
 	var got string
-	waitFor(t, 5*time.Second, "full fault mode served", func() bool {
+	poll.Until(t, 5*time.Second, "full fault mode served", func() bool {
 		status, got = postJSON(t, url, body)
 		return strings.Contains(got, "faultString")
 	})

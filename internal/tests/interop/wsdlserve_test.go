@@ -19,6 +19,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 )
 
@@ -124,7 +127,7 @@ func TestCorpusWSDLServing(t *testing.T) {
 	var urls []string
 	for _, s := range served {
 		if s.refused == "" {
-			waitFor(t, 5*time.Second, s.service+" served", func() bool {
+			poll.Until(t, 5*time.Second, s.service+" served", func() bool {
 				resp, err := client.Get(s.service + "?wsdl")
 				if err != nil {
 					return false
@@ -169,7 +172,7 @@ func corpusSources(t *testing.T) []servingSource {
 // zipSource zips the files under dir (relative to the repository root).
 func zipSource(t *testing.T, dir string) servingSource {
 	t.Helper()
-	root := filepath.Join(repoRoot(t), filepath.FromSlash(dir))
+	root := filepath.Join(serveproc.RepoRoot(), filepath.FromSlash(dir))
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -277,7 +280,8 @@ func adminUpload(t *testing.T, base, path string, fields map[string]string, file
 	}
 	fw.Write(data)
 	mw.Close()
-	return adminSend(t, base, "POST", path, &buf, mw.FormDataContentType())
+	r := admintest.NewClient(t, base).Send("POST", "/admin/v1"+path, adminEmail, mw.FormDataContentType(), buf.Bytes())
+	return r.Status, r.Body
 }
 
 // zeepLoad is what load_wsdls.py reports for one URL.
@@ -300,14 +304,14 @@ func loadWithZeep(t *testing.T, py string, urls []string) map[string]zeepLoad {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	script := filepath.Join(repoRoot(t), "test", "interop", "python", "load_wsdls.py")
+	script := filepath.Join(serveproc.RepoRoot(), "test", "interop", "python", "load_wsdls.py")
 	cmd := exec.CommandContext(ctx, py, script)
 	cmd.Stdin = strings.NewReader(strings.Join(urls, "\n") + "\n")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("load_wsdls.py: %v\n%s", err, tail(stderr.String(), 4000))
+		t.Fatalf("load_wsdls.py: %v\n%s", err, serveproc.Tail(stderr.String(), 4000))
 	}
 	got := map[string]zeepLoad{}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
@@ -320,7 +324,7 @@ func loadWithZeep(t *testing.T, py string, urls []string) map[string]zeepLoad {
 		got[l.URL] = l
 	}
 	if len(got) != len(urls) {
-		t.Fatalf("load_wsdls.py reported %d of %d URLs\n%s", len(got), len(urls), tail(stderr.String(), 4000))
+		t.Fatalf("load_wsdls.py reported %d of %d URLs\n%s", len(got), len(urls), serveproc.Tail(stderr.String(), 4000))
 	}
 	return got
 }

@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // calcBackend is a SOAP 1.1 calculator on 127.0.0.1 that really adds: an
@@ -32,7 +35,7 @@ type calcBackend struct {
 var addArgs = regexp.MustCompile(`<(?:\w+:)?a>([^<]*)</(?:\w+:)?a>\s*<(?:\w+:)?b>([^<]*)</(?:\w+:)?b>`)
 
 func startCalc(t *testing.T) *calcBackend {
-	c := &calcBackend{t: t, addr: freeAddr(t)}
+	c := &calcBackend{t: t, addr: loopback.FreeAddr(t)}
 	c.start()
 	t.Cleanup(c.stop)
 	return c
@@ -176,7 +179,7 @@ func importCalc(t *testing.T, base, key, endpoint string, patch map[string]any) 
 func activateCalc(t *testing.T, base string, s calcService, served func() string) {
 	t.Helper()
 	mustAdmin(t, base, "POST", "/services/"+s.ServiceID+"/versions/"+s.VersionID+":activate", nil, http.StatusOK)
-	eventually(t, 5*time.Second, s.Key+" served", served)
+	poll.UntilOK(t, 5*time.Second, s.Key+" served", served)
 }
 
 // add calls the service's add operation on base.

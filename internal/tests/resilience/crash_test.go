@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // crashRounds is how many times the crash test kills s2r per database;
@@ -133,7 +134,7 @@ func crashLoop(t *testing.T, db string, in *instance, w *workload, cfg store.Con
 				}
 			}
 		}
-		eventually(t, 5*time.Second, "publish after restart", func() string {
+		poll.UntilOK(t, 5*time.Second, "publish after restart", func() string {
 			if r := w.calc.add(in.base, 40, 2); !addOK(r, 40, 2) {
 				return r.String()
 			}

@@ -16,24 +16,22 @@
 package resilience
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 const adminEmail = "ops@example.com"
@@ -44,33 +42,13 @@ var secretKey = base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{42}, 32))
 var binPath string // the s2r binary built by TestMain
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "s2r-resilience-bin-")
+	b, err := os.ReadFile(filepath.Join(serveproc.RepoRoot(), "internal/dataplane/testdata/calc.wsdl"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "resilience:", err)
 		os.Exit(1)
 	}
-	binPath = filepath.Join(dir, "s2r")
-	cmd := exec.Command("go", "build", "-o", binPath, "github.com/s2r-project/s2r/cmd/s2r")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "resilience: go build ./cmd/s2r:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	if calcWSDL, err = readRepoFile("internal/dataplane/testdata/calc.wsdl"); err != nil {
-		fmt.Fprintln(os.Stderr, "resilience:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// readRepoFile reads a file by its path from the module root.
-func readRepoFile(rel string) (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", rel))
-	return string(b), err
+	calcWSDL = string(b)
+	serveproc.Main(m, &binPath)
 }
 
 // instance is one `s2r serve` process, restartable on the same data
@@ -84,9 +62,8 @@ type instance struct {
 	base    string // http://addr
 
 	mu   sync.Mutex
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	logs tailBuffer
+	proc *serveproc.Proc // nil while killed
+	past string          // the logs of the processes before proc
 }
 
 // startInstance starts `s2r serve` with the bootstrap admin, a temporary
@@ -94,13 +71,13 @@ type instance struct {
 // listens.
 func startInstance(t *testing.T, name string, env ...string) *instance {
 	t.Helper()
-	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: freeAddr(t)}
+	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: loopback.FreeAddr(t)}
 	in.base = "http://" + in.addr
 	in.start()
 	t.Cleanup(func() {
 		in.kill()
 		if t.Failed() {
-			t.Logf("%s log tail:\n%s", in.name, in.logs.tail(6000))
+			t.Logf("%s log tail:\n%s", in.name, serveproc.Tail(in.log(), 6000))
 		}
 	})
 	return in
@@ -109,123 +86,43 @@ func startInstance(t *testing.T, name string, env ...string) *instance {
 // start runs the process and waits for its "listening" line.
 func (in *instance) start() {
 	in.t.Helper()
-	cmd := exec.Command(binPath, "serve")
-	cmd.Env = append(os.Environ(),
-		"S2R_LISTEN_ADDR="+in.addr,
-		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR="+in.dataDir,
-		"S2R_BOOTSTRAP_ADMINS="+adminEmail,
-		"S2R_DATABASE_URL=",
-		"S2R_SECRET_KEY="+secretKey,
-		"S2R_LOG_LEVEL=info",
-	)
-	cmd.Env = append(cmd.Env, in.env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		in.t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		in.t.Fatal(err)
-	}
-	listening := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		sent := false
-		for sc.Scan() {
-			line := sc.Bytes()
-			in.logs.add(line)
-			var l struct{ Msg, Listener string }
-			if !sent && json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Listener == "main" {
-				close(listening)
-				sent = true
-			}
-		}
-		cmd.Wait()
-	}()
+	env := append([]string{"S2R_LISTEN_ADDR=" + in.addr, "S2R_SECRET_KEY=" + secretKey}, in.env...)
+	p := serveproc.Start(in.t, binPath, serveproc.Env(in.dataDir, adminEmail, env...))
 	in.mu.Lock()
-	in.cmd, in.done = cmd, done
+	in.proc = p
 	in.mu.Unlock()
-	select {
-	case <-listening:
-	case <-done:
-		in.t.Fatalf("%s exited before listening:\n%s", in.name, in.logs.String())
-	case <-time.After(60 * time.Second):
-		in.t.Fatalf("%s did not listen within 60s:\n%s", in.name, in.logs.String())
-	}
 }
 
 // kill sends SIGKILL and waits until the process is gone.
 func (in *instance) kill() {
 	in.mu.Lock()
-	cmd, done := in.cmd, in.done
-	in.cmd = nil
-	in.mu.Unlock()
-	if cmd == nil {
+	defer in.mu.Unlock()
+	if in.proc == nil {
 		return
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
+	in.proc.Stop()
+	in.past += in.proc.Log()
+	in.proc = nil
+}
+
+// log returns the logs of every process of the instance so far.
+func (in *instance) log() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.proc != nil {
+		return in.past + in.proc.Log()
+	}
+	return in.past
 }
 
 // restart starts the killed process again on the same data and port.
 func (in *instance) restart() {
 	in.t.Helper()
 	in.kill()
-	in.logs.add([]byte("----- restart -----"))
+	in.mu.Lock()
+	in.past += "----- restart -----\n"
+	in.mu.Unlock()
 	in.start()
-}
-
-// tailBuffer keeps the last 64 KB of a process's log.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (b *tailBuffer) add(line []byte) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(append(b.buf, line...), '\n')
-	if len(b.buf) > 64<<10 {
-		b.buf = b.buf[len(b.buf)-48<<10:]
-	}
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
-}
-
-// tail returns the last n bytes of the log, from a line start.
-func (b *tailBuffer) tail(n int) string {
-	s := b.String()
-	if len(s) <= n {
-		return s
-	}
-	s = s[len(s)-n:]
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
-}
-
-// contains reports whether the log tail holds s.
-func (b *tailBuffer) contains(s string) bool {
-	return strings.Contains(b.String(), s)
-}
-
-// freeAddr returns a loopback address whose port was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // client sends requests to s2r with a timeout, as the bootstrap admin
@@ -272,18 +169,12 @@ func (r reply) decode(t *testing.T, out any) {
 func call(method, url string, body any, header ...string) reply {
 	var rd io.Reader
 	ctype := ""
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd, ctype = strings.NewReader(b), "application/json"
-	case []byte:
-		rd, ctype = bytes.NewReader(b), "application/json"
-	default:
-		j, err := json.Marshal(b)
+	if body != nil {
+		b, err := admintest.JSONBody(body)
 		if err != nil {
 			return reply{err: err}
 		}
-		rd, ctype = bytes.NewReader(j), "application/json"
+		rd, ctype = bytes.NewReader(b), "application/json"
 	}
 	req, err := http.NewRequestWithContext(context.Background(), method, url, rd)
 	if err != nil {
@@ -318,21 +209,4 @@ func mustAdmin(t *testing.T, base, method, path string, body any, want int) repl
 		t.Fatalf("%s %s = %s, want %d", method, path, r, want)
 	}
 	return r
-}
-
-// eventually retries fn every 50 ms until it returns "" or d passes, and
-// returns how long it took; the last message explains a failure.
-func eventually(t *testing.T, d time.Duration, what string, fn func() string) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for {
-		msg := fn()
-		if msg == "" {
-			return time.Since(start)
-		}
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %v: %s", what, d, msg)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // recoveryWindow is how soon after a dependency is back requests must
@@ -270,7 +271,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		changed := time.Now()
 		mustAdmin(t, in.base, "PATCH", "/services/"+probe.ServiceID, map[string]any{
 			"envelopeWrapOverride": map[string]any{"dataField": mode}}, http.StatusOK)
-		eventually(t, 2*time.Second, mode+": change served", func() string {
+		poll.UntilOK(t, 2*time.Second, mode+": change served", func() string {
 			if r := probe.add(in.base, 1, 1); !strings.HasPrefix(string(r.body), `{"`+mode+`":`) {
 				return r.String()
 			}
@@ -280,7 +281,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		// The recorder writes again: a new call shows in the runtime logs.
 		cid := "after-" + mode
 		call("POST", in.base+"/publish/dev/calc/add", `{"a":1,"b":2}`, "X-Correlation-Id", cid)
-		eventually(t, recoveryWindow, mode+": runtime log written", func() string {
+		poll.UntilOK(t, recoveryWindow, mode+": runtime log written", func() string {
 			r := admin(in.base, "GET", "/runtime-logs?correlationId="+cid, nil)
 			if len(listItems(r)) != 1 {
 				return r.String()
@@ -289,7 +290,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		})
 		// Jobs run again (alert evaluation every 5 s; none could run while
 		// the database was down).
-		eventually(t, 10*time.Second, mode+": alert evaluation runs again", func() string {
+		poll.UntilOK(t, 10*time.Second, mode+": alert evaluation runs again", func() string {
 			if n := jobRuns(t, in.base)["alert-evaluation"]; n <= runsBefore {
 				return fmt.Sprintf("runs %v, before the stop %v", n, runsBefore)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // propagationWindow is how soon a change made through one instance must
@@ -153,7 +154,7 @@ func TestScaleOut(t *testing.T) {
 			if j.every > failoverWindow || !slices.Contains(leading, j.name) {
 				continue
 			}
-			eventually(t, failoverWindow-time.Since(killed), j.name+" taken over", func() string {
+			poll.UntilOK(t, failoverWindow-time.Since(killed), j.name+" taken over", func() string {
 				if _, ok := w.firstRunSince(j.name, killed); !ok {
 					return "no run since the kill"
 				}
@@ -180,7 +181,7 @@ func checkPropagation(t *testing.T, rr *roundRobin, svc calcService, field strin
 		window += 500 * time.Millisecond
 	}
 	for _, in := range rr.instances() {
-		eventually(t, window, in.name+" serves "+field, func() string {
+		poll.UntilOK(t, window, in.name+" serves "+field, func() string {
 			if r := svc.add(in.base, 1, 2); !strings.HasPrefix(string(r.body), `{"`+field+`":`) {
 				return r.String()
 			}
@@ -195,7 +196,7 @@ func checkPropagation(t *testing.T, rr *roundRobin, svc calcService, field strin
 func checkSharedHealth(t *testing.T, live []*instance, hc calcService, probed *calcBackend) {
 	t.Helper()
 	for _, in := range live {
-		eventually(t, 12*time.Second, in.name+" shows hc checked", func() string {
+		poll.UntilOK(t, 12*time.Second, in.name+" shows hc checked", func() string {
 			var h struct {
 				Backends []struct{ Checked, Healthy bool }
 			}

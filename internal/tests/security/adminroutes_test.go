@@ -100,9 +100,9 @@ var minRole = regexp.MustCompile(`Minimum role: (reader|operator|admin)\.`)
 // serves: every admin route of every area.
 func adminRoutes(t *testing.T, s *server) []adminRoute {
 	t.Helper()
-	r := s.admin(t, "GET", "/openapi.json", nil).want(t, 200)
+	r := s.admin(t, "GET", "/openapi.json", nil).WantStatus(t, 200)
 	doc := &openAPIDoc{}
-	if err := json.Unmarshal(r.body, doc); err != nil {
+	if err := json.Unmarshal(r.Body, doc); err != nil {
 		t.Fatalf("openapi.json: %v", err)
 	}
 	var routes []adminRoute

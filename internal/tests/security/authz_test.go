@@ -23,10 +23,10 @@ const (
 func grantRoles(t *testing.T, s *server) {
 	t.Helper()
 	for email, role := range map[string]string{readerEmail: "reader", operatorEmail: "operator", adminByBind: "admin"} {
-		s.admin(t, "POST", "/permission-bindings", map[string]any{"email": email, "role": role}).want(t, 201)
+		s.admin(t, "POST", "/permission-bindings", map[string]any{"email": email, "role": role}).WantStatus(t, 201)
 	}
-	s.admin(t, "POST", "/permission-bindings", map[string]any{"email": otherTenantOp, "role": "operator", "tenantId": otherTenant}).want(t, 201)
-	s.admin(t, "PUT", "/role-bindings", []any{map[string]any{"group": operatorGroup, "role": "operator"}}).want(t, 200)
+	s.admin(t, "POST", "/permission-bindings", map[string]any{"email": otherTenantOp, "role": "operator", "tenantId": otherTenant}).WantStatus(t, 201)
+	s.admin(t, "PUT", "/role-bindings", []any{map[string]any{"group": operatorGroup, "role": "operator"}}).WantStatus(t, 200)
 }
 
 // caller is one identity of the matrix.
@@ -149,7 +149,7 @@ func checkUnmatched(t *testing.T, s *server, routes []adminRoute) {
 	for _, p := range probes {
 		for _, c := range []caller{callers[0], callers[1], callers[2]} { // none, role-less, reader
 			r := s.send(t, request{method: p.method, path: p.path, email: c.email})
-			got := fmt.Sprintf("%d %s", r.status, r.errorCode())
+			got := fmt.Sprintf("%d %s", r.Status, errorCode(r))
 			want := map[string]string{"": "401 S2R-ADM-0401", roleless: "403 S2R-ADM-0403"}[c.email]
 			if want == "" {
 				want = p.want
@@ -157,7 +157,7 @@ func checkUnmatched(t *testing.T, s *server, routes []adminRoute) {
 			if got != want {
 				t.Errorf("%s %s as %s: %s, want %s", p.method, p.path, c.name, got, want)
 			}
-			if got == "405 S2R-ADM-0405" && r.header.Get("Allow") == "" {
+			if got == "405 S2R-ADM-0405" && r.Header.Get("Allow") == "" {
 				t.Errorf("%s %s: 405 without Allow", p.method, p.path)
 			}
 		}
@@ -168,7 +168,7 @@ func checkUnmatched(t *testing.T, s *server, routes []adminRoute) {
 func checkCall(t *testing.T, s *server, rt adminRoute, c caller, q request) {
 	t.Helper()
 	r := s.send(t, q)
-	got := fmt.Sprintf("%d %s", r.status, r.errorCode())
+	got := fmt.Sprintf("%d %s", r.Status, errorCode(r))
 	switch {
 	case c.email == "":
 		if got != "401 S2R-ADM-0401" {
@@ -178,7 +178,7 @@ func checkCall(t *testing.T, s *server, rt adminRoute, c caller, q request) {
 		if got != "403 S2R-ADM-0403" {
 			t.Errorf("%s as %s: %s, want 403 S2R-ADM-0403", rt, c.name, got)
 		}
-	case r.status == 401 || r.status == 403 || r.status >= 500:
-		t.Errorf("%s as %s: %s %.300s, want it let through", rt, c.name, got, r.body)
+	case r.Status == 401 || r.Status == 403 || r.Status >= 500:
+		t.Errorf("%s as %s: %s %.300s, want it let through", rt, c.name, got, r.Body)
 	}
 }

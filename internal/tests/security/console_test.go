@@ -38,7 +38,7 @@ func TestDevIdentity(t *testing.T) {
 
 	s := startServer(t, "S2R_DEV_IDENTITY="+adminEmail)
 	me := func(hdr map[string]string) int {
-		return s.send(t, request{method: "GET", path: "/admin/v1/me", header: hdr}).status
+		return s.send(t, request{method: "GET", path: "/admin/v1/me", header: hdr}).Status
 	}
 	if got := me(nil); got != 200 {
 		t.Fatalf("a direct loopback request: %d, want the dev identity", got)
@@ -67,17 +67,17 @@ func TestConsoleHeaders(t *testing.T) {
 	}
 	for _, p := range []string{"/console/", "/console/services/x", "/console/static/none.js", "/console/%2e%2e/admin/v1/me", "/console"} {
 		r := s.send(t, request{method: "GET", path: p})
-		if r.status >= 500 {
-			t.Errorf("%s: %d", p, r.status)
+		if r.Status >= 500 {
+			t.Errorf("%s: %d", p, r.Status)
 		}
-		if r.status != 200 && r.status != 404 && r.status != 301 && r.status != 308 {
+		if r.Status != 200 && r.Status != 404 && r.Status != 301 && r.Status != 308 {
 			continue
 		}
-		h := r.header
-		if csp := h.Get("Content-Security-Policy"); r.status == 200 && (!strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline")) {
+		h := r.Header
+		if csp := h.Get("Content-Security-Policy"); r.Status == 200 && (!strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline")) {
 			t.Errorf("%s: Content-Security-Policy %q", p, csp)
 		}
-		if r.status == 200 && (h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY") {
+		if r.Status == 200 && (h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY") {
 			t.Errorf("%s: nosniff %q, frame options %q", p, h.Get("X-Content-Type-Options"), h.Get("X-Frame-Options"))
 		}
 	}

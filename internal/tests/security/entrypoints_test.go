@@ -154,9 +154,9 @@ func (e entryPoint) served(t *testing.T, s *server) bool {
 	}
 	r := s.send(t, request{method: method, path: e.probe, body: strings.NewReader("")})
 	switch {
-	case r.status == 400 && r.errorCode() == "S2R-RUN-0405":
+	case r.Status == 400 && errorCode(r) == "S2R-RUN-0405":
 		return false
-	case r.status == 404 && strings.Contains(string(r.body), "not available"):
+	case r.Status == 404 && strings.Contains(string(r.Body), "not available"):
 		return false
 	}
 	return true

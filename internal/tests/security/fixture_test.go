@@ -13,6 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // calcWSDL is a small document/literal WSDL (Add, Lookup, Echo, Status).
@@ -123,7 +126,7 @@ type onboarded struct {
 func (s *server) onboard(t *testing.T, key, direction, backendURL string) onboarded {
 	t.Helper()
 	o := s.importDraft(t, key, direction, backendURL)
-	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).want(t, 200)
+	s.admin(t, "POST", "/services/"+o.serviceID+"/versions/"+o.versionID+":activate", nil).WantStatus(t, 200)
 	return o
 }
 
@@ -132,13 +135,13 @@ func (s *server) onboard(t *testing.T, key, direction, backendURL string) onboar
 func (s *server) importDraft(t *testing.T, key, direction, backendURL string) onboarded {
 	t.Helper()
 	r := s.admin(t, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": calcWSDL(t), "environment": "dev",
-		"serviceKey": key, "direction": direction, "backendUrl": backendURL}).want(t, 201)
-	m := r.json(t)
-	o := onboarded{serviceID: str(m, "service", "serviceId"), versionID: str(m, "version", "versionId"),
-		profileID: str(m, "backendProfile", "profileId"), serviceKey: key, operationIDs: map[string]string{}}
+		"serviceKey": key, "direction": direction, "backendUrl": backendURL}).WantStatus(t, 201)
+	m := r.JSON(t)
+	o := onboarded{serviceID: admintest.Dig(m, "service", "serviceId"), versionID: admintest.Dig(m, "version", "versionId"),
+		profileID: admintest.Dig(m, "backendProfile", "profileId"), serviceKey: key, operationIDs: map[string]string{}}
 	ops, _ := m["operations"].([]any)
 	for _, op := range ops {
-		o.operationIDs[str(op, "operationKey")] = str(op, "operationId")
+		o.operationIDs[admintest.Dig(op, "operationKey")] = admintest.Dig(op, "operationId")
 	}
 	return o
 }
@@ -159,12 +162,12 @@ func (s *server) onboardAsync(t *testing.T, secret string) *asyncService {
 	a := &asyncService{secret: secret, backend: newBackend(t)}
 	a.backend.setReply(202, "text/xml", "")
 	a.onboarded = s.importDraft(t, "secasync", "publish", a.backend.URL+"/calc")
-	s.admin(t, "PATCH", "/operations/"+a.operationIDs["add"], map[string]any{"executionMode": "async_callback"}).want(t, 200)
-	s.admin(t, "PATCH", "/services/"+a.serviceID, map[string]any{"callbackAuthMode": "shared_secret", "callbackSecret": secret}).want(t, 200)
-	s.admin(t, "POST", "/services/"+a.serviceID+"/versions/"+a.versionID+":activate", nil).want(t, 200)
-	eventually(t, "async service served", func() string {
-		if r := s.startAsync(t); r.status != 202 {
-			return fmt.Sprintf("%d %s", r.status, r.body)
+	s.admin(t, "PATCH", "/operations/"+a.operationIDs["add"], map[string]any{"executionMode": "async_callback"}).WantStatus(t, 200)
+	s.admin(t, "PATCH", "/services/"+a.serviceID, map[string]any{"callbackAuthMode": "shared_secret", "callbackSecret": secret}).WantStatus(t, 200)
+	s.admin(t, "POST", "/services/"+a.serviceID+"/versions/"+a.versionID+":activate", nil).WantStatus(t, 200)
+	poll.UntilOK(t, settle, "async service served", func() string {
+		if r := s.startAsync(t); r.Status != 202 {
+			return fmt.Sprintf("%d %s", r.Status, r.Body)
 		}
 		return ""
 	})
@@ -183,8 +186,8 @@ func (s *server) executions(t *testing.T, n int) []string {
 	t.Helper()
 	ids := make([]string, 0, n)
 	for range n {
-		r := s.startAsync(t).want(t, 202)
-		ids = append(ids, str(r.json(t), "correlationId"))
+		r := s.startAsync(t).WantStatus(t, 202)
+		ids = append(ids, admintest.Dig(r.JSON(t), "correlationId"))
 	}
 	return ids
 }
@@ -198,15 +201,15 @@ func (s *server) onboardAll(t *testing.T) *services {
 	sv.publish = s.onboard(t, "secpub", "publish", sv.backend.URL+"/calc")
 	sv.consume = s.onboard(t, "seccons", "consume", sv.rest.URL+"/calc")
 	sv.gateway = s.onboard(t, "secgw", "gateway", sv.backend.URL+"/gw")
-	s.admin(t, "PUT", "/services/"+sv.gateway.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.0/8", "::1/128"}}).want(t, 200)
-	eventually(t, "services served", func() string {
+	s.admin(t, "PUT", "/services/"+sv.gateway.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.0/8", "::1/128"}}).WantStatus(t, 200)
+	poll.UntilOK(t, settle, "services served", func() string {
 		for _, q := range []request{
 			{method: "POST", path: "/publish/dev/secpub/add", body: bytes.NewReader([]byte(`{"a":2,"b":3}`)), ctype: "application/json"},
 			{method: "GET", path: "/consume/dev/seccons?wsdl"},
 			{method: "POST", path: "/gateway/dev/secgw", body: bytes.NewReader([]byte(soap11("<x/>"))), ctype: "text/xml"},
 		} {
-			if r, err := s.trySend(q); err != nil || r.status != 200 {
-				return q.path + ": " + string(r.body)
+			if r, err := s.trySend(q); err != nil || r.Status != 200 {
+				return q.path + ": " + string(r.Body)
 			}
 		}
 		return ""

@@ -16,16 +16,13 @@ package security
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
@@ -33,6 +30,10 @@ import (
 const adminEmail = "sec-admin@example.com"
 
 var binPath string // the s2r binary built by TestMain
+
+// settle is how long a change made through the admin API may take to be
+// served: the route table and settings reload asynchronously.
+const settle = 15 * time.Second
 
 func TestMain(m *testing.M) { serveproc.Main(m, &binPath) }
 
@@ -47,29 +48,6 @@ type server struct {
 	proc    *serveproc.Proc
 }
 
-// database names the store a server runs on.
-type database struct {
-	name string
-	env  func(t *testing.T) []string
-}
-
-// databases is SQLite always and PostgreSQL when the test run has one
-// (scripts/with-postgres.sh); with S2R_REQUIRE_POSTGRES=1 its absence fails.
-func databases(t *testing.T) []database {
-	dbs := []database{{"sqlite", func(*testing.T) []string { return nil }}}
-	if os.Getenv(storetest.EnvPostgresURL) == "" {
-		if os.Getenv(storetest.EnvRequirePostgres) == "1" {
-			t.Fatalf("%s is required but not set", storetest.EnvPostgresURL)
-		}
-		return dbs
-	}
-	return append(dbs, database{"postgres", func(t *testing.T) []string {
-		cfg := storetest.PostgresConfig(t)
-		key := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{9}, 32))
-		return []string{"S2R_DATABASE_URL=" + cfg.URL, "S2R_SECRET_KEY=" + key}
-	}})
-}
-
 // startServer starts `s2r serve` on 127.0.0.1:0 with a fresh data
 // directory and the bootstrap admin (the dev identity off), waits for
 // its listening line and stops it at cleanup. extraEnv entries
@@ -77,22 +55,12 @@ func databases(t *testing.T) []database {
 func startServer(t *testing.T, extraEnv ...string) *server {
 	t.Helper()
 	s := &server{dataDir: t.TempDir()}
-	env := append([]string{
-		"S2R_LISTEN_ADDR=127.0.0.1:0",
-		"S2R_ADMIN_LISTEN_ADDR=",
-		"S2R_DATA_DIR=" + s.dataDir,
-		"S2R_BOOTSTRAP_ADMINS=" + adminEmail,
-		"S2R_DATABASE_URL=",
-		"S2R_SECRET_KEY=",
-		"S2R_DEV_IDENTITY=",
-		"S2R_LOG_LEVEL=info",
-	}, extraEnv...)
 	for _, kv := range extraEnv {
 		if v, ok := strings.CutPrefix(kv, "S2R_DATABASE_URL="); ok {
 			s.dbURL = v
 		}
 	}
-	s.proc = serveproc.Start(t, binPath, env)
+	s.proc = serveproc.Start(t, binPath, serveproc.Env(s.dataDir, adminEmail, extraEnv...))
 	s.base = s.proc.Base
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -112,43 +80,19 @@ func (s *server) stop() { s.proc.Stop() }
 func (s *server) pid() int { return s.proc.Cmd.Process.Pid }
 
 // resp is one HTTP answer.
-type resp struct {
-	status int
-	header http.Header
-	body   []byte
-}
+type resp = admintest.Response
 
 // errorCode returns error.code of an S2R JSON error, or faultcode's S2R
 // code of a SOAP Fault.
-func (r resp) errorCode() string {
-	var e struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	if json.Unmarshal(r.body, &e) == nil && e.Error.Code != "" {
-		return e.Error.Code
+func errorCode(r resp) string {
+	if c := r.Code(); c != "" {
+		return c
 	}
 	// SOAP Fault: the S2R code is in the detail.
-	if i := bytes.Index(r.body, []byte("S2R-")); i >= 0 && i+12 <= len(r.body) {
-		return string(r.body[i : i+12])
+	if i := bytes.Index(r.Body, []byte("S2R-")); i >= 0 && i+12 <= len(r.Body) {
+		return string(r.Body[i : i+12])
 	}
 	return ""
-}
-
-func (r resp) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.body, &m); err != nil {
-		t.Fatalf("answer is not a JSON object (%v): %.500s", err, r.body)
-	}
-	return m
-}
-
-func (r resp) want(t *testing.T, status int) resp {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d: %.1500s", r.status, status, r.body)
-	}
-	return r
 }
 
 var httpClient = &http.Client{Timeout: 90 * time.Second}
@@ -204,74 +148,29 @@ func (s *server) trySend(q request) (resp, error) {
 	if err != nil {
 		return resp{}, err
 	}
-	return resp{status: res.StatusCode, header: res.Header, body: b}, nil
+	return resp{Status: res.StatusCode, Header: res.Header, Body: b}, nil
 }
 
 // admin sends an admin request as the bootstrap admin; body is nil, a
 // string or []byte (sent as JSON), or a value marshalled as JSON.
 func (s *server) admin(t *testing.T, method, path string, body any) resp {
 	t.Helper()
-	return s.send(t, request{method: method, path: "/admin/v1" + path, email: adminEmail, body: encodeJSON(t, body), ctype: jsonType(body)})
-}
-
-func encodeJSON(t *testing.T, body any) io.Reader {
-	switch b := body.(type) {
-	case nil:
-		return nil
-	case string:
-		return strings.NewReader(b)
-	case []byte:
-		return bytes.NewReader(b)
-	}
-	buf, err := json.Marshal(body)
+	b, err := admintest.JSONBody(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.NewReader(buf)
-}
-
-func jsonType(body any) string {
-	if body == nil {
-		return ""
+	q := request{method: method, path: "/admin/v1" + path, email: adminEmail}
+	if body != nil {
+		q.body, q.ctype = bytes.NewReader(b), "application/json"
 	}
-	return "application/json"
+	return s.send(t, q)
 }
 
 // alive checks the server still answers its liveness probe.
 func (s *server) alive(t *testing.T) {
 	t.Helper()
 	r, err := s.trySend(request{method: "GET", path: "/health/live"})
-	if err != nil || r.status != 200 {
-		t.Fatalf("server no longer serving: %v %d %s", err, r.status, r.body)
-	}
-}
-
-// str digs a string out of a decoded JSON value by keys.
-func str(v any, keys ...string) string {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return ""
-		}
-		v = m[k]
-	}
-	s, _ := v.(string)
-	return s
-}
-
-// eventually retries f until it returns "" or 15 s pass (the route table
-// and settings reload asynchronously after admin changes).
-func eventually(t *testing.T, what string, f func() string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		msg := f()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err != nil || r.Status != 200 {
+		t.Fatalf("server no longer serving: %v %d %s", err, r.Status, r.Body)
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // The ingest API (/ingest/v1, DESIGN 9) lands with the discovery area;
@@ -28,10 +31,10 @@ func (s *server) registerInstance(t *testing.T, name, tenant string) string {
 	if tenant != "" {
 		body["tenantId"] = tenant
 	}
-	r := s.admin(t, "POST", "/ingest-instances", body).want(t, 201)
-	tok := str(r.json(t), "token")
+	r := s.admin(t, "POST", "/ingest-instances", body).WantStatus(t, 201)
+	tok := admintest.Dig(r.JSON(t), "token")
 	if tok == "" {
-		t.Fatalf("instance registration without a token: %s", r.body)
+		t.Fatalf("instance registration without a token: %s", r.Body)
 	}
 	return tok
 }
@@ -109,19 +112,19 @@ func TestTenantIsolation(t *testing.T) {
 	}
 	grantRoles(t, s)
 	token := s.registerInstance(t, "sec-tenant", "")
-	s.ingestWith(t, "/ingest/v1/lb-events", token, lbEvent("/sec/tenant/orders"), "payload", fixed("<x/>"), false).want(t, 200)
+	s.ingestWith(t, "/ingest/v1/lb-events", token, lbEvent("/sec/tenant/orders"), "payload", fixed("<x/>"), false).WantStatus(t, 200)
 	var rowID string
-	eventually(t, "discovery row", func() string {
-		r := s.admin(t, "GET", "/master-discovery/rows?q=/sec/tenant", nil).want(t, 200)
+	poll.UntilOK(t, settle, "discovery row", func() string {
+		r := s.admin(t, "GET", "/master-discovery/rows?q=/sec/tenant", nil).WantStatus(t, 200)
 		var page struct {
 			Items []struct {
 				RowID json.Number `json:"rowId"`
 			} `json:"items"`
 		}
-		dec := json.NewDecoder(bytes.NewReader(r.body))
+		dec := json.NewDecoder(bytes.NewReader(r.Body))
 		dec.UseNumber()
 		if dec.Decode(&page) != nil || len(page.Items) == 0 {
-			return "no row yet: " + string(r.body)
+			return "no row yet: " + string(r.Body)
 		}
 		rowID = page.Items[0].RowID.String()
 		return ""
@@ -137,20 +140,20 @@ func TestTenantIsolation(t *testing.T) {
 			body = `{"enabled":true}`
 		}
 		other := s.send(t, request{method: rt.Method, path: path, email: otherTenantOp, body: strings.NewReader(body), ctype: "application/json"})
-		if other.status != 404 || other.errorCode() != "S2R-DISC-0404" {
-			t.Errorf("%s as another tenant's operator: %d %s, want 404 S2R-DISC-0404", rt, other.status, other.errorCode())
+		if other.Status != 404 || errorCode(other) != "S2R-DISC-0404" {
+			t.Errorf("%s as another tenant's operator: %d %s, want 404 S2R-DISC-0404", rt, other.Status, errorCode(other))
 		}
 		own := s.send(t, request{method: rt.Method, path: path, email: operatorEmail, body: strings.NewReader(body), ctype: "application/json"})
-		if own.status == 404 || own.status == 403 || own.status >= 500 {
-			t.Errorf("%s as the tenant's operator: %d %.200s", rt, own.status, own.body)
+		if own.Status == 404 || own.Status == 403 || own.Status >= 500 {
+			t.Errorf("%s as the tenant's operator: %d %.200s", rt, own.Status, own.Body)
 		}
 	}
 	list := s.send(t, request{method: "GET", path: "/admin/v1/master-discovery/rows", email: otherTenantOp})
-	if strings.Contains(string(list.body), "/sec/tenant") {
-		t.Errorf("another tenant lists the row: %.300s", list.body)
+	if strings.Contains(string(list.Body), "/sec/tenant") {
+		t.Errorf("another tenant lists the row: %.300s", list.Body)
 	}
 	inst := s.send(t, request{method: "GET", path: "/admin/v1/ingest-instances", email: otherTenantOp})
-	if strings.Contains(string(inst.body), "sec-tenant") {
-		t.Errorf("another tenant lists the instance: %.300s", inst.body)
+	if strings.Contains(string(inst.Body), "sec-tenant") {
+		t.Errorf("another tenant lists the instance: %.300s", inst.Body)
 	}
 }

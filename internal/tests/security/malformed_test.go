@@ -134,8 +134,8 @@ func TestMalformedInput(t *testing.T) {
 			t.Errorf("%s: %v", what, err)
 			return
 		}
-		if r.status == 500 || r.status < 0 {
-			t.Errorf("%s: %d %.300s", what, r.status, r.body)
+		if r.Status == 500 || r.Status < 0 {
+			t.Errorf("%s: %d %.300s", what, r.Status, r.Body)
 		}
 	}
 	for _, rt := range routes {
@@ -243,10 +243,10 @@ func (s *server) malformedHeaders(t *testing.T, check func(string, resp, error))
 			answers := rawExchange(t, s.base, b.String())
 			what := fmt.Sprintf("POST %s with header set %d", p, i)
 			if len(answers) != 1 {
-				check(what, resp{status: -1}, fmt.Errorf("%d answers", len(answers)))
+				check(what, resp{Status: -1}, fmt.Errorf("%d answers", len(answers)))
 				continue
 			}
-			check(what, resp{status: answers[0].StatusCode}, nil)
+			check(what, resp{Status: answers[0].StatusCode}, nil)
 		}
 	}
 }

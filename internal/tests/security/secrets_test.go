@@ -20,7 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/notify/smtptest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
+	"github.com/s2r-project/s2r/internal/tests/serveproc"
 )
 
 // Canary credentials: each set in one secret-bearing field. None may ever
@@ -98,13 +101,13 @@ func clientCert(t *testing.T) (certPEM, keyPEM, keyPart string) {
 // runtime answers, the metrics, the whole log at debug level, the OpenAPI
 // package, and the database files (which must hold them only encrypted).
 func TestSecretsNeverLeak(t *testing.T) {
-	for _, db := range databases(t) {
-		t.Run(db.name, func(t *testing.T) { secretsOn(t, db) })
+	for _, db := range serveproc.Databases(t) {
+		t.Run(db.Name, func(t *testing.T) { secretsOn(t, db) })
 	}
 }
 
-func secretsOn(t *testing.T, db database) {
-	s := startServer(t, append(db.env(t), "S2R_LOG_LEVEL=debug")...)
+func secretsOn(t *testing.T, db serveproc.Database) {
+	s := startServer(t, append(db.Env(t), "S2R_LOG_LEVEL=debug")...)
 	certPEM, keyPEM, keyPart := clientCert(t)
 	cans := canaries(keyPart)
 	oauth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -114,7 +117,7 @@ func secretsOn(t *testing.T, db database) {
 	defer oauth.Close()
 	sv := s.onboardAll(t)
 	pub := sv.publish
-	s.admin(t, "PATCH", "/services/"+pub.serviceID, map[string]any{"debugEnabled": true}).want(t, 200)
+	s.admin(t, "PATCH", "/services/"+pub.serviceID, map[string]any{"debugEnabled": true}).WantStatus(t, 200)
 
 	// One profile per auth type, each made the default in turn and called.
 	profiles := []map[string]any{
@@ -130,29 +133,29 @@ func secretsOn(t *testing.T, db database) {
 	for i, p := range profiles {
 		p["name"] = fmt.Sprintf("secret %d", i)
 		p["endpointUrl"] = sv.backend.URL + "/calc"
-		id := str(s.admin(t, "POST", "/services/"+pub.serviceID+"/backend-profiles", p).want(t, 201).json(t), "profileId")
+		id := admintest.Dig(s.admin(t, "POST", "/services/"+pub.serviceID+"/backend-profiles", p).WantStatus(t, 201).JSON(t), "profileId")
 		ids = append(ids, id)
-		s.admin(t, "PATCH", "/backend-profiles/"+id, map[string]any{"isDefault": true}).want(t, 200)
-		s.admin(t, "POST", "/backend-profiles/"+id+":test-connection", nil).want(t, 200)
+		s.admin(t, "PATCH", "/backend-profiles/"+id, map[string]any{"isDefault": true}).WantStatus(t, 200)
+		s.admin(t, "POST", "/backend-profiles/"+id+":test-connection", nil).WantStatus(t, 200)
 		s.admin(t, "POST", "/backend-profiles/"+id+":test-application", map[string]any{"operationId": pub.operationIDs["add"],
-			"payload": map[string]any{"a": 1, "b": 2}}).want(t, 200)
+			"payload": map[string]any{"a": 1, "b": 2}}).WantStatus(t, 200)
 		cid := fmt.Sprintf("sec-secret-%d", i)
 		cids = append(cids, cid)
-		eventually(t, "publish through profile "+id, func() string {
+		poll.UntilOK(t, settle, "publish through profile "+id, func() string {
 			r := s.send(t, request{method: "POST", path: "/publish/dev/secpub/add", ctype: "application/json",
 				body: strings.NewReader(`{"a":2,"b":3}`), header: map[string]string{"Authorization": canaryClientAuth,
 					"X-Correlation-Id": cid, "X-Debug-Enabled": "true"}})
-			hunt(t, "the publish answer", r.body, cans)
-			if r.status != 200 && i < 4 {
-				return fmt.Sprintf("%d %s", r.status, r.body)
+			hunt(t, "the publish answer", r.Body, cans)
+			if r.Status != 200 && i < 4 {
+				return fmt.Sprintf("%d %s", r.Status, r.Body)
 			}
 			return ""
 		})
 	}
 	// Every credential is stored (its metadata says set) ...
-	list := s.admin(t, "GET", "/services/"+pub.serviceID+"/backend-profiles", nil).want(t, 200)
+	list := s.admin(t, "GET", "/services/"+pub.serviceID+"/backend-profiles", nil).WantStatus(t, 200)
 	var items []any
-	if err := json.Unmarshal(list.body, &items); err != nil {
+	if err := json.Unmarshal(list.Body, &items); err != nil {
 		t.Fatal(err)
 	}
 	set := map[string]bool{}
@@ -166,7 +169,7 @@ func secretsOn(t *testing.T, db database) {
 	}
 	for _, name := range []string{"password", "token", "apiKey", "clientSecret", "clientKeyPem"} {
 		if !set[name] {
-			t.Errorf("credential %s is not stored: %.500s", name, list.body)
+			t.Errorf("credential %s is not stored: %.500s", name, list.Body)
 		}
 	}
 	// ... and the backend did receive them: the canaries are live.
@@ -185,8 +188,8 @@ func secretsOn(t *testing.T, db database) {
 	relay := smtptest.Start(t, smtptest.Options{NoTLS: true, Username: "someone-else", Password: "other", EchoCredentials: true})
 	s.admin(t, "PATCH", "/settings", map[string]any{"smtp_host": relay.Host, "smtp_port": relay.Port, "smtp_username": canaryUser,
 		"smtp_password": canarySMTP, "smtp_tls_mode": "none", "smtp_from": "s2r@example.com", "alert_recipients": []string{"ops@example.com"},
-		"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
-	hunt(t, "the test mail answer", s.admin(t, "POST", "/settings:test-alert-mail", nil).want(t, 200).body, cans)
+		"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
+	hunt(t, "the test mail answer", s.admin(t, "POST", "/settings:test-alert-mail", nil).WantStatus(t, 200).Body, cans)
 
 	// The async callback secret: callbacks with it, without it, with a
 	// wrong one, and as a bearer token.
@@ -196,29 +199,29 @@ func secretsOn(t *testing.T, db database) {
 			{"X-S2R-Callback-Secret": canaryCallback}, {"Authorization": "Bearer " + canaryCallback},
 			{"X-S2R-Callback-Secret": canaryCallback + "-wrong"}, {},
 		} {
-			id := str(s.startAsync(t).want(t, 202).json(t), "correlationId")
+			id := admintest.Dig(s.startAsync(t).WantStatus(t, 202).JSON(t), "correlationId")
 			cb := soap11(`<AddResponse xmlns="` + calcNS + `"><result>3</result></AddResponse>`)
 			cb = strings.Replace(cb, "<s:Body>", `<s:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">`+id+
 				`</wsa:RelatesTo></s:Header><s:Body>`, 1)
 			r := s.send(t, request{method: "POST", path: "/_s2r/callback/dev/secasync/add", ctype: "text/xml",
 				body: strings.NewReader(cb), header: hdr})
-			if want := map[bool]int{true: 200, false: 401}[i < 2]; r.status != want {
-				t.Errorf("callback %d: %d %s, want %d", i, r.status, r.body, want)
+			if want := map[bool]int{true: 200, false: 401}[i < 2]; r.Status != want {
+				t.Errorf("callback %d: %d %s, want %d", i, r.Status, r.Body, want)
 			}
-			hunt(t, "a callback answer", r.body, cans)
+			hunt(t, "a callback answer", r.Body, cans)
 		}
 	}
 
 	// The ingest token: shown once at registration, then only hashed.
 	if ingestServed(t, s) {
 		token := s.registerInstance(t, "sec-secrets", "")
-		s.ingestWith(t, "/ingest/v1/lb-events", token, lbEvent("/sec/secrets"), "payload", fixed("<x/>"), false).want(t, 200)
+		s.ingestWith(t, "/ingest/v1/lb-events", token, lbEvent("/sec/secrets"), "payload", fixed("<x/>"), false).WantStatus(t, 200)
 		s.send(t, request{method: "POST", path: "/ingest/v1/heartbeat", header: map[string]string{"Authorization": "Bearer " + token}})
 		wrong := s.send(t, request{method: "POST", path: "/ingest/v1/heartbeat", header: map[string]string{"Authorization": "Bearer " + token + "x"}})
-		if wrong.status != 401 {
-			t.Errorf("a wrong ingest token: %d", wrong.status)
+		if wrong.Status != 401 {
+			t.Errorf("a wrong ingest token: %d", wrong.Status)
 		}
-		hunt(t, "an ingest answer to a wrong token", wrong.body, map[string]string{token: "ingest token"})
+		hunt(t, "an ingest answer to a wrong token", wrong.Body, map[string]string{token: "ingest token"})
 		cans[token] = "ingest token"
 		cans[base64.StdEncoding.EncodeToString([]byte(token))] = "ingest token (base64)"
 	}
@@ -226,8 +229,8 @@ func secretsOn(t *testing.T, db database) {
 	// The OpenAPI export.
 	s.admin(t, "POST", "/services/"+pub.serviceID+"/versions/"+pub.versionID+":generate-openapi", nil)
 	pkg := s.admin(t, "GET", "/services/"+pub.serviceID+"/versions/"+pub.versionID+"/openapi/package", nil)
-	if pkg.status == 200 {
-		zr, err := zip.NewReader(bytes.NewReader(pkg.body), int64(len(pkg.body)))
+	if pkg.Status == 200 {
+		zr, err := zip.NewReader(bytes.NewReader(pkg.Body), int64(len(pkg.Body)))
 		if err != nil {
 			t.Fatalf("OpenAPI package: %v", err)
 		}
@@ -248,14 +251,14 @@ func secretsOn(t *testing.T, db database) {
 		}
 		for _, path := range expandPath(rt.Path, params) {
 			r := s.admin(t, "GET", path, nil)
-			if r.status >= 500 {
-				t.Errorf("GET %s: %d %.300s", path, r.status, r.body)
+			if r.Status >= 500 {
+				t.Errorf("GET %s: %d %.300s", path, r.Status, r.Body)
 			}
-			hunt(t, "GET "+path, r.body, cans)
+			hunt(t, "GET "+path, r.Body, cans)
 		}
 	}
 	m := s.send(t, request{method: "GET", path: "/metrics"})
-	hunt(t, "/metrics", m.body, cans)
+	hunt(t, "/metrics", m.Body, cans)
 	s.hunting(t, cans)
 }
 

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestSSRFBackendConnections aims the connections to backend endpoints
@@ -17,18 +20,18 @@ func TestSSRFBackendConnections(t *testing.T) {
 	svc := x.s.onboard(t, "ssrfpub", "publish", "http://127.0.0.1:1/calc")
 	profile := "/backend-profiles/" + svc.profileID
 	for _, h := range ssrfHosts {
-		x.s.admin(t, "PATCH", profile, map[string]any{"endpointUrl": x.target(h)}).want(t, 200)
-		r := x.s.admin(t, "POST", profile+":test-connection", nil).want(t, 200)
+		x.s.admin(t, "PATCH", profile, map[string]any{"endpointUrl": x.target(h)}).WantStatus(t, 200)
+		r := x.s.admin(t, "POST", profile+":test-connection", nil).WantStatus(t, 200)
 		if steps := stepStatus(t, r); steps["tcp"] == "ok" || steps["wsdl"] == "ok" {
-			t.Errorf("test-connection to %s (%s): %v: %.400s", h.name, h.host, steps, r.body)
+			t.Errorf("test-connection to %s (%s): %v: %.400s", h.name, h.host, steps, r.Body)
 		}
 		if n := x.hits(); n > 0 {
 			t.Errorf("test-connection to %s (%s): the canary got %d connections", h.name, h.host, n)
 		}
 		r = x.s.admin(t, "POST", profile+":test-application", map[string]any{"operationId": svc.operationIDs["add"],
-			"payload": map[string]any{"a": 1, "b": 2}}).want(t, 200)
-		if h.never && !strings.Contains(string(r.body), "outbound policy") {
-			t.Errorf("test-application to %s (%s): not refused: %.400s", h.name, h.host, r.body)
+			"payload": map[string]any{"a": 1, "b": 2}}).WantStatus(t, 200)
+		if h.never && !strings.Contains(string(r.Body), "outbound policy") {
+			t.Errorf("test-application to %s (%s): not refused: %.400s", h.name, h.host, r.Body)
 		}
 		x.hits() // loopback backends are allowed: the canary may see them
 	}
@@ -38,11 +41,11 @@ func TestSSRFBackendConnections(t *testing.T) {
 
 // stepStatus returns the status of each step of a connection report.
 func stepStatus(t *testing.T, r resp) map[string]string {
-	m := r.json(t)
+	m := r.JSON(t)
 	out := map[string]string{}
 	steps, _ := m["steps"].([]any)
 	for _, st := range steps {
-		out[str(st, "name")] = str(st, "status")
+		out[admintest.Dig(st, "name")] = admintest.Dig(st, "status")
 	}
 	return out
 }
@@ -56,19 +59,19 @@ func (x *ssrfSetup) checkHealthModes(t *testing.T) {
 	names := map[string]ssrfHost{}
 	for _, h := range ssrfHosts {
 		r := x.s.admin(t, "POST", "/services/"+svc.serviceID+"/backend-profiles",
-			map[string]any{"name": "ssrf " + h.name, "endpointUrl": x.target(h)}).want(t, 201)
-		names[str(r.json(t), "profileId")] = h
+			map[string]any{"name": "ssrf " + h.name, "endpointUrl": x.target(h)}).WantStatus(t, 201)
+		names[admintest.Dig(r.JSON(t), "profileId")] = h
 	}
 	for _, mode := range []string{"wsdl_fetch", "tcp", "ping"} {
 		x.s.admin(t, "PATCH", "/services/"+svc.serviceID, map[string]any{"backendHealthCheckMode": mode,
-			"backendHealthCheckIntervalSec": 5}).want(t, 200)
+			"backendHealthCheckIntervalSec": 5}).WantStatus(t, 200)
 		var backends []any
-		eventually(t, mode+" checks of every profile", func() string {
-			m := x.s.admin(t, "GET", "/services/"+svc.serviceID+"/backend-health", nil).want(t, 200).json(t)
+		poll.UntilOK(t, settle, mode+" checks of every profile", func() string {
+			m := x.s.admin(t, "GET", "/services/"+svc.serviceID+"/backend-health", nil).WantStatus(t, 200).JSON(t)
 			backends, _ = m["backends"].([]any)
 			checked := 0
 			for _, b := range backends {
-				if str(b, "mode") == mode && b.(map[string]any)["checked"] == true {
+				if admintest.Dig(b, "mode") == mode && b.(map[string]any)["checked"] == true {
 					checked++
 				}
 			}
@@ -81,32 +84,32 @@ func (x *ssrfSetup) checkHealthModes(t *testing.T) {
 			t.Errorf("wsdl_fetch health checks reached the canary %d times", n)
 		}
 		for _, b := range backends {
-			h, ok := names[str(b, "profileId")]
+			h, ok := names[admintest.Dig(b, "profileId")]
 			if !ok || (mode != "wsdl_fetch" && !h.never) {
 				continue
 			}
-			if e := str(b, "lastError"); !strings.Contains(e, "not allowed") {
+			if e := admintest.Dig(b, "lastError"); !strings.Contains(e, "not allowed") {
 				t.Errorf("%s health check of %s (%s): lastError %q, want the address refused", mode, h.name, h.host, e)
 			}
 		}
 	}
-	x.s.admin(t, "PATCH", "/services/"+svc.serviceID, map[string]any{"backendHealthCheckMode": "none"}).want(t, 200)
+	x.s.admin(t, "PATCH", "/services/"+svc.serviceID, map[string]any{"backendHealthCheckMode": "none"}).WantStatus(t, 200)
 }
 
 // checkAlertRelay points the SMTP relay at every host: the test mail
 // fails with the address refused and no canary is reached.
 func (x *ssrfSetup) checkAlertRelay(t *testing.T) {
 	x.s.admin(t, "PATCH", "/settings", map[string]any{"smtp_from": "s2r@example.com", "alert_recipients": []string{"ops@example.com"},
-		"smtp_tls_mode": "none", "smtp_port": atoi(x.port)}).want(t, 200)
+		"smtp_tls_mode": "none", "smtp_port": atoi(x.port)}).WantStatus(t, 200)
 	for _, h := range ssrfHosts {
 		host := strings.NewReplacer("[", "", "]", "", "%25", "%").Replace(h.host)
 		r := x.s.admin(t, "PATCH", "/settings", map[string]any{"smtp_host": host})
-		if r.status == 400 {
+		if r.Status == 400 {
 			continue // not a host name the setting accepts: nothing is dialled
 		}
-		r.want(t, 200)
-		m := x.s.admin(t, "POST", "/settings:test-alert-mail", nil).want(t, 200).json(t)
-		if str(m, "status") != "failed" || !strings.Contains(str(m, "error"), "not allowed") {
+		r.WantStatus(t, 200)
+		m := x.s.admin(t, "POST", "/settings:test-alert-mail", nil).WantStatus(t, 200).JSON(t)
+		if admintest.Dig(m, "status") != "failed" || !strings.Contains(admintest.Dig(m, "error"), "not allowed") {
 			t.Errorf("alert relay %s (%s): %v, want failed with the address refused", h.name, host, m)
 		}
 		if n := x.hits(); n > 0 {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // ssrfHost is one spelling of an address the control plane must not
@@ -103,7 +105,7 @@ func (x *ssrfSetup) setPolicy(t *testing.T, allowed, denied []string) {
 	if denied == nil {
 		denied = []string{}
 	}
-	x.s.admin(t, "PATCH", "/settings", map[string]any{"outbound_allowed_cidrs": allowed, "outbound_denied_cidrs": denied}).want(t, 200)
+	x.s.admin(t, "PATCH", "/settings", map[string]any{"outbound_allowed_cidrs": allowed, "outbound_denied_cidrs": denied}).WantStatus(t, 200)
 }
 
 // hits returns and resets the connections both canaries got.
@@ -130,7 +132,7 @@ type ssrfVector struct {
 // address (or, for a host that is not an address, its name).
 func importRefused(r resp) string {
 	status, code := verdict(r)
-	b := string(r.body)
+	b := string(r.Body)
 	if status == 400 && code == "S2R-VAL-0400" && (strings.Contains(b, "blocked_address") || strings.Contains(b, "bad_url")) {
 		return ""
 	}
@@ -156,10 +158,10 @@ var ssrfVectors = []ssrfVector{
 	}},
 	{"external-reference-preview", func(t *testing.T, x *ssrfSetup, h ssrfHost) string {
 		r := x.s.admin(t, "POST", "/wsdl/external-reference-preview", map[string]any{"xml": wsdlImporting(x.target(h)), "checkRemote": true})
-		if r.status == 200 && strings.Contains(string(r.body), "is not allowed") {
+		if r.Status == 200 && strings.Contains(string(r.Body), "is not allowed") {
 			return ""
 		}
-		return fmt.Sprintf("%d %.300s", r.status, r.body)
+		return fmt.Sprintf("%d %.300s", r.Status, r.Body)
 	}},
 }
 
@@ -194,8 +196,8 @@ func TestSSRFPolicySettings(t *testing.T) {
 	local := x.target(ssrfHosts[0])
 	x.setPolicy(t, []string{"127.0.0.1/32"}, nil)
 	r := x.s.admin(t, "POST", "/wsdl/import-url", map[string]any{"url": local})
-	if x.hits() == 0 || strings.Contains(string(r.body), "blocked_address") {
-		t.Errorf("allowed loopback: the canary was not reached: %d %.300s", r.status, r.body)
+	if x.hits() == 0 || strings.Contains(string(r.Body), "blocked_address") {
+		t.Errorf("allowed loopback: the canary was not reached: %d %.300s", r.Status, r.Body)
 	}
 	x.setPolicy(t, []string{"127.0.0.0/8"}, []string{"127.0.0.1/32"})
 	if got := importRefused(x.s.admin(t, "POST", "/wsdl/import-url", map[string]any{"url": local})); got != "" || x.hits() > 0 {
@@ -210,20 +212,20 @@ func TestSSRFPolicySettings(t *testing.T) {
 	svc := x.s.onboard(t, "ssrfpol", "publish", local)
 	test := func() resp {
 		return x.s.admin(t, "POST", "/backend-profiles/"+svc.profileID+":test-application",
-			map[string]any{"operationId": svc.operationIDs["add"], "payload": map[string]any{"a": 1, "b": 2}}).want(t, 200)
+			map[string]any{"operationId": svc.operationIDs["add"], "payload": map[string]any{"a": 1, "b": 2}}).WantStatus(t, 200)
 	}
 	x.setPolicy(t, nil, nil)
-	eventually(t, "loopback backend called", func() string {
+	poll.UntilOK(t, settle, "loopback backend called", func() string {
 		if r := test(); x.hits() == 0 {
-			return "canary not reached: " + string(r.body)
+			return "canary not reached: " + string(r.Body)
 		}
 		return ""
 	})
 	x.setPolicy(t, nil, []string{"127.0.0.0/8"})
-	eventually(t, "denied loopback backend refused", func() string {
+	poll.UntilOK(t, settle, "denied loopback backend refused", func() string {
 		r := test()
-		if n := x.hits(); n > 0 || !strings.Contains(string(r.body), "outbound policy") {
-			return fmt.Sprintf("canary hits %d: %.300s", n, r.body)
+		if n := x.hits(); n > 0 || !strings.Contains(string(r.Body), "outbound policy") {
+			return fmt.Sprintf("canary hits %d: %.300s", n, r.Body)
 		}
 		return ""
 	})

@@ -64,11 +64,11 @@ func (s *server) post(t *testing.T, path, ctype, email string, body io.Reader, n
 	if err != nil {
 		// The server answered and closed while the body was still being
 		// written: a refusal without an answer the client could read.
-		return resp{status: -1, body: []byte(err.Error())}
+		return resp{Status: -1, Body: []byte(err.Error())}
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return resp{status: res.StatusCode, header: res.Header, body: b}
+	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
 // formFields are the text fields a multipart import gets, by name.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 )
 
 // xmlSetup is the server and what the XML attacks need around it.
@@ -43,19 +45,19 @@ func newXMLSetup(t *testing.T) *xmlSetup {
 	}
 	x.docs = newDocServer(t, x.env)
 	// URL imports fetch from the document server on 127.0.0.1.
-	x.s.admin(t, "PATCH", "/settings", map[string]any{"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).want(t, 200)
+	x.s.admin(t, "PATCH", "/settings", map[string]any{"outbound_allowed_cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
 	x.sv = x.s.onboardAll(t)
 	if hasRoutes(x.s, t, "/async-executions") {
 		x.async = x.s.onboardAsync(t, "sec-xml-callback-secret")
 		x.execs = x.s.executions(t, 40)
 	}
-	art := x.s.admin(t, "POST", "/wsdl/import-xml", map[string]any{"xml": calcWSDL(t)}).want(t, 201).json(t)
+	art := x.s.admin(t, "POST", "/wsdl/import-xml", map[string]any{"xml": calcWSDL(t)}).WantStatus(t, 201).JSON(t)
 	x.params = map[string]string{
 		"serviceId":   x.sv.publish.serviceID,
 		"versionId":   x.sv.publish.versionID,
 		"profileId":   x.sv.publish.profileID,
 		"operationId": x.sv.publish.operationIDs["add"],
-		"artifactId":  str(art, "artifactId"),
+		"artifactId":  admintest.Dig(art, "artifactId"),
 	}
 	return x
 }
@@ -210,7 +212,7 @@ func TestXMLAttacks(t *testing.T) {
 				var r resp
 				start := time.Now()
 				c := x.s.measureTwice(t, func() { r = tg.send(t, a, chunked) })
-				t.Logf("%-70s %d %s %s (%v)", name, r.status, r.errorCode(), c, time.Since(start).Round(time.Millisecond))
+				t.Logf("%-70s %d %s %s (%v)", name, r.Status, errorCode(r), c, time.Since(start).Round(time.Millisecond))
 				x.check(t, name, tg, a, r, c)
 			}
 		}
@@ -227,8 +229,8 @@ func (x *xmlSetup) check(t *testing.T, name string, tg xmlTarget, a xmlAttack, r
 	if n := x.canary.hits.Swap(0); n > 0 {
 		t.Errorf("%s: the server connected to the canary (%d connections)", name, n)
 	}
-	if strings.Contains(string(r.body), secretMarker) || strings.Contains(string(r.body), "root:x:0:0") {
-		t.Errorf("%s: a local file's content is in the answer: %.300s", name, r.body)
+	if strings.Contains(string(r.Body), secretMarker) || strings.Contains(string(r.Body), "root:x:0:0") {
+		t.Errorf("%s: a local file's content is in the answer: %.300s", name, r.Body)
 	}
 	status, code := verdict(r)
 	got := fmt.Sprintf("%d %s", status, code)
@@ -237,30 +239,30 @@ func (x *xmlSetup) check(t *testing.T, name string, tg xmlTarget, a xmlAttack, r
 		// Not malformed: any answer but a server failure. Consume's SOAP
 		// 1.1 Faults are 500 with the Client fault code; publish's 502 is
 		// the backend's failure.
-		soap11Client := strings.HasPrefix(tg.name, "consume soap 1.1") && strings.Contains(string(r.body), "Client")
+		soap11Client := strings.HasPrefix(tg.name, "consume soap 1.1") && strings.Contains(string(r.Body), "Client")
 		if status < 0 || (status >= 500 && !soap11Client && status != 502) {
-			t.Errorf("%s: %s: %.300s", name, got, r.body)
+			t.Errorf("%s: %s: %.300s", name, got, r.Body)
 		}
 	case tg.passthrough:
 		x.checkPassthrough(t, name, a, got)
 	case tg.opaque:
 		if (a.size && status != 413) || status >= 500 || status < 0 {
-			t.Errorf("%s: %s, want it stored as data or refused (413 when over the limit): %.300s", name, got, r.body)
+			t.Errorf("%s: %s, want it stored as data or refused (413 when over the limit): %.300s", name, got, r.Body)
 		}
 	case tg.name == "publish backend response":
 		// The backend's hostile answer is the backend's failure: 502
 		// S2R-RUN-0504 (unparsable) or 413 over the response limit.
 		if got != "502 S2R-RUN-0504" && !(a.size && got == "413 S2R-RUN-0413") {
-			t.Errorf("%s: %s, want 502 S2R-RUN-0504: %.300s", name, got, r.body)
+			t.Errorf("%s: %s, want 502 S2R-RUN-0504: %.300s", name, got, r.Body)
 		}
 	case strings.HasPrefix(tg.name, "consume soap 1.1"):
 		// SOAP 1.1 sends every Fault with 500 (section 6.2); the code and
 		// the Client fault code say it is the caller's mistake.
-		if status != 500 || !strings.Contains(string(r.body), "Client") || !wantCode(a, code) {
-			t.Errorf("%s: %s, want a Client Fault with S2R-VAL-0400 (or 0413): %.300s", name, got, r.body)
+		if status != 500 || !strings.Contains(string(r.Body), "Client") || !wantCode(a, code) {
+			t.Errorf("%s: %s, want a Client Fault with S2R-VAL-0400 (or 0413): %.300s", name, got, r.Body)
 		}
 	case !wantStatus(a, status) || !wantCode(a, code):
-		t.Errorf("%s: %s, want 400 S2R-VAL-0400%s: %.300s", name, got, map[bool]string{true: " or 413 S2R-*-0413"}[a.size], r.body)
+		t.Errorf("%s: %s, want 400 S2R-VAL-0400%s: %.300s", name, got, map[bool]string{true: " or 413 S2R-*-0413"}[a.size], r.Body)
 	}
 }
 
@@ -305,8 +307,8 @@ func verdict(r resp) (int, string) {
 		} `json:"items"`
 		Summary *struct{} `json:"summary"`
 	}
-	if r.status == 200 && json.Unmarshal(r.body, &batch) == nil && batch.Summary != nil && len(batch.Items) == 1 {
+	if r.Status == 200 && json.Unmarshal(r.Body, &batch) == nil && batch.Summary != nil && len(batch.Items) == 1 {
 		return batch.Items[0].Status, batch.Items[0].Error.Code
 	}
-	return r.status, r.errorCode()
+	return r.Status, errorCode(r)
 }

@@ -1,7 +1,8 @@
 // Package serveproc builds the s2r binary and runs `s2r serve` as a
 // child process for the out-of-process test suites (internal/tests/e2e,
-// internal/tests/security): it waits for the main listener's "listening"
-// log line and keeps the process's whole log.
+// security, resilience, interop and browser): it waits for the main
+// listener's "listening" log line and keeps the process's whole log.
+// Listening also serves tests that run serve in-process (cmd/s2r).
 package serveproc
 
 import (
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -57,29 +59,54 @@ type Proc struct {
 // when the process exits first or never listens.
 func Start(t testing.TB, bin string, env []string) *Proc {
 	t.Helper()
+	p, err := Launch(bin, env)
+	if p != nil {
+		t.Cleanup(p.Stop)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Launch is Start for a process that outlives one test (a fixture shared
+// by a package's tests): the caller stops it. On an error after the
+// process started, Launch has stopped it and the error quotes its log.
+func Launch(bin string, env []string) (*Proc, error) {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	p := &Proc{Cmd: cmd, done: make(chan struct{})}
 	addr := make(chan string, 1)
 	go p.read(stderr, addr)
-	t.Cleanup(p.Stop)
 	select {
 	case a, ok := <-addr:
 		if !ok {
-			t.Fatalf("s2r serve exited before listening:\n%s", p.Log())
+			p.Stop()
+			return p, fmt.Errorf("s2r serve exited before listening:\n%s", p.Log())
 		}
 		p.Base = "http://" + a
+		return p, nil
 	case <-time.After(60 * time.Second):
-		t.Fatalf("s2r serve did not report listening within 60s:\n%s", p.Log())
+		p.Stop()
+		return p, fmt.Errorf("s2r serve did not report listening within 60s:\n%s", p.Log())
 	}
-	return p
+}
+
+// Listening reports whether line is serve's JSON log line announcing that
+// a listener ("main", "admin") is bound, and to which address.
+func Listening(line []byte) (listener, addr string, ok bool) {
+	var l struct{ Msg, Listener, Addr string }
+	if json.Unmarshal(line, &l) != nil || l.Msg != "listening" {
+		return "", "", false
+	}
+	return l.Listener, l.Addr, true
 }
 
 // read keeps the log and reports the main listener's address.
@@ -97,9 +124,8 @@ func (p *Proc) read(r io.Reader, addr chan<- string) {
 		}
 		p.mu.Unlock()
 		if !sent {
-			var l struct{ Msg, Listener, Addr string }
-			if json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Listener == "main" {
-				addr <- l.Addr
+			if name, a, ok := Listening(line); ok && name == "main" {
+				addr <- a
 				sent = true
 			}
 		}
@@ -124,10 +150,14 @@ func (p *Proc) Stop() {
 	<-p.done
 }
 
-// Tail returns the last n bytes of s.
+// Tail returns about the last n bytes of s, from a line start.
 func Tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
 	}
 	return s
 }

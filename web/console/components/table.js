@@ -43,8 +43,10 @@ export function Pager({ data, onPage }) {
 }
 
 // FilterBar is a row of labelled filter controls. fields: [{name, label,
-// type: 'text'|'select'|'datetime-local', options?: [[value,label]], placeholder?}].
-// Text fields apply after a short pause; values is the current filter set.
+// type: 'text'|'select'|'datetime-local', options?: [[value,label]], placeholder?,
+// anyLabel? (the label of a select's empty choice), required? (a select
+// without an empty choice), keep? (kept by Clear filters)}]. Text fields
+// apply after a short pause; values is the current filter set.
 export function FilterBar({ fields, values, onChange }) {
   const [draft, setDraft] = useState(values);
   useEffect(() => setDraft(values), [JSON.stringify(values)]);
@@ -59,9 +61,16 @@ export function FilterBar({ fields, values, onChange }) {
     setDraft(next);
     if (now) onChange(next);
   };
+  // Clearing sends every field empty (so the owner removes them from the
+  // URL), but keeps the fields marked keep (such as a source choice).
+  const clear = () => {
+    const none = Object.fromEntries(fields.map((f) => [f.name, f.keep ? draft[f.name] || '' : '']));
+    setDraft(none);
+    onChange(none);
+  };
   return html`<form class="filters" role="search" onSubmit=${(e) => { e.preventDefault(); onChange(draft); }}>
     ${fields.map((f) => html`<${FilterField} key=${f.name} f=${f} value=${draft[f.name] || ''} set=${set} />`)}
-    <button type="button" class="link" onClick=${() => { const none = {}; setDraft(none); onChange(none); }}>Clear filters</button>
+    <button type="button" class="link" onClick=${clear}>Clear filters</button>
   </form>`;
 }
 
@@ -71,7 +80,7 @@ function FilterField({ f, value, set }) {
     <label for=${id}>${f.label}</label>
     ${f.type === 'select'
       ? html`<select id=${id} value=${value} onChange=${(e) => set(f.name, e.target.value, true)}>
-          <option value="">Any</option>
+          ${!f.required && html`<option value="">${f.anyLabel || 'Any'}</option>`}
           ${f.options.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
         </select>`
       : html`<input id=${id} type=${f.type || 'search'} value=${value} placeholder=${f.placeholder}

@@ -32,6 +32,7 @@ const statusKinds = {
   draft: 'info', inactive: 'neutral', UNTRACKED: 'neutral', disabled: 'neutral', skipped: 'neutral',
   READY_WITH_RISK: 'warn', AUTO_READY_WITH_WARNINGS: 'warn', DRIFT_DETECTED: 'warn', warn: 'warn', half_open: 'warn', soap_fault: 'warn', deprecated: 'warn', waiting_callback: 'info',
   BLOCKED: 'bad', MANUAL_REQUIRED: 'bad', BREAKING_DRIFT: 'bad', failed: 'bad', fail: 'bad', open: 'bad', unhealthy: 'bad', error: 'bad', expired: 'bad', failure: 'bad', stale: 'bad', backend_failure: 'bad', timeout: 'bad', response_schema_violation: 'bad',
+  reset: 'bad', no_backend: 'bad', tls_error: 'bad',
 };
 
 // Status renders a known status value as a badge of its colour.

@@ -11,7 +11,7 @@ import { TimeChart } from '../components/chart.js';
 const filterFields = [
   { name: 'window', label: 'Window', type: 'select', options: windowOptions },
   { name: 'serviceKeys', label: 'Service keys', placeholder: 'comma-separated' },
-  { name: 'source', label: 'Source', type: 'select', options: sourceOptions },
+  { name: 'source', label: 'Source', type: 'select', options: sourceOptions, anyLabel: 'all sources' },
   { name: 'direction', label: 'Direction', type: 'select', options: [['publish', 'publish'], ['consume', 'consume']] },
   { name: 'availabilityTarget', label: 'Availability target (%)', placeholder: '99.5' },
   { name: 'p95LatencyTargetMs', label: 'p95 target (ms)', placeholder: '500' },

@@ -1,5 +1,6 @@
-// The dashboard on the observability API: GET /dashboard/summary (KPIs,
-// 24-hour traffic, top error services, urgent issues, data freshness) and
+// The dashboard on the observability API: GET /dashboard/summary (KPIs
+// with f5IngestStale, 24-hour traffic, top error services, virtual-server
+// failures, urgent issues, data freshness) and
 // GET /slo-report (screens/dashboard_slo.js).
 import { html } from '../lib/html.js';
 import { get } from '../lib/api.js';
@@ -13,7 +14,7 @@ import { TimeChart } from '../components/chart.js';
 import { SLOReport } from './dashboard_slo.js';
 
 const filterFields = [
-  { name: 'source', label: 'Source', type: 'select', options: sourceOptions },
+  { name: 'source', label: 'Source', type: 'select', options: sourceOptions, anyLabel: 'all sources' },
   { name: 'direction', label: 'Direction', type: 'select', options: [['publish', 'publish'], ['consume', 'consume']] },
   { name: 'availabilityTarget', label: 'Availability target (%)', placeholder: '99.5' },
   { name: 'p95LatencyTargetMs', label: 'p95 target (ms)', placeholder: '500' },
@@ -44,6 +45,8 @@ function Overview({ query, first }) {
     <${Loaded} state=${data}>${(d) => {
       const k = d.kpis;
       const t = d.trafficTimeline24h || [];
+      const src = d.parameters?.sources || [];
+      const edge = src.length === 0 || src.includes('lb') || src.includes('generic');
       return html`<div class="stack">
         <p class="muted small">Generated <${When} iso=${d.generatedAt} />.</p>
         <ul class="kpis" aria-label="Key figures">
@@ -52,7 +55,8 @@ function Overview({ query, first }) {
           <${Kpi} label="errors, 24 h" value=${fmtNum(k.errorCount24h)} hint=${pct(k.errorPct24h)} kind=${k.errorCount24h ? 'bad' : ''} />
           <${Kpi} label="availability, 24 h" value=${pct(k.availabilityPct24h)} hint=${`target ${d.parameters?.availabilityTarget ?? 99.5} %`} />
           <${Kpi} label="p95 latency (last hour)" value=${fmtMs(k.p95LatencyMs24h)} hint=${`${fmtNum(k.p95SampleSize)} calls sampled`} />
-          ${typeof k.f5IngestStale === 'boolean' && html`<${Kpi} label="load-balancer ingest" value=${k.f5IngestStale ? 'stale' : 'fresh'} kind=${k.f5IngestStale ? 'bad' : ''} href=${`${BASE}/discovery?tab=instances`} />`}
+          ${typeof k.f5IngestStale === 'boolean' && edge && html`<${Kpi} label="f5 ingest" value=${k.f5IngestStale ? 'stale' : 'ok'} kind=${k.f5IngestStale ? 'bad' : ''}
+            hint=${k.f5IngestStale ? 'an f5 connector stopped sending' : 'no f5 connector is silent'} href=${`${BASE}/discovery?tab=instances`} />`}
         </ul>
         <${Section} id="traffic24" title="Traffic, last 24 hours">
           <${TimeChart} title="Requests and errors per hour" times=${t.map((p) => p.hour)}
@@ -62,7 +66,7 @@ function Overview({ query, first }) {
           <${Section} id="urgent" title="Urgent issues">
             ${(d.urgentIssues || []).length === 0 ? html`<p class="empty">Nothing urgent.</p>` : html`<ul class="issues-list">${d.urgentIssues.map((i) => html`<li>
               <${Badge} kind=${severityKind[i.severity] || 'warn'}>${i.severity}<//> ${i.message}
-              ${i.serviceKey && html`<div class="muted small"><code>${[i.source, i.direction, i.environment, i.serviceKey].filter(Boolean).join(' · ')}</code></div>`}</li>`)}</ul>`}
+              <${IssueContext} i=${i} /></li>`)}</ul>`}
           <//>
           <${Section} id="freshness" title="Data freshness">
             <p>${d.dataFreshness.anyStale ? html`<${Status} value="stale" /> a source is older than ${d.dataFreshness.staleAfterMinutes} minutes` : html`<${Status} value="fresh" /> every source refreshed within ${d.dataFreshness.staleAfterMinutes} minutes`}</p>
@@ -72,10 +76,11 @@ function Overview({ query, first }) {
               { key: 'stale', label: 'State', render: (s) => html`<${Status} value=${s.stale ? 'stale' : 'fresh'} />` }]} />
           <//>
         </div>
+        <${VSFailures} rows=${d.topVsLevelFailures24h} sources=${d.parameters?.sources} />
         <${Section} id="top-errors" title="Top error services, 24 h">
           <${DataTable} caption="Top error services" rows=${d.topErrorServices || []} rowKey=${(s) => `${s.source}/${s.direction}/${s.environment}/${s.serviceKey}`}
             empty="No errors in the last 24 hours." columns=${[
-              { key: 'service', label: 'Service', render: (s) => html`<code>${s.direction}/${s.environment}/${s.serviceKey}</code>` },
+              { key: 'service', label: 'Service', render: (s) => html`<${Link} href=${serviceLogs(s)}><code>${[s.direction, s.environment, s.serviceKey].filter(Boolean).join('/')}</code><//>` },
               { key: 'source', label: 'Source' },
               { key: 'requestCount', label: 'Requests', render: (s) => fmtNum(s.requestCount) },
               { key: 'errorCount', label: 'Errors', render: (s) => fmtNum(s.errorCount) },
@@ -84,4 +89,49 @@ function Overview({ query, first }) {
       </div>`;
     }}<//>
   </div>`;
+}
+
+// serviceLogs links a service's traffic of the last 24 hours: runtime
+// records by environment and key; edge traffic by its serviceUri (the key
+// of a shadow service) or, for an onboarded service, by its source.
+function serviceLogs(s) {
+  const q = new URLSearchParams({ window: '24h' });
+  if (s.source === 'runtime') {
+    q.set('environment', s.environment);
+    q.set('serviceKey', s.serviceKey);
+  } else {
+    q.set('source', s.source);
+    if (s.environment === 'discovered') q.set('serviceUri', s.serviceKey);
+  }
+  return `${BASE}/traffic?${q}`;
+}
+
+// IssueContext names what an urgent issue is about: a service, or a
+// connector instance that stopped sending.
+function IssueContext({ i }) {
+  if (i.instanceId) {
+    return html`<div class="muted small">${i.vendor} connector <code>${i.instanceId}</code>,
+      ${i.since ? html` last heard from <${When} iso=${i.since} /> (${fmtAgo(i.since)})` : ' never heard from'} ·
+      <${Link} href=${`${BASE}/discovery?tab=instances`}>connector instances<//></div>`;
+  }
+  if (!i.serviceKey) return null;
+  return html`<div class="muted small"><code>${[i.source, i.direction, i.environment, i.serviceKey].filter(Boolean).join(' · ')}</code>
+    ${i.source && html` · <${Link} href=${serviceLogs(i)}>traffic logs<//>`}</div>`;
+}
+
+// VSFailures lists topVsLevelFailures24h: load-balancer connection
+// failures (reset, no_backend, tls_error, …) that no service can be blamed
+// for, per front virtual server. Absent when the dashboard leaves lb out.
+function VSFailures({ rows, sources }) {
+  if (!rows || (sources && sources.length > 0 && !sources.includes('lb'))) return null;
+  const logs = (f) => `${BASE}/traffic?${new URLSearchParams({ source: 'lb', window: '24h', frontVirtualServer: f.frontVirtualServer, resultCode: Object.keys(f.resultCodes).join(',') })}`;
+  return html`<${Section} id="vs-failures" title="Virtual-server failures, 24 h">
+    <p class="muted small">Load-balancer connection failures not attributable to a service, per front virtual server.</p>
+    <${DataTable} caption="Virtual-server failures" rows=${rows} rowKey=${(f) => f.frontVirtualServer} empty="No virtual-server failure in the last 24 hours." columns=${[
+      { key: 'frontVirtualServer', label: 'Front virtual server', render: (f) => html`<${Link} href=${logs(f)}><code>${f.frontVirtualServer || '(none)'}</code><//>` },
+      { key: 'backVirtualServers', label: 'Back virtual servers', render: (f) => f.backVirtualServers.join(', ') || '—' },
+      { key: 'failureCount', label: 'Failures', render: (f) => fmtNum(f.failureCount) },
+      { key: 'resultCodes', label: 'Result codes', render: (f) => Object.entries(f.resultCodes).map(([c, n]) => html`<${Badge} kind="bad">${c} ${fmtNum(n)}<//> `) },
+      { key: 'lastSeenAt', label: 'Last', render: (f) => html`<${When} iso=${f.lastSeenAt} />` }]} />
+  <//>`;
 }

@@ -3,7 +3,7 @@
 // alert rule.
 import { html, useState } from '../lib/html.js';
 import { get } from '../lib/api.js';
-import { setQuery } from '../lib/router.js';
+import { Link, setQuery, BASE } from '../lib/router.js';
 import { fmtNum, fmtMs } from '../lib/format.js';
 import { Section } from '../components/page.js';
 import { DataTable } from '../components/table.js';
@@ -31,6 +31,7 @@ export function DrillDown({ rowId, query }) {
         ${[['1', '1 day'], ['7', '7 days'], ['14', '14 days'], ['30', '30 days']].map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>`}<//>
       <${Field} label="Source">${(a) => html`<select ...${a} value=${source} onChange=${(e) => setQuery({ drillSource: e.target.value })}>
         ${sources.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>`}<//>
+      <${Link} class="button secondary" href=${`${BASE}/traffic?${new URLSearchParams({ source, serviceUri: d.row.serviceUri, window: '24h' })}`}>Traffic logs, 24 h<//>
     </div>
     <${TimeChart} title="Calls and failures per hour" times=${d.timeline.map((p) => p.hour)} series=${[
       { label: 'calls', kind: 'calls', values: d.timeline.map((p) => p.calls) },

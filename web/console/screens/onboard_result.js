@@ -8,6 +8,7 @@ import { DataTable } from '../components/table.js';
 import { Status, KeyValues, ErrorBox, Field, announce } from '../components/ui.js';
 import { Readiness, DiagnosticsSummary } from '../components/readiness.js';
 import { TryOperation } from './try.js';
+import { TryREST } from './try_rest.js';
 import { runtimePath } from './service_common.js';
 
 export function AutopilotResult({ result, onAgain }) {
@@ -42,6 +43,9 @@ export function AutopilotResult({ result, onAgain }) {
     <//>`}
     ${backendProfile && service.direction !== 'consume' && html`<${Section} id="try" title="Try an operation against the backend">
       <${TryOperation} profileId=${backendProfile.profileId} versionId=${version.versionId} operations=${operations} />
+    <//>`}
+    ${backendProfile && service.direction === 'consume' && html`<${Section} id="try" title="Try the REST backend">
+      <${TryREST} profileId=${backendProfile.profileId} />
     <//>`}
     <${Section} id="activate" title="Activate">
       ${active

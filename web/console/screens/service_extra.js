@@ -9,6 +9,7 @@ import { DataTable } from '../components/table.js';
 import { Code } from '../components/code.js';
 import { useSave, send, pickVersion } from './service_common.js';
 import { TryOperation } from './try.js';
+import { TryREST } from './try_rest.js';
 
 export function Grants({ service }) {
   const grants = useAsync(() => get(`/services/${service.serviceId}/consumer-grants`), [service.serviceId]);
@@ -97,7 +98,9 @@ export function TryTab({ service, query }) {
         <${Field} label="Backend profile">${(a) => html`<select ...${a} value=${pid} onChange=${(e) => setProfileId(e.target.value)}>
           ${d.profiles.map((p) => html`<option value=${p.profileId}>${p.name} — ${p.endpointUrl}</option>`)}</select>`}<//>
       </div>
-      <${TryOperation} key=${pid + d.version.versionId} profileId=${pid} versionId=${d.version.versionId} operations=${d.ops} />
+      ${service.direction === 'consume'
+        ? html`<${TryREST} key=${pid} profileId=${pid} />`
+        : html`<${TryOperation} key=${pid + d.version.versionId} profileId=${pid} versionId=${d.version.versionId} operations=${d.ops} />`}
       <${RecentPreviews} profileId=${pid} />
     </div>`;
   }}<//>`;

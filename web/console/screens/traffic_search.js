@@ -1,43 +1,52 @@
-// Free-text traffic search (GET /traffic-search) and the SOAP-to-JSON
-// preview (POST /soap-to-json-preview) of the traffic screen.
+// Free-text traffic search (GET /traffic-search) over every source, and
+// the SOAP-to-JSON preview (POST /soap-to-json-preview) of the traffic
+// screen.
 import { html, useState } from '../lib/html.js';
 import { get, api } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
 import { isoFromLocal, timeZone, fmtMs, prettyJSON } from '../lib/format.js';
+import { useSession, can } from '../lib/session.js';
 import { DataTable, FilterBar } from '../components/table.js';
-import { Field, Status, When, useAsync, Loaded, ErrorBox, Badge } from '../components/ui.js';
+import { Field, useAsync, Loaded, ErrorBox, Badge } from '../components/ui.js';
 import { Code } from '../components/code.js';
+import { columns } from './traffic_logs.js';
 
 const searchFields = [
   { name: 'uriContains', label: 'Path, service or operation contains' },
   { name: 'backendContains', label: 'Backend contains' },
-  { name: 'consumerIpContains', label: 'Consumer IP contains', placeholder: 'lb logs' },
-  { name: 'payloadContains', label: 'Payload contains', placeholder: 'lb logs' },
+  { name: 'consumerIpContains', label: 'Consumer IP contains', placeholder: 'lb, generic' },
+  { name: 'payloadContains', label: 'Payload contains', placeholder: 'lb, generic', role: 'operator' },
   { name: 'statusClass', label: 'Status', type: 'select', options: [['success', '2xx'], ['client_error', '4xx'], ['server_error', '5xx']] },
-  { name: 'source', label: 'Source', type: 'select', options: [['runtime', 'runtime'], ['lb', 'load balancer'], ['both', 'both'], ['all', 'all']] },
+  { name: 'source', label: 'Source', type: 'select', anyLabel: 'all sources', options: [['both', 'runtime and lb'], ['runtime', 'runtime'], ['lb', 'load balancer (lb)']] },
   { name: 'direction', label: 'Direction', type: 'select', options: [['publish', 'publish'], ['consume', 'consume'], ['gateway', 'gateway']] },
+  { name: 'monitorFilter', label: 'Synthetic monitor', type: 'select', options: [['has', 'services with one'], ['none', 'services without']] },
   { name: 'since', label: `From (${timeZone})`, type: 'datetime-local' },
   { name: 'until', label: `To (${timeZone})`, type: 'datetime-local' },
 ];
 
+// item turns a search item into the row shape of the traffic logs.
+const item = (i) => ({
+  ...i, key: `${i.source}-${i.id}`, vendor: i.gatewayVendor, open: i.source === 'runtime' ? i.correlationId : i.id,
+  status: i.statusCode, fault: i.inBodyFault, latency: fmtMs(i.latencyMs), peer: i.consumerIp,
+  service: i.environment === 'discovered'
+    ? html`<code>${i.operationKey}</code><div class="muted small">shadow</div>`
+    : html`<code>${[i.direction, i.environment, i.serviceKey].filter(Boolean).join('/') || '—'}</code><div class="muted small">${i.operationKey}</div>`,
+});
+
+// TrafficSearch searches every source at once (source all unless chosen):
+// newest first, at most 200 items. payloadContains is for operators and
+// admins, as the API decides (a reader may not see payloads).
 export function TrafficSearch({ query }) {
-  const filters = Object.fromEntries(searchFields.map((f) => [f.name, query.get(f.name) || '']));
-  const res = useAsync(() => get('/traffic-search', { ...filters, since: isoFromLocal(filters.since), until: isoFromLocal(filters.until), limit: 200 }), [JSON.stringify(filters)]);
-  const columns = [
-    { key: 'occurredAt', label: 'When', render: (i) => html`<${When} iso=${i.occurredAt} />` },
-    { key: 'source', label: 'Source' },
-    { key: 'request', label: 'Request', render: (i) => html`<code>${i.method} ${i.uri}</code>${i.serviceKey && html`<div class="muted small">${[i.direction, i.environment, i.serviceKey, i.operationKey].filter(Boolean).join(' · ')}</div>`}` },
-    { key: 'statusCode', label: 'HTTP', render: (i) => html`${i.statusCode}${i.inBodyFault ? html` <${Badge} kind="warn">fault<//>` : ''}` },
-    { key: 'resultCode', label: 'Result', render: (i) => html`<${Status} value=${i.resultCode} />` },
-    { key: 'latencyMs', label: 'Latency', render: (i) => fmtMs(i.latencyMs) },
-    { key: 'backend', label: 'Backend / consumer', render: (i) => html`${i.backend || ''}${i.consumerIp && html`<div class="muted small">${i.consumerIp}</div>`}` },
-    { key: 'trace', label: 'Trace', render: (i) => i.correlationId && html`<button type="button" class="link" onClick=${() => setQuery({ tab: 'trace', correlationId: i.correlationId })}>open</button>` },
-  ];
+  const { me } = useSession();
+  const fields = searchFields.filter((f) => !f.role || can(me, f.role));
+  const filters = Object.fromEntries(fields.map((f) => [f.name, query.get(f.name) || '']));
+  const params = { ...filters, source: filters.source || 'all', since: isoFromLocal(filters.since), until: isoFromLocal(filters.until), limit: 200 };
+  const res = useAsync(() => get('/traffic-search', params), [JSON.stringify(params)]);
   return html`<div class="stack">
-    <p class="muted small">Newest first, at most 200; without a time range the last hour.</p>
-    <${FilterBar} fields=${searchFields} values=${filters} onChange=${(v) => setQuery(v)} />
+    <p class="muted small">Newest first, at most 200; without a time range the last hour. A filter only some sources have leaves the others out.</p>
+    <${FilterBar} fields=${fields} values=${filters} onChange=${(v) => setQuery(v)} />
     <${Loaded} state=${res}>${(d) => html`${d.truncated && html`<p class="notice">More transactions match: narrow the search to see them all.</p>`}
-      <${DataTable} caption="Search results" rows=${d.items} rowKey=${(i) => `${i.source}-${i.id}`} columns=${columns} empty="Nothing matches." />`}<//>
+      <${DataTable} caption="Search results" rows=${d.items.map(item)} rowKey=${(i) => i.key} columns=${columns} empty="Nothing matches." />`}<//>
   </div>`;
 }
 

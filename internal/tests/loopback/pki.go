@@ -1,4 +1,4 @@
-package admin
+package loopback
 
 import (
 	"crypto/ecdsa"
@@ -14,20 +14,23 @@ import (
 	"time"
 )
 
-// testPKI is a throwaway CA with a server certificate for 127.0.0.1, a
-// client certificate and an unrelated key, all made in the test.
-type testPKI struct {
-	caPEM                    string
-	caPool                   *x509.CertPool
-	serverCert               tls.Certificate
-	serverCertPEM            string
-	clientCertPEM, clientKey string
-	otherKey                 string
+// PKI is a throwaway CA with a server certificate for 127.0.0.1, a client
+// certificate and an unrelated key, all made in the test and valid for an
+// hour either side of now. PEM keys are SEC 1 ("EC PRIVATE KEY").
+type PKI struct {
+	CAPEM         string
+	CAPool        *x509.CertPool // trusts the CA
+	ServerCert    tls.Certificate
+	ServerCertPEM string
+	ClientCertPEM string
+	ClientKeyPEM  string
+	OtherKeyPEM   string // matches no certificate
 }
 
-func newTestPKI(t *testing.T) testPKI {
+// NewPKI makes a new PKI.
+func NewPKI(t testing.TB) PKI {
 	t.Helper()
-	caKey := pkiKey(t)
+	caKey := newKey(t)
 	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "s2r test CA"},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
 		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature, BasicConstraintsValid: true}
@@ -40,7 +43,7 @@ func newTestPKI(t *testing.T) testPKI {
 		t.Fatal(err)
 	}
 	issue := func(serial int64, cn string, usage x509.ExtKeyUsage, ips []net.IP) (string, string) {
-		key := pkiKey(t)
+		key := newKey(t)
 		tmpl := &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: cn},
 			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
 			KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{usage}, IPAddresses: ips}
@@ -58,11 +61,12 @@ func newTestPKI(t *testing.T) testPKI {
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(caCert)
-	return testPKI{caPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})), caPool: pool,
-		serverCert: pair, serverCertPEM: srvCert, clientCertPEM: cliCert, clientKey: cliKey, otherKey: keyPEM(t, pkiKey(t))}
+	return PKI{CAPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})), CAPool: pool,
+		ServerCert: pair, ServerCertPEM: srvCert, ClientCertPEM: cliCert, ClientKeyPEM: cliKey,
+		OtherKeyPEM: keyPEM(t, newKey(t))}
 }
 
-func pkiKey(t *testing.T) *ecdsa.PrivateKey {
+func newKey(t testing.TB) *ecdsa.PrivateKey {
 	t.Helper()
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -71,7 +75,7 @@ func pkiKey(t *testing.T) *ecdsa.PrivateKey {
 	return k
 }
 
-func keyPEM(t *testing.T, k *ecdsa.PrivateKey) string {
+func keyPEM(t testing.TB, k *ecdsa.PrivateKey) string {
 	t.Helper()
 	der, err := x509.MarshalECPrivateKey(k)
 	if err != nil {
