@@ -17,6 +17,12 @@ func FuzzImportUpload(f *testing.F) {
 	f.Add("z.zip", zipOf(f, map[string][]byte{"a.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><import location="b.xsd"/></definitions>`), "b.xsd": []byte("<x/>")}), "")
 	f.Add("z.zip", zipOf(f, map[string][]byte{"../evil.wsdl": []byte("<a/>")}), "")
 	f.Add("z.zip", []byte("PK\x03\x04garbage"), "a.wsdl")
+	// Undeclared prefixes: conventional ones, one bound in another file of
+	// the ZIP (q), one unknown (acme).
+	f.Add("p.wsdl", []byte(`<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:p"><wsp:Policy wsu:Id="x"/>`+
+		`<wsdl:message name="M"><wsdl:part name="p" element="acme:E"/></wsdl:message><wsdl:binding name="B" type="tns:P"><soap:binding/></wsdl:binding></wsdl:definitions>`), "")
+	f.Add("z.zip", zipOf(f, map[string][]byte{"a.wsdl": []byte(`<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"><wsdl:import location="b.wsdl"/><wsdl:types><q:schema/></wsdl:types></wsdl:definitions>`),
+		"b.wsdl": []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:q="http://www.w3.org/2001/XMLSchema"/>`)}), "a.wsdl")
 	f.Fuzz(func(t *testing.T, name string, data []byte, root string) {
 		src, err := sourceFromUpload(name, data, root)
 		if err != nil {

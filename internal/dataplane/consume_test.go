@@ -124,6 +124,14 @@ func TestConsume(t *testing.T) {
 		{name: "malformed envelope", ct: "text/xml", body: `<s:Envelope`, wantStatus: 500, wantCode: "S2R-VAL-0400"},
 		{name: "malformed body after a known action", ct: "text/xml", action: "urn:example:orders:GetOrder",
 			body: soap11(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>1</o:id></o:Get>`), wantStatus: 500, wantCode: "S2R-VAL-0400"},
+		// Import reads undeclared prefixes leniently (docs/wsdl-support.md);
+		// messages never are: an unbound prefix is malformed XML.
+		{name: "unbound prefix on the operation element, SOAP 1.2", ct: "application/soap+xml",
+			body: soap12(`<o:GetOrder><o:id>1</o:id></o:GetOrder>`), wantStatus: 400, wantCode: "S2R-VAL-0400",
+			wantBody: []string{`malformed XML`, `undeclared namespace prefix &#34;o&#34;`, `<env:Value>env:Sender</env:Value>`}},
+		{name: "unbound prefix on an attribute, SOAP 1.1", ct: "text/xml", action: "urn:example:orders:GetOrder",
+			body: soap11(`<o:GetOrder xmlns:o="urn:example:orders"><o:id xsi:nil="false">1</o:id></o:GetOrder>`), wantStatus: 500,
+			wantCode: "S2R-VAL-0400", wantBody: []string{`undeclared namespace prefix &#34;xsi&#34;`, `<faultcode>soap:Client</faultcode>`}},
 		{name: "version mismatch", ct: "text/xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-VAL-0400"},
 		{name: "unknown operation", ct: "text/xml", body: soap11(`<x:Nope xmlns:x="urn:x"/>`), wantStatus: 500,
 			wantCode: "S2R-RUN-0404"},

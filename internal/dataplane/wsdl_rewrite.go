@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -53,8 +54,13 @@ type wsdlRef struct {
 }
 
 // indexWSDLFiles indexes files with root as the root WSDL. Files that do
-// not parse are served as stored, without rewriting.
+// not parse are served as stored, without rewriting. A file using
+// namespace prefixes it never declares is served with declarations of
+// the namespaces the import read them as added on its root element
+// (wsdl.DeclareUndeclared), so that every client reads what s2r imported
+// from a namespace-well-formed document.
 func indexWSDLFiles(root string, files map[string][]byte) *wsdlFiles {
+	files = wsdl.DeclareUndeclared(files)
 	s := &wsdlFiles{root: root, byName: map[string]*wsdlFile{}, byKey: map[string]*wsdlFile{}, norm: map[string]string{}}
 	keys := make([]string, 0, len(files))
 	for k := range files {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 func TestWSDLServing(t *testing.T) {
@@ -236,5 +237,31 @@ func TestConsumeConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestWSDLFilesUndeclaredPrefixes: a stored WSDL that uses prefixes it
+// never declares (imported by the lenient rule) is served with the
+// declarations the import assumed added on its root, so it is
+// namespace-well-formed, and its soap:address is rewritten like any
+// other; a prefix with no known namespace is declared as its placeholder.
+func TestWSDLFilesUndeclaredPrefixes(t *testing.T) {
+	root := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:caf` + "\xe9" + `">` +
+		`<binding name="B" type="tns:P"><soap:binding/><acme:x/></binding>` +
+		`<service name="S"><port name="P" binding="tns:B"><soap:address location="http://backend.invalid/x"/></port></service></definitions>`
+	set := indexWSDLFiles("root.wsdl", map[string][]byte{"root.wsdl": []byte(root)})
+	f := set.byKey["root.wsdl"]
+	got := string(f.render("https://s2r/consume/e/s", func(key string) string { return "" }))
+	want := strings.Replace(root, `<definitions `, `<definitions xmlns:tns="urn:caf&#xE9;" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" `+
+		`xmlns:acme="urn:s2r:undeclared-prefix:acme" `, 1)
+	want = strings.Replace(want, `"http://backend.invalid/x"`, `"https://s2r/consume/e/s"`, 1)
+	if got != want {
+		t.Errorf("served:\n got %q\nwant %q", got, want)
+	}
+	if _, err := xmlstream.Parse([]byte(got), xmlstream.Limits{}); err != nil {
+		t.Errorf("served document: %v", err)
+	}
+	if f.contentType != "application/wsdl+xml; charset=iso-8859-1" {
+		t.Errorf("Content-Type %q", f.contentType)
 	}
 }

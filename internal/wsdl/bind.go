@@ -48,7 +48,7 @@ func (p *parser) build() (*Definitions, error) {
 		p.warnf("%s: no operation bound to SOAP 1.1 or SOAP 1.2: nothing to import", root.location)
 	}
 	p.warnUnresolved(defs)
-	defs.Warnings = dedupe(append(p.warnings, p.schemas.Warnings()...))
+	defs.Warnings = dedupe(append(append(p.prefixes.Warnings(), p.warnings...), p.schemas.Warnings()...))
 	return defs, nil
 }
 

@@ -131,7 +131,10 @@ func (p *parser) part(doc *wdoc, pe *xmlstream.Element) *xsd.Part {
 	}
 	p.partStandIns = append(p.partStandIns, u)
 	if raw, ok := pe.Attr("", "element"); ok {
-		n := ue.nameOr(partQName(pe, raw))
+		n := ue.nameOr(p.partQName(doc, pe, raw))
+		if _, undeclared := xmlstream.UndeclaredPrefix(n.Space); undeclared {
+			n = xmlstream.Name{Local: n.Local} // no namespace known: unqualified, as written
+		}
 		return &xsd.Part{Name: part.Name, Element: &xsd.Element{Name: n, Type: xsd.AnyTypeFor(u)}}
 	}
 	return &xsd.Part{Name: part.Name, Type: xsd.AnyTypeFor(u)}
@@ -167,9 +170,9 @@ func (p *parser) strictPart(doc *wdoc, pe *xmlstream.Element) (*xsd.Part, error)
 
 // partQName is the name a stand-in element takes when the part's element
 // QName does not resolve: its local part, unqualified.
-func partQName(pe *xmlstream.Element, raw string) xmlstream.Name {
+func (p *parser) partQName(doc *wdoc, pe *xmlstream.Element, raw string) xmlstream.Name {
 	raw = strings.TrimSpace(raw)
-	if n, err := pe.ResolveQName(raw); err == nil {
+	if n, err := p.prefixes.ResolveQName(doc.location, pe, raw); err == nil {
 		return n
 	}
 	if i := strings.LastIndexByte(raw, ':'); i >= 0 {

@@ -48,6 +48,8 @@ type parser struct {
 	// refusal when nothing usable remains.
 	partStandIns []*xsd.Unresolved
 	leftOut      *ImportError
+	// prefixes reads undeclared prefixes, shared with schemas.
+	prefixes *xsd.Prefixes
 }
 
 // ParseFiles imports the WSDL at root from an in-memory file set (a ZIP
@@ -58,17 +60,30 @@ func ParseFiles(ctx context.Context, root string, files map[string][]byte) (*Def
 }
 
 // Parse imports the WSDL at location, loading it and its imports through
-// loader.
+// loader. Undeclared namespace prefixes are read by the rules of
+// xsd.Prefixes, each with a warning; when the bindings of the whole import
+// set read a prefix otherwise than those seen when it was met, the import
+// runs again (loading nothing twice).
 func Parse(ctx context.Context, loader xsd.Loader, location string, limits xmlstream.Limits) (*Definitions, error) {
+	memo := xsd.NewMemoLoader(loader)
+	return xsd.RunPasses(func(px *xsd.Prefixes) (*Definitions, error) {
+		return parseOnce(ctx, memo, location, limits, px)
+	})
+}
+
+// parseOnce is one pass of Parse.
+func parseOnce(ctx context.Context, loader xsd.Loader, location string, limits xmlstream.Limits, px *xsd.Prefixes) (*Definitions, error) {
 	p := &parser{
 		ctx: ctx, loader: xsd.Loaders{xsd.BuiltinLoader{}, loader}, limits: limits,
 		schemas: xsd.NewSet(loader, limits), loaded: map[string]bool{},
 		messages: map[xmlstream.Name]ref{}, ports: map[xmlstream.Name]ref{},
 		bindings: map[xmlstream.Name]ref{}, policies: map[string]*xmlstream.Element{},
-		bound:   map[*xmlstream.Element]boundBinding{},
-		ptIndex: map[*xmlstream.Element]map[string][]*xmlstream.Element{},
+		bound:    map[*xmlstream.Element]boundBinding{},
+		ptIndex:  map[*xmlstream.Element]map[string][]*xmlstream.Element{},
+		prefixes: px,
 	}
 	p.schemas.SetLenient()
+	p.schemas.SetPrefixes(px)
 	if err := p.load(location, "", 0); err != nil {
 		return nil, err
 	}
@@ -102,7 +117,7 @@ func (p *parser) load(location, from string, line int) error {
 		return &ImportError{File: from, Line: line, Reason: fmt.Sprintf("more than %d WSDL documents", xsd.MaxDocuments)}
 	}
 	p.loaded[resolved] = true
-	root, err := xsd.ParseDocument(data, resolved, p.limits)
+	root, err := p.prefixes.Parse(data, resolved, p.limits)
 	if err != nil {
 		return err
 	}
@@ -207,7 +222,7 @@ func (p *parser) resolve(doc *wdoc, el *xmlstream.Element, attr string) (xmlstre
 	if v == "" {
 		return xmlstream.Name{}, &ImportError{File: doc.location, Line: el.Line, Reason: fmt.Sprintf("%s without %s attribute", showName(el.Name), attr)}
 	}
-	n, err := el.ResolveQName(v)
+	n, err := p.prefixes.ResolveQName(doc.location, el, v)
 	if err != nil {
 		return xmlstream.Name{}, &ImportError{File: doc.location, Line: el.Line, Reason: fmt.Sprintf("cannot resolve QName %q", v), Err: err}
 	}

@@ -23,10 +23,11 @@ type Reference struct {
 
 // References walks the documents reachable from root through loader and
 // lists every import and include, continuing past the ones that fail, for
-// the external-reference preview and repair reports. Documents are read
-// with undeclared prefixes allowed; each is visited once.
+// the external-reference preview and repair reports. Undeclared prefixes
+// are read as an import reads them (xsd.Prefixes, one pass); each document
+// is visited once.
 func References(ctx context.Context, loader xsd.Loader, root string) ([]Reference, error) {
-	w := &refWalker{ctx: ctx, loader: xsd.Loaders{xsd.BuiltinLoader{}, loader}, seen: map[string]bool{}}
+	w := &refWalker{ctx: ctx, loader: xsd.Loaders{xsd.BuiltinLoader{}, loader}, seen: map[string]bool{}, prefixes: xsd.NewPrefixes(nil)}
 	data, resolved, err := w.loader.Load(ctx, root)
 	if err != nil {
 		return nil, &ImportError{File: root, Reason: "cannot load document", Err: err}
@@ -38,10 +39,12 @@ func References(ctx context.Context, loader xsd.Loader, root string) ([]Referenc
 }
 
 type refWalker struct {
-	ctx    context.Context
-	loader xsd.Loader
-	seen   map[string]bool
-	refs   []Reference
+	// prefixes reads undeclared prefixes as an import does (one pass).
+	prefixes *xsd.Prefixes
+	ctx      context.Context
+	loader   xsd.Loader
+	seen     map[string]bool
+	refs     []Reference
 }
 
 func (w *refWalker) walk(data []byte, location string) error {
@@ -49,7 +52,7 @@ func (w *refWalker) walk(data []byte, location string) error {
 		return nil
 	}
 	w.seen[location] = true
-	root, err := xsd.ParseDocument(data, location, xmlstream.Limits{AllowUndeclaredPrefixes: true})
+	root, err := w.prefixes.Parse(data, location, xmlstream.Limits{})
 	if err != nil {
 		return err
 	}

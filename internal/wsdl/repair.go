@@ -11,27 +11,6 @@ import (
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
-// wellKnownPrefixes are the namespaces conventionally bound to common
-// prefixes, proposed for undeclared ones.
-var wellKnownPrefixes = map[string]string{
-	"wsdl": NSWSDL, "soap": NSSOAP11, "soap12": NSSOAP12, "wsoap12": NSSOAP12,
-	"http": NSHTTP, "mime": NSMIME,
-	"xsd": xsd.NSXSD, "xs": xsd.NSXSD, "s": xsd.NSXSD, "xsi": xsd.NSXSI,
-	"soapenc": xsd.NSSOAPEnc, "SOAP-ENC": xsd.NSSOAPEnc, "soapenc12": xsd.NSSOAP12Enc,
-	"soapenv": "http://schemas.xmlsoap.org/soap/envelope/", "SOAP-ENV": "http://schemas.xmlsoap.org/soap/envelope/",
-	"wsp": "http://schemas.xmlsoap.org/ws/2004/09/policy", "wsp15": "http://www.w3.org/ns/ws-policy",
-	"wsu":  "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd",
-	"wsse": "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd",
-	"wsam": "http://www.w3.org/2007/05/addressing/metadata",
-	"wsaw": "http://www.w3.org/2006/05/addressing/wsdl",
-	"wsa":  xsd.NSWSA, "wsoma": "http://schemas.xmlsoap.org/ws/2004/09/policy/optimizedmimeserialization",
-	"xmime": xsd.NSXMIME, "xop": xsd.NSXOP, "ds": xsd.NSDSig,
-	"sp":  "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702",
-	"wsx": "http://schemas.xmlsoap.org/ws/2004/09/mex",
-	"msc": "http://schemas.microsoft.com/ws/2005/12/wsdl/contract",
-	"ser": "http://schemas.microsoft.com/2003/10/Serialization/",
-}
-
 // qnameAttrs are the unqualified attributes whose values are QNames.
 var qnameAttrs = map[string]bool{
 	"type": true, "element": true, "base": true, "ref": true, "message": true,
@@ -45,7 +24,7 @@ type PrefixRepair struct {
 	Line   int // first use
 	Prefix string
 	URI    string // proposed namespace; empty when none can be proposed
-	Source string // why this URI: "well-known prefix", "targetNamespace", "declared in FILE"
+	Source string // why this URI: "conventional prefix", "targetNamespace", "bound at FILE:LINE"
 }
 
 // RepairReport lists the undeclared prefixes found, in file order.
@@ -67,29 +46,24 @@ func (r RepairReport) String() string {
 }
 
 // RepairNamespaces finds prefixes used without declaration in element and
-// attribute names and in QName values, proposes a namespace for each, and
-// returns the files with the proposed declarations added on their root
-// element (files without repairs are returned unchanged).
+// attribute names and in QName values, proposes for each the namespace an
+// import reads it as (xsd.ChoosePrefix, with the bindings of all the
+// files), and returns the files with the proposed declarations added on
+// their root element (files without repairs are returned unchanged). A
+// prefix with no known namespace gets no proposal.
 func RepairNamespaces(files map[string][]byte) (RepairReport, map[string][]byte, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	roots := map[string]*xmlstream.Element{}
-	for _, n := range names {
-		root, err := xsd.ParseDocument(files[n], n, xmlstream.Limits{AllowUndeclaredPrefixes: true})
-		if err != nil {
-			return RepairReport{}, nil, err
-		}
-		roots[n] = root
+	names, uses, err := findUndeclaredUses(files)
+	if err != nil {
+		return RepairReport{}, nil, err
 	}
 	var report RepairReport
 	out := make(map[string][]byte, len(files))
 	for _, n := range names {
-		repairs := findUndeclared(n, roots[n])
+		repairs := uses[n]
 		for i := range repairs {
-			proposeURI(&repairs[i], roots[n], names, roots)
+			if repairs[i].URI == xmlstream.UndeclaredSpace(repairs[i].Prefix) {
+				repairs[i].URI, repairs[i].Source = "", ""
+			}
 		}
 		report.Repairs = append(report.Repairs, repairs...)
 		fixed, err := addDeclarations(files[n], repairs)
@@ -99,6 +73,86 @@ func RepairNamespaces(files map[string][]byte) (RepairReport, map[string][]byte,
 		out[n] = fixed
 	}
 	return report, out, nil
+}
+
+// DeclareUndeclared returns files with a declaration, on each root
+// element, of every prefix used without one, bound to the namespace an
+// import reads it as (the placeholder namespace of a prefix with no known
+// namespace), so that the documents are namespace-well-formed and mean
+// what the import understood: the WSDL s2r serves. Files that are not
+// well-formed XML, or need nothing, are returned as they are.
+func DeclareUndeclared(files map[string][]byte) map[string][]byte {
+	_, uses, _ := findUndeclaredUses(files)
+	if len(uses) == 0 {
+		return files
+	}
+	out := make(map[string][]byte, len(files))
+	for n, data := range files {
+		out[n] = data
+		if fixed, err := addDeclarations(data, uses[n]); err == nil {
+			out[n] = fixed
+		}
+	}
+	return out
+}
+
+// findUndeclaredUses parses every file with undeclared prefixes allowed
+// and lists, per file, each undeclared prefix at its first use with the
+// namespace the rules read it as. It returns the sorted file names; files
+// that are not well-formed are left out, and the first of their errors is
+// returned with the uses of the others.
+func findUndeclaredUses(files map[string][]byte) ([]string, map[string][]PrefixRepair, error) {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	roots := map[string]*xmlstream.Element{}
+	bound := xsd.PrefixBindings{}
+	var firstErr error
+	for _, n := range names {
+		root, _, err := xmlstream.ParseAllowUndeclared(files[n], xmlstream.Limits{})
+		if err != nil || root == nil {
+			if firstErr == nil && err != nil {
+				firstErr = xsd.ParseError(n, err)
+			} else if firstErr == nil {
+				firstErr = &ImportError{File: n, Reason: "empty document"}
+			}
+			continue
+		}
+		roots[n] = root
+		bound.Add(n, root)
+	}
+	uses := map[string][]PrefixRepair{}
+	for _, n := range names {
+		root := roots[n]
+		if root == nil {
+			continue
+		}
+		tns, _ := root.Attr("", "targetNamespace")
+		repairs := findUndeclared(n, root)
+		for i := range repairs {
+			c := xsd.ChoosePrefix(repairs[i].Prefix, tns, bound)
+			repairs[i].URI, repairs[i].Source = c.URI, repairSource(c)
+		}
+		if len(repairs) > 0 {
+			uses[n] = repairs
+		}
+	}
+	return names, uses, firstErr
+}
+
+// repairSource says why a namespace is proposed.
+func repairSource(c xsd.PrefixChoice) string {
+	switch c.Rule {
+	case xsd.PrefixBoundInSet:
+		return "bound at " + c.Where
+	case xsd.PrefixConventional:
+		if c.Assumes != "" {
+			return "conventional prefix: " + c.Assumes
+		}
+	}
+	return c.Rule
 }
 
 // findUndeclared walks the tree and records each undeclared prefix once.
@@ -138,50 +192,6 @@ func findUndeclared(file string, root *xmlstream.Element) []PrefixRepair {
 	return out
 }
 
-// proposeURI fills URI and Source for an undeclared prefix.
-func proposeURI(r *PrefixRepair, root *xmlstream.Element, names []string, roots map[string]*xmlstream.Element) {
-	if uri, ok := wellKnownPrefixes[r.Prefix]; ok {
-		r.URI, r.Source = uri, "well-known prefix"
-		return
-	}
-	if r.Prefix == "tns" || r.Prefix == "this" {
-		if tns, ok := root.Attr("", "targetNamespace"); ok && tns != "" {
-			r.URI, r.Source = tns, "targetNamespace"
-			return
-		}
-	}
-	if uri, line, ok := findDeclaration(root, r.Prefix); ok {
-		r.URI, r.Source = uri, fmt.Sprintf("declared in another scope at line %d", line)
-		return
-	}
-	for _, n := range names {
-		if roots[n] == root {
-			continue
-		}
-		if uri, _, ok := findDeclaration(roots[n], r.Prefix); ok {
-			r.URI, r.Source = uri, "declared in "+n
-			return
-		}
-	}
-}
-
-// findDeclaration finds the first declaration of prefix anywhere in the
-// tree, in document order.
-func findDeclaration(root *xmlstream.Element, prefix string) (string, int, bool) {
-	stack := []*xmlstream.Element{root}
-	for len(stack) > 0 {
-		el := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if uri, ok := el.NS[prefix]; ok && uri != "" {
-			return uri, el.Line, true
-		}
-		for i := len(el.Children) - 1; i >= 0; i-- {
-			stack = append(stack, el.Children[i])
-		}
-	}
-	return "", 0, false
-}
-
 // addDeclarations inserts xmlns declarations for the proposed URIs right
 // after the root element's name.
 func addDeclarations(data []byte, repairs []PrefixRepair) ([]byte, error) {
@@ -204,8 +214,26 @@ func addDeclarations(data []byte, repairs []PrefixRepair) ([]byte, error) {
 	return append(out, data[at:]...), nil
 }
 
+// escapeAttr escapes s for a double-quoted attribute value; characters
+// beyond ASCII become character references, which mean the same in a
+// document of any encoding (the declaration is spliced into stored bytes).
 func escapeAttr(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", "\"", "&quot;").Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r > 0x7e || r < 0x20:
+			fmt.Fprintf(&b, "&#x%X;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 var errNoRoot = errors.New("no root element")

@@ -146,7 +146,7 @@ func TestImportErrors(t *testing.T) {
 			"a.wsdl:2: port p refers to undeclared binding {urn:t}Nope"},
 		{"undeclared prefix in QName", map[string][]byte{"a.wsdl": []byte(defsHead + `
 <service name="S"><port name="p" binding="zz:B"/></service></definitions>`)},
-			`a.wsdl:2: cannot resolve QName "zz:B": `},
+			`a.wsdl:2: port p refers to undeclared binding {urn:s2r:undeclared-prefix:zz}B`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,7 +207,7 @@ func TestRepairNamespaces(t *testing.T) {
 	}
 	want := []PrefixRepair{
 		{File: "a.wsdl", Line: 4, Prefix: "tns", URI: "urn:t", Source: "targetNamespace"},
-		{File: "a.wsdl", Line: 4, Prefix: "soap", URI: NSSOAP11, Source: "well-known prefix"},
+		{File: "a.wsdl", Line: 4, Prefix: "soap", URI: NSSOAP11, Source: "conventional prefix: a SOAP 1.1 binding"},
 		{File: "a.wsdl", Line: 5, Prefix: "foo"},
 	}
 	if diff := cmp.Diff(want, report.Repairs); diff != "" {

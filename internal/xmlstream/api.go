@@ -96,9 +96,10 @@ type Limits struct {
 	MaxAttrs   int // per element
 	MaxNameLen int
 	MaxSize    int64 // total document bytes
-	// AllowUndeclaredPrefixes makes an undeclared prefix resolve to an empty
-	// namespace instead of failing; the prefixes are reported by
-	// Reader.UndeclaredPrefixes. Used by namespace repair only.
+	// AllowUndeclaredPrefixes makes an undeclared prefix resolve to its
+	// placeholder namespace (UndeclaredSpace) instead of failing; the
+	// prefixes are reported by Reader.UndeclaredPrefixes. Used by WSDL and
+	// XSD import and namespace repair only, never for messages.
 	AllowUndeclaredPrefixes bool
 }
 

@@ -137,25 +137,44 @@ func (r *Reader) resolveAttr(a rawAttr) (Name, error) {
 	return Name{Space: uri, Local: a.q.local}, nil
 }
 
-// undeclaredPrefix fails, or in repair mode records the prefix and
-// resolves it to no namespace.
+// undeclaredPrefix fails, or with Limits.AllowUndeclaredPrefixes records
+// the prefix and resolves it to its placeholder namespace.
 func (r *Reader) undeclaredPrefix(q *qname, off int) (string, error) {
 	if !r.lim.AllowUndeclaredPrefixes {
 		return "", r.errAt(off, "undeclared namespace prefix %q in %s:%s", q.prefix, q.prefix, q.local)
 	}
-	r.noteUndeclared(q.prefix)
-	return "", nil
+	return r.noteUndeclared(q.prefix), nil
 }
 
-func (r *Reader) noteUndeclared(prefix string) {
-	if _, seen := r.undeclaredSet[prefix]; seen {
-		return
+// noteUndeclared records an undeclared prefix once and returns its
+// placeholder namespace.
+func (r *Reader) noteUndeclared(prefix string) string {
+	if space, seen := r.undeclaredSet[prefix]; seen {
+		return space
 	}
 	if r.undeclaredSet == nil {
-		r.undeclaredSet = make(map[string]struct{})
+		r.undeclaredSet = make(map[string]string)
 	}
-	r.undeclaredSet[prefix] = struct{}{}
+	space := UndeclaredSpace(prefix)
+	r.undeclaredSet[prefix] = space
 	r.undeclared = append(r.undeclared, prefix)
+	return space
+}
+
+// undeclaredBase starts the placeholder namespace of an undeclared prefix.
+const undeclaredBase = "urn:s2r:undeclared-prefix:"
+
+// UndeclaredSpace returns the placeholder namespace an undeclared prefix
+// resolves to with Limits.AllowUndeclaredPrefixes: a URN naming the
+// prefix, so that names of different undeclared prefixes stay distinct
+// and never collide with unqualified names.
+func UndeclaredSpace(prefix string) string { return undeclaredBase + prefix }
+
+// UndeclaredPrefix reports whether space is the placeholder namespace of an
+// undeclared prefix, and which.
+func UndeclaredPrefix(space string) (string, bool) {
+	prefix, ok := strings.CutPrefix(space, undeclaredBase)
+	return prefix, ok && prefix != ""
 }
 
 // LookupPrefix returns the namespace bound to prefix in the current scope
@@ -165,7 +184,7 @@ func (r *Reader) LookupPrefix(prefix string) (string, bool) { return r.lookup(pr
 // ResolveQName resolves a QName-valued attribute or text ("tns:X", or "X"
 // in the default namespace) in the current scope. Surrounding white space
 // is ignored. With Limits.AllowUndeclaredPrefixes an undeclared prefix
-// resolves to no namespace and is recorded.
+// resolves to its placeholder namespace (UndeclaredSpace) and is recorded.
 func (r *Reader) ResolveQName(qname string) (Name, error) {
 	prefix, local, err := splitQNameValue(qname)
 	if err != nil {
@@ -176,7 +195,7 @@ func (r *Reader) ResolveQName(qname string) (Name, error) {
 		if !r.lim.AllowUndeclaredPrefixes {
 			return Name{}, fmt.Errorf("xmlstream: resolving %q: %w %q", qname, ErrUndeclaredPrefix, prefix)
 		}
-		r.noteUndeclared(prefix)
+		uri = r.noteUndeclared(prefix)
 	}
 	return Name{Space: uri, Local: local}, nil
 }

@@ -115,10 +115,10 @@ func TestUndeclaredPrefixesAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok.Name != (Name{Local: "a"}) || tok.Attrs[0].Name != (Name{Local: "x"}) {
+	if tok.Name != (Name{Space: UndeclaredSpace("p"), Local: "a"}) || tok.Attrs[0].Name != (Name{Space: UndeclaredSpace("q"), Local: "x"}) {
 		t.Errorf("start = %+v", tok)
 	}
-	if n, err := r.ResolveQName("t:T"); err != nil || n != (Name{Local: "T"}) {
+	if n, err := r.ResolveQName("t:T"); err != nil || n != (Name{Space: UndeclaredSpace("t"), Local: "T"}) {
 		t.Errorf("ResolveQName = %v, %v", n, err)
 	}
 	for {
@@ -130,6 +130,40 @@ func TestUndeclaredPrefixesAllowed(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"p", "q", "xsi", "t"}, r.UndeclaredPrefixes()); diff != "" {
 		t.Errorf("undeclared (-want +got):\n%s", diff)
+	}
+}
+
+// TestUndeclaredPrefixesDistinct: with undeclared prefixes allowed, names
+// of different undeclared prefixes and unqualified names stay distinct
+// (no false duplicate attribute), and the placeholder names its prefix.
+func TestUndeclaredPrefixesDistinct(t *testing.T) {
+	root, undeclared, err := ParseAllowUndeclared([]byte(`<r x="0" p:x="1" q:x="2"><p:c xmlns:q="urn:q" q:x="3"/></r>`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Name{{Local: "x"}, {Space: UndeclaredSpace("p"), Local: "x"}, {Space: UndeclaredSpace("q"), Local: "x"}}
+	for i, a := range root.Attrs {
+		if a.Name != want[i] {
+			t.Errorf("attribute %d = %v, want %v", i, a.Name, want[i])
+		}
+	}
+	if c := root.Children[0]; c.Name.Space != UndeclaredSpace("p") || c.Attrs[0].Name.Space != "urn:q" {
+		t.Errorf("child %v %v", c.Name, c.Attrs)
+	}
+	if diff := cmp.Diff([]string{"p", "q"}, undeclared); diff != "" {
+		t.Errorf("undeclared (-want +got):\n%s", diff)
+	}
+	if p, ok := UndeclaredPrefix(UndeclaredSpace("wsp")); !ok || p != "wsp" {
+		t.Errorf("UndeclaredPrefix = %q, %v", p, ok)
+	}
+	if _, ok := UndeclaredPrefix("urn:x"); ok {
+		t.Error("urn:x reported as a placeholder")
+	}
+	if _, _, err := ParseAllowUndeclared([]byte(`<r p:x="1" p:x="2"/>`), Limits{}); err == nil {
+		t.Error("a duplicate attribute of one undeclared prefix was accepted")
+	}
+	if _, err := Parse([]byte(`<p:r/>`), Limits{}); err == nil || !strings.Contains(err.Error(), `undeclared namespace prefix "p"`) {
+		t.Errorf("strict Parse: %v", err)
 	}
 }
 

@@ -54,8 +54,8 @@ type Reader struct {
 	doctype       bool
 	err           error
 	undeclared    []string
-	undeclaredSet map[string]struct{}
-	nsIndex       map[string]int // see nsLinearMax
+	undeclaredSet map[string]string // prefix → placeholder namespace
+	nsIndex       map[string]int    // see nsLinearMax
 }
 
 type docState uint8

@@ -29,14 +29,30 @@ type Element struct {
 // elements; slices in the tree have no spare capacity, so appending to
 // them never overwrites a neighbour.
 func Parse(data []byte, lim Limits) (*Element, error) {
+	root, _, err := parseTree(data, lim)
+	return root, err
+}
+
+// ParseAllowUndeclared reads a whole document like Parse with
+// Limits.AllowUndeclaredPrefixes set: a prefix used without declaration
+// in an element or attribute name resolves to its placeholder namespace
+// (UndeclaredSpace). It also returns those prefixes, each once, in order
+// of first use. Undeclared prefixes in QName values are not seen here:
+// Element.ResolveQName still reports them.
+func ParseAllowUndeclared(data []byte, lim Limits) (*Element, []string, error) {
+	lim.AllowUndeclaredPrefixes = true
+	return parseTree(data, lim)
+}
+
+func parseTree(data []byte, lim Limits) (*Element, []string, error) {
 	b := treeBuilder{r: NewReader(data, lim)}
 	for {
 		tok, err := b.r.Next()
 		if err == io.EOF {
-			return b.root, nil
+			return b.root, b.r.UndeclaredPrefixes(), nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch tok.Kind {
 		case StartElement:

@@ -56,6 +56,8 @@ func (c *compiler) attributes(d decl, el *xmlstream.Element) ([]*Attribute, bool
 			anyAttr = anyAttr || groupAny
 		case isXS(ch, "anyAttribute"):
 			anyAttr = true
+		case c.s.lenient && isUndeclared(ch):
+			anyAttr = true // it may declare attributes: accept any (the content's stand-in records it)
 		}
 	}
 	return out, anyAttr, nil

@@ -144,7 +144,7 @@ func TestCompileErrors(t *testing.T) {
 		{"unresolved type", map[string][]byte{"a.xsd": []byte(head + `
 <xs:element name="x" type="t:Missing"/></xs:schema>`)}, `a.xsd:2: unresolved type reference {urn:e}Missing`},
 		{"undeclared prefix in QName", map[string][]byte{"a.xsd": []byte(head + `
-<xs:element name="x" type="zz:T"/></xs:schema>`)}, `a.xsd:2: cannot resolve QName "zz:T": `},
+<xs:element name="x" type="zz:T"/></xs:schema>`)}, `a.xsd:2: unresolved type reference {urn:s2r:undeclared-prefix:zz}T`},
 		{"circular group", map[string][]byte{"a.xsd": []byte(head + `
 <xs:group name="g"><xs:sequence><xs:group ref="t:g"/></xs:sequence></xs:group>
 <xs:complexType name="T"><xs:group ref="t:g"/></xs:complexType></xs:schema>`)}, `a.xsd:2: group {urn:e}g contains itself`},

@@ -50,6 +50,9 @@ func (c *compiler) ownContent(d decl, el *xmlstream.Element) (*Particle, []*Attr
 			content = p
 			break
 		}
+		if u := c.undeclaredChild(d, ch); u != nil && content == nil {
+			content = undeclaredParticle(d, ch, u) // unless a model group follows
+		}
 	}
 	attrs, anyAttr, err := c.attributes(d, el)
 	if err != nil {
@@ -202,6 +205,10 @@ func (c *compiler) particle(d decl, el *xmlstream.Element) (*Particle, error) {
 	case "sequence", "choice", "all":
 		p.Kind = map[string]ParticleKind{"sequence": ParticleSequence, "choice": ParticleChoice, "all": ParticleAll}[el.Name.Local]
 		for _, ch := range el.Children {
+			if u := c.undeclaredChild(d, ch); u != nil {
+				p.Children = append(p.Children, undeclaredParticle(d, ch, u))
+				continue
+			}
 			if !isParticle(ch) {
 				continue
 			}
@@ -226,6 +233,16 @@ func (c *compiler) particle(d decl, el *xmlstream.Element) (*Particle, error) {
 		return c.groupRef(d, el, minOcc, maxOcc)
 	}
 	return nil, nil
+}
+
+// undeclaredParticle is the stand-in of an element of unknown namespace
+// in a content model: a lax wildcard with the element's bounds.
+func undeclaredParticle(d decl, el *xmlstream.Element, u *Unresolved) *Particle {
+	minOcc, maxOcc, err := occurs(d, el)
+	if err != nil {
+		minOcc, maxOcc = 0, Unbounded
+	}
+	return anyGroupFor(u, minOcc, maxOcc)
 }
 
 func isParticle(el *xmlstream.Element) bool {

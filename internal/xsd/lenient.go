@@ -64,6 +64,30 @@ func (c *compiler) dangling(from decl, at *xmlstream.Element, kind string, name 
 	return u
 }
 
+// undeclaredChild returns the stand-in record of a schema element whose
+// prefix is undeclared and has no known namespace (it is in its
+// xmlstream.UndeclaredSpace placeholder), or nil when the Set is strict or
+// el is not one: what such an element declares cannot be known.
+func (c *compiler) undeclaredChild(d decl, el *xmlstream.Element) *Unresolved {
+	prefix, ok := xmlstream.UndeclaredPrefix(el.Name.Space)
+	if !ok || !c.s.lenient || d.doc == nil {
+		return nil
+	}
+	// Always a stand-in, even where it might only declare attributes: what
+	// it declares cannot be known.
+	u := &Unresolved{File: d.doc.location, Line: el.Line, Name: el.Name,
+		Reason: fmt.Sprintf("schema element <%s:%s> has an undeclared prefix with no known namespace", prefix, el.Name.Local)}
+	c.s.unresolved = append(c.s.unresolved, u)
+	return u
+}
+
+// isUndeclared reports whether el is named with an undeclared prefix that
+// has no known namespace.
+func isUndeclared(el *xmlstream.Element) bool {
+	_, ok := xmlstream.UndeclaredPrefix(el.Name.Space)
+	return ok
+}
+
 // AnyTypeFor returns a fresh xs:anyType stand-in recording u.
 func AnyTypeFor(u *Unresolved) *Type {
 	t := anyType()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Loader loads the document at an absolute location (a path inside a file
@@ -187,4 +188,44 @@ func (d DirLoader) Load(_ context.Context, location string) ([]byte, string, err
 		return nil, "", fmt.Errorf("read %s: %w", location, err)
 	}
 	return data, p, nil
+}
+
+// MemoLoader remembers what its loader answered per location, so that an
+// import read more than once (RunPasses) fetches each document once. It
+// is safe for concurrent use.
+type MemoLoader struct {
+	loader Loader
+	mu     sync.Mutex
+	loads  map[string]memoLoad
+}
+
+type memoLoad struct {
+	data     []byte
+	resolved string
+	err      error
+}
+
+var _ Loader = (*MemoLoader)(nil)
+
+// NewMemoLoader returns a MemoLoader over loader.
+func NewMemoLoader(loader Loader) *MemoLoader {
+	return &MemoLoader{loader: loader, loads: map[string]memoLoad{}}
+}
+
+// Load answers as the loader did for location, loading it the first time.
+// A failure because ctx ended is not remembered.
+func (m *MemoLoader) Load(ctx context.Context, location string) ([]byte, string, error) {
+	m.mu.Lock()
+	l, ok := m.loads[location]
+	m.mu.Unlock()
+	if ok {
+		return l.data, l.resolved, l.err
+	}
+	data, resolved, err := m.loader.Load(ctx, location)
+	if ctx.Err() == nil {
+		m.mu.Lock()
+		m.loads[location] = memoLoad{data, resolved, err}
+		m.mu.Unlock()
+	}
+	return data, resolved, err
 }

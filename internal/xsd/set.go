@@ -2,9 +2,7 @@ package xsd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,6 +20,8 @@ type schemaDoc struct {
 	chameleon          bool
 	elementQualified   bool
 	attributeQualified bool
+	// px reads undeclared prefixes of QName values (nil: strict).
+	px *Prefixes
 }
 
 // decl is a top-level schema component: its declaring element and document.
@@ -62,6 +62,9 @@ type Set struct {
 	// stand-ins recorded in unresolved (SetLenient).
 	lenient    bool
 	unresolved []*Unresolved
+
+	// prefixes reads undeclared prefixes (SetPrefixes); nil is strict.
+	prefixes *Prefixes
 }
 
 // NewSet returns an empty Set reading imports and includes through loader
@@ -88,26 +91,41 @@ func NewSet(loader Loader, limits xmlstream.Limits) *Set {
 // CompileSchemas builds a Set from schema documents keyed by path; imports
 // and includes resolve against the same files and the built-in schemas.
 // Every global element and type is compiled, so errors surface here.
+//
+// Undeclared prefixes are read by the import's rules (Prefixes), each with
+// a warning in Warnings.
 func CompileSchemas(files map[string][]byte) (*Set, error) {
 	ctx := context.Background()
-	s := NewSet(FileSet(files), xmlstream.Limits{})
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		if err := s.LoadSchema(ctx, name); err != nil {
+	return RunPasses(func(px *Prefixes) (*Set, error) {
+		s := NewSet(FileSet(files), xmlstream.Limits{})
+		s.SetPrefixes(px)
+		for _, name := range names {
+			if err := s.LoadSchema(ctx, name); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.Finish(ctx); err != nil {
 			return nil, err
 		}
-	}
-	if err := s.Finish(ctx); err != nil {
-		return nil, err
-	}
-	if err := s.CompileAll(); err != nil {
-		return nil, err
-	}
-	return s, nil
+		if err := s.CompileAll(); err != nil {
+			return nil, err
+		}
+		return s, nil
+	})
+}
+
+// SetPrefixes makes the Set read the undeclared prefixes of the documents
+// it loads, and of QName values in every schema added, with px (shared
+// with the WSDL import of the same pass). Call it before loading.
+func (s *Set) SetPrefixes(px *Prefixes) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prefixes = px
 }
 
 // ParseDocument parses one document, turning syntax errors into an
@@ -115,12 +133,7 @@ func CompileSchemas(files map[string][]byte) (*Set, error) {
 func ParseDocument(data []byte, location string, limits xmlstream.Limits) (*xmlstream.Element, error) {
 	root, err := xmlstream.Parse(data, limits)
 	if err != nil {
-		ie := &ImportError{File: location, Reason: "not well-formed XML", Err: err}
-		var se *xmlstream.SyntaxError
-		if errors.As(err, &se) {
-			ie.Line = se.Line
-		}
-		return nil, ie
+		return nil, ParseError(location, err)
 	}
 	if root == nil {
 		return nil, &ImportError{File: location, Reason: "empty document"}
@@ -143,11 +156,12 @@ func (s *Set) AddSchema(ctx context.Context, el *xmlstream.Element, location str
 	return s.addSchema(ctx, el, location, "", false)
 }
 
-// Warnings lists what was tolerated while loading.
+// Warnings lists what was tolerated while loading: the undeclared
+// prefixes read (SetPrefixes) first.
 func (s *Set) Warnings() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.warnings)
+	return append(s.prefixes.Warnings(), s.warnings...)
 }
 
 // Finish resolves namespaces imported without a schemaLocation that no
@@ -198,7 +212,7 @@ func (s *Set) loadSchema(ctx context.Context, location, chameleonNS string, from
 		return errorf(from, line, "more than %d schema documents", MaxDocuments)
 	}
 	s.loaded[key] = true
-	root, err := ParseDocument(data, resolved, s.limits)
+	root, err := s.prefixes.Parse(data, resolved, s.limits)
 	if err != nil {
 		return err
 	}
@@ -237,7 +251,7 @@ func (s *Set) addWSDLSchemas(ctx context.Context, root *xmlstream.Element, locat
 
 func (s *Set) addSchema(ctx context.Context, el *xmlstream.Element, location, chameleonNS string, keyed bool) error {
 	tns, _ := el.Attr("", "targetNamespace")
-	doc := &schemaDoc{root: el, location: location, tns: tns}
+	doc := &schemaDoc{root: el, location: location, tns: tns, px: s.prefixes}
 	if tns == "" && chameleonNS != "" {
 		doc.tns, doc.chameleon = chameleonNS, true
 	}
@@ -391,7 +405,7 @@ func derivationBase(el *xmlstream.Element) *xmlstream.Element {
 
 // resolve resolves a QName value written on el in this document.
 func (d *schemaDoc) resolve(el *xmlstream.Element, qname string) (xmlstream.Name, error) {
-	n, err := el.ResolveQName(strings.TrimSpace(qname))
+	n, err := d.px.ResolveQName(d.location, el, strings.TrimSpace(qname))
 	if err != nil {
 		return xmlstream.Name{}, errorf(d.location, el.Line, "cannot resolve QName %q: %v", qname, err)
 	}

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -87,6 +89,7 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	if status != admintest.Dig(m, "publishReadiness", "status") {
 		t.Errorf("%s: readiness %s, autopilot said %s", rel, status, admintest.Dig(m, "publishReadiness", "status"))
 	}
+	checkPrefixWarnings(t, rel, m, status)
 	if blocked, want := blockedBy(ready), wsdlcorpus.BlockedDrafts[rel]; blocked != "" || want != "" {
 		if !strings.Contains(blocked, want) || want == "" {
 			t.Errorf("%s: readiness blocked by %q, expected %q", rel, blocked, want)
@@ -130,6 +133,33 @@ func onboardCorpusWSDL(t *testing.T, s *server, dir, rel, key string) string {
 	pkg := s.admin(t, "GET", vpath+"/openapi/package", nil).WantStatus(t, 200)
 	checkPackage(t, rel, pkg.Body, doc.Body)
 	return fmt.Sprintf("imported, %s, activated, OpenAPI %s", status, valid)
+}
+
+// prefixWarning matches an import warning about an undeclared prefix.
+var prefixWarning = regexp.MustCompile(`undeclared namespace prefix "([^"]+)": (?:no known namespace[^:]*: )?read as "([^"]+)"`)
+
+// checkPrefixWarnings compares the undeclared prefixes the import of rel
+// read (its artifact's warnings) and its readiness with
+// wsdlcorpus.UndeclaredPrefixes.
+func checkPrefixWarnings(t *testing.T, rel string, autopilot map[string]any, readiness string) {
+	t.Helper()
+	got := map[string]string{}
+	warnings, _ := autopilot["artifact"].(map[string]any)["warnings"].([]any)
+	for _, w := range warnings {
+		if sm := prefixWarning.FindStringSubmatch(fmt.Sprint(w)); sm != nil {
+			got[sm[1]] = sm[2]
+		}
+	}
+	want, pinned := wsdlcorpus.UndeclaredPrefixes[rel]
+	if len(got) == 0 && !pinned {
+		return
+	}
+	if !maps.Equal(got, want.Read) {
+		t.Errorf("%s: undeclared prefixes read %v, want %v", rel, got, want.Read)
+	}
+	if readiness != want.Readiness {
+		t.Errorf("%s: readiness %s, want %s", rel, readiness, want.Readiness)
+	}
 }
 
 // blockedBy lists the codes of a readiness report's blocking issues,
