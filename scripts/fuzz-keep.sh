@@ -4,9 +4,13 @@
 # target's committed seed corpus, <package dir>/testdata/fuzz/<target>, so
 # that every later `go test` replays them. Only targets whose "dir name"
 # matches PATTERN, when given. Prints how many inputs each target gained.
+# Inputs larger than FUZZ_KEEP_MAX_BYTES (default 16384) stay in the cache:
+# the repository keeps the many small inputs that reach new code, not the
+# few large documents that fuzzing grew on the way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pattern=${1:-}
+max=${FUZZ_KEEP_MAX_BYTES:-16384}
 cache=$(go env GOCACHE)/fuzz
 while read -r file; do
 	dir=$(dirname "$file")
@@ -20,6 +24,7 @@ while read -r file; do
 		added=0
 		for f in "$src"/*; do
 			[[ -e $dst/$(basename "$f") ]] && continue
+			(($(stat -c %s "$f") > max)) && continue
 			cp "$f" "$dst/"
 			added=$((added + 1))
 		done
