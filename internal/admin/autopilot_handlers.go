@@ -6,29 +6,11 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 )
 
-// autopilotXMLBody is the DESIGN 8 body of POST /wsdl/import-xml:autopilot,
-// with the optional choice of WSDL service, port or SOAP version.
-type autopilotXMLBody struct {
-	XML         string            `json:"xml"`
-	Files       map[string]string `json:"files,omitempty"`
-	Environment string            `json:"environment"`
-	ServiceKey  string            `json:"serviceKey,omitempty"`
-	ServiceName string            `json:"serviceName,omitempty"`
-	Direction   string            `json:"direction,omitempty"`
-	BackendURL  string            `json:"backendUrl,omitempty"`
-	WSDLService string            `json:"wsdlService,omitempty"`
-	WSDLPort    string            `json:"wsdlPort,omitempty"`
-	SOAPVersion string            `json:"soapVersion,omitempty"`
-}
-
-func (b autopilotXMLBody) options() autopilotOptions {
-	return trimOptions(autopilotOptions{Environment: b.Environment, ServiceKey: b.ServiceKey, ServiceName: b.ServiceName,
-		Direction: b.Direction, BackendURL: b.BackendURL, WSDLService: b.WSDLService, WSDLPort: b.WSDLPort, SOAPVersion: b.SOAPVersion})
-}
-
-// autopilotURLBody is the body of POST /wsdl/import-url:autopilot.
-type autopilotURLBody struct {
-	URL         string `json:"url"`
+// autopilotFields are the fields every autopilot body shares: where to
+// onboard (environment, keys, backend) and, optionally, which WSDL
+// service, port or SOAP version. The bodies embed them, so the JSON (and
+// the OpenAPI schema) has them at the top level.
+type autopilotFields struct {
 	Environment string `json:"environment"`
 	ServiceKey  string `json:"serviceKey,omitempty"`
 	ServiceName string `json:"serviceName,omitempty"`
@@ -39,40 +21,34 @@ type autopilotURLBody struct {
 	SOAPVersion string `json:"soapVersion,omitempty"`
 }
 
-func (b autopilotURLBody) options() autopilotOptions {
-	return trimOptions(autopilotOptions{Environment: b.Environment, ServiceKey: b.ServiceKey, ServiceName: b.ServiceName,
-		Direction: b.Direction, BackendURL: b.BackendURL, WSDLService: b.WSDLService, WSDLPort: b.WSDLPort, SOAPVersion: b.SOAPVersion})
+func (b autopilotFields) options() autopilotOptions {
+	return trimOptions(autopilotOptions(b))
+}
+
+// autopilotXMLBody is the DESIGN 8 body of POST /wsdl/import-xml:autopilot.
+type autopilotXMLBody struct {
+	XML   string            `json:"xml"`
+	Files map[string]string `json:"files,omitempty"`
+	autopilotFields
+}
+
+// autopilotURLBody is the body of POST /wsdl/import-url:autopilot.
+type autopilotURLBody struct {
+	URL string `json:"url"`
+	autopilotFields
 }
 
 // autopilotArtifactBody is the body of POST /wsdl/import/{artifactId}:autopilot
 // and /wsdl/import/{artifactId}/generate-service.
 type autopilotArtifactBody struct {
-	Environment string `json:"environment"`
-	ServiceKey  string `json:"serviceKey,omitempty"`
-	ServiceName string `json:"serviceName,omitempty"`
-	Direction   string `json:"direction,omitempty"`
-	BackendURL  string `json:"backendUrl,omitempty"`
-	WSDLService string `json:"wsdlService,omitempty"`
-	WSDLPort    string `json:"wsdlPort,omitempty"`
-	SOAPVersion string `json:"soapVersion,omitempty"`
-}
-
-func (b autopilotArtifactBody) options() autopilotOptions {
-	return trimOptions(autopilotOptions(b))
+	autopilotFields
 }
 
 // autopilotFormBody documents the multipart body of POST /wsdl/import:autopilot.
 type autopilotFormBody struct {
-	File        string `json:"file"`
-	RootPath    string `json:"rootPath,omitempty"`
-	Environment string `json:"environment"`
-	ServiceKey  string `json:"serviceKey,omitempty"`
-	ServiceName string `json:"serviceName,omitempty"`
-	Direction   string `json:"direction,omitempty"`
-	BackendURL  string `json:"backendUrl,omitempty"`
-	WSDLService string `json:"wsdlService,omitempty"`
-	WSDLPort    string `json:"wsdlPort,omitempty"`
-	SOAPVersion string `json:"soapVersion,omitempty"`
+	File     string `json:"file"`
+	RootPath string `json:"rootPath,omitempty"`
+	autopilotFields
 }
 
 // postAutopilotXML is DESIGN 8's onboarding call.

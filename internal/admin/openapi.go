@@ -123,8 +123,10 @@ func requestContent(g *schemaGen, d adminapi.Doc) openapi3.Content {
 	}
 	form := openapi3.NewObjectSchema()
 	t := reflect.TypeOf(d.Form)
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	// VisibleFields includes the fields of embedded structs (the embedded
+	// field itself has no json tag and is passed over), as a form reads them.
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
