@@ -2,6 +2,9 @@ package dataplane
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/routing"
@@ -34,4 +37,53 @@ func (d DefaultBackend) Do(ctx context.Context, svc *routing.Service, req upstre
 	}
 	resp, err := d.Client.Do(ctx, b.Backend, req)
 	return resp, b, err
+}
+
+// backendCall is one call a publish or consume request makes to its
+// service's backends, with what the transaction record needs to know.
+type backendCall struct {
+	d     *Dispatcher
+	r     *http.Request // the client's request: its context and traceparent
+	rec   *TxRecord
+	debug bool // record what was sent and received
+	maxMB int  // the largest backend response accepted, in MiB
+	body  []byte
+}
+
+// do sends req (whose Body is c.body) through the backends of svc,
+// carrying the client's traceparent, and notes in the record how long it
+// took, which backend it went to and, in debug, the bodies and headers.
+// A transport failure becomes the spec's error; a response over the
+// payload limit is S2R-RUN-0413.
+func (c backendCall) do(svc *routing.Service, req upstream.Request) (*upstream.Response, error) {
+	req.Body = c.body
+	req.MaxResponseBytes = int64(c.maxMB) << 20
+	ctx := upstream.WithTraceParent(c.r.Context(), c.r.Header.Get(upstream.TraceParentHeader))
+	t0 := time.Now()
+	resp, b, err := c.d.cfg.Backends.Do(ctx, svc, req)
+	c.rec.BackendMs = Ms(time.Since(t0))
+	if b != nil {
+		c.rec.BackendTarget = RedactTarget(b.Profile.EndpointURL)
+	}
+	if c.debug {
+		c.rec.BackendRequest = c.body
+		c.rec.Headers.BackendRequest = req.Header
+		if resp != nil {
+			c.rec.BackendResponse = resp.Body
+			c.rec.Headers.BackendRequest, c.rec.Headers.BackendResponse = resp.SentHeader, resp.Header
+		}
+	}
+	if err != nil {
+		var ue *upstream.Error
+		if errors.As(err, &ue) {
+			e := ue.APIError()
+			if ue.Kind == upstream.KindTooLarge {
+				e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, c.maxMB).WithCause(err)
+				e.Message = "the backend response is over the maximum payload size"
+			}
+			return nil, e
+		}
+		return nil, err
+	}
+	return resp, nil
 }

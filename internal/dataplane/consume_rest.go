@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/convert"
@@ -211,42 +210,9 @@ func (c *consumeCall) send(call restCall) (*upstream.Response, error) {
 		h.Set("X-Correlation-Id", c.cid)
 	}
 	retries := op.Retries
-	req := upstream.Request{
-		Method:           call.method,
-		Header:           h,
-		Body:             call.body,
-		Timeout:          op.Timeout,
-		Retries:          &retries,
-		MaxResponseBytes: int64(c.maxMB) << 20,
-	}
-	ctx := upstream.WithTraceParent(c.r.Context(), c.r.Header.Get(upstream.TraceParentHeader))
-	t0 := time.Now()
-	resp, b, err := c.d.cfg.Backends.Do(ctx, withRESTTarget(c.svc, call.target), req)
-	c.rec.BackendMs = Ms(time.Since(t0))
-	if b != nil {
-		c.rec.BackendTarget = RedactTarget(b.Profile.EndpointURL)
-	}
-	if c.debug {
-		c.rec.BackendRequest = call.body
-		c.rec.Headers.BackendRequest = h
-		if resp != nil {
-			c.rec.BackendResponse = resp.Body
-			c.rec.Headers.BackendRequest, c.rec.Headers.BackendResponse = resp.SentHeader, resp.Header
-		}
-	}
-	if err != nil {
-		var ue *upstream.Error
-		if errors.As(err, &ue) {
-			e := ue.APIError()
-			if ue.Kind == upstream.KindTooLarge {
-				e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, c.maxMB).WithCause(err)
-				e.Message = "the backend response is over the maximum payload size"
-			}
-			return nil, e
-		}
-		return nil, err
-	}
-	return resp, nil
+	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB, body: call.body}.do(
+		withRESTTarget(c.svc, call.target),
+		upstream.Request{Method: call.method, Header: h, Timeout: op.Timeout, Retries: &retries})
 }
 
 // withRESTTarget returns a copy of svc whose backends' endpoint URLs have

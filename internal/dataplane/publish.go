@@ -2,7 +2,6 @@ package dataplane
 
 import (
 	"bytes"
-	"errors"
 	"mime"
 	"net/http"
 	"strconv"
@@ -219,41 +218,7 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 		h.Set("SOAPAction", strconv.Quote(op.SOAPAction))
 	}
 	retries := op.Retries
-	req := upstream.Request{
-		Method:           http.MethodPost,
-		Header:           h,
-		Body:             envelope,
-		Timeout:          op.Timeout,
-		Retries:          &retries,
-		MaxResponseBytes: int64(c.maxMB) << 20,
-	}
-	ctx := upstream.WithTraceParent(c.r.Context(), c.r.Header.Get(upstream.TraceParentHeader))
-	t0 := time.Now()
 	c.called = true
-	resp, b, err := c.d.cfg.Backends.Do(ctx, c.svc, req)
-	c.rec.BackendMs = Ms(time.Since(t0))
-	if b != nil {
-		c.rec.BackendTarget = RedactTarget(b.Profile.EndpointURL)
-	}
-	if c.debug {
-		c.rec.BackendRequest = envelope
-		c.rec.Headers.BackendRequest = h
-		if resp != nil {
-			c.rec.BackendResponse = resp.Body
-			c.rec.Headers.BackendRequest, c.rec.Headers.BackendResponse = resp.SentHeader, resp.Header
-		}
-	}
-	if err != nil {
-		var ue *upstream.Error
-		if errors.As(err, &ue) {
-			e := ue.APIError()
-			if ue.Kind == upstream.KindTooLarge {
-				e = apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, c.maxMB).WithCause(err)
-				e.Message = "the backend response is over the maximum payload size"
-			}
-			return nil, e
-		}
-		return nil, err
-	}
-	return resp, nil
+	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB, body: envelope}.do(c.svc,
+		upstream.Request{Method: http.MethodPost, Header: h, Timeout: op.Timeout, Retries: &retries})
 }
