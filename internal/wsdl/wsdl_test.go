@@ -1,12 +1,12 @@
 package wsdl
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/filetree"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -14,21 +14,7 @@ import (
 // unitFiles reads testdata/unit into a file set keyed by relative path.
 func unitFiles(t *testing.T) map[string][]byte {
 	t.Helper()
-	files := map[string][]byte{}
-	root := filepath.Join("testdata", "unit")
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(root, path)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return filetree.Read(t, filepath.Join("testdata", "unit"))
 }
 
 func TestParseDocumentLiteral(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/tests/filetree"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -18,21 +19,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // relative to that folder.
 func loadTestdata(t *testing.T) map[string][]byte {
 	t.Helper()
-	files := map[string][]byte{}
-	root := filepath.Join("testdata", "schemas")
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(root, path)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return filetree.Read(t, filepath.Join("testdata", "schemas"))
 }
 
 // TestCompileGolden compiles each top-level test schema (with the files it
