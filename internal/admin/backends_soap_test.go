@@ -1,14 +1,12 @@
 package admin
 
 import (
-	"context"
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/upstream"
-	"github.com/s2r-project/s2r/internal/wsdl"
-	"github.com/s2r-project/s2r/internal/wsdlcorpus"
+	"github.com/s2r-project/s2r/internal/wsdl/wsdltest"
 )
 
 // TestFaultDetailJSON: a test call's fault preview shows the detail as
@@ -17,14 +15,7 @@ import (
 // element names, naively when the contract does not fit.
 func TestFaultDetailJSON(t *testing.T) {
 	const file = "apache+cxf/testutils/src/main/resources/wsdl/hello_world.wsdl"
-	defs, err := wsdl.ParseFiles(context.Background(), "hello_world.wsdl", map[string][]byte{"hello_world.wsdl": wsdlcorpus.Read(t, file)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := defs.Operation("SOAPService", "SoapPort", "testDocLitFault")
-	if !ok {
-		t.Fatal("no testDocLitFault")
-	}
+	c := wsdltest.CorpusOperation(t, file, "SOAPService", "SoapPort", "testDocLitFault")
 	const code = `<x1:NoSuchCodeLit xmlns:x1="http://apache.org/hello_world_soap_http/types"><x1:code><x1:minor>1</x1:minor><x1:major>2</x1:major></x1:code></x1:NoSuchCodeLit>`
 	for _, tt := range []struct{ name, detail, want string }{
 		{"declared structure", code, `{"NoSuchCodeLit":{"code":{"minor":1,"major":2}}}`},
@@ -46,12 +37,8 @@ func TestFaultDetailJSON(t *testing.T) {
 // a non-2xx answer without a body still fails.
 func TestConvertAnswerOneWay(t *testing.T) {
 	const file = "apache+cxf/testutils/src/main/resources/wsdl/hello_world.wsdl"
-	defs, err := wsdl.ParseFiles(context.Background(), "hello_world.wsdl", map[string][]byte{"hello_world.wsdl": wsdlcorpus.Read(t, file)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := defs.Operation("SOAPService", "SoapPort", "greetMeOneWay")
-	if !ok || c.Output != nil {
+	c := wsdltest.CorpusOperation(t, file, "SOAPService", "SoapPort", "greetMeOneWay")
+	if c.Output != nil {
 		t.Fatal("no one-way greetMeOneWay")
 	}
 	for _, tt := range []struct {

@@ -1,12 +1,10 @@
 package catalog
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"github.com/s2r-project/s2r/internal/wsdl"
-	"github.com/s2r-project/s2r/internal/wsdlcorpus"
+	"github.com/s2r-project/s2r/internal/wsdl/wsdltest"
 )
 
 // TestFaultMappingPick: pick paths are paths in the JSON fault, whose
@@ -15,14 +13,7 @@ import (
 // declared fault alike.
 func TestFaultMappingPick(t *testing.T) {
 	const file = "apache+cxf/testutils/src/main/resources/wsdl/hello_world.wsdl"
-	defs, err := wsdl.ParseFiles(context.Background(), "hello_world.wsdl", map[string][]byte{"hello_world.wsdl": wsdlcorpus.Read(t, file)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := defs.Operation("SOAPService", "SoapPort", "testDocLitFault")
-	if !ok {
-		t.Fatal("no testDocLitFault")
-	}
+	c := wsdltest.CorpusOperation(t, file, "SOAPService", "SoapPort", "testDocLitFault")
 	for _, tt := range []struct {
 		pick string
 		ok   bool

@@ -1,12 +1,10 @@
 package catalog
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/s2r-project/s2r/internal/wsdl"
-	"github.com/s2r-project/s2r/internal/wsdlcorpus"
+	"github.com/s2r-project/s2r/internal/wsdl/wsdltest"
 )
 
 // TestDiagnoseSOAPHeaders: header parts declared by element travel exactly
@@ -23,14 +21,7 @@ func TestDiagnoseSOAPHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.op, func(t *testing.T) {
-			defs, err := wsdl.ParseFiles(context.Background(), "h.wsdl", map[string][]byte{"h.wsdl": wsdlcorpus.Read(t, tt.file)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, ok := defs.Operation("", "", tt.op)
-			if !ok {
-				t.Fatalf("no operation %s", tt.op)
-			}
+			c := wsdltest.CorpusOperation(t, tt.file, "", "", tt.op)
 			if len(c.Input.Headers)+len(c.Output.Headers) == 0 {
 				t.Fatal("no header parts")
 			}
