@@ -24,15 +24,12 @@ func adminCall(t *testing.T, method, url, body string, wantStatus int, out any) 
 	}
 }
 
+// postJSON posts body as JSON to url with no identity (a runtime call)
+// and returns the status and body.
 func postJSON(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	r := admintest.NewClient(t, "").Do(http.MethodPost, url, "", body)
+	return r.Status, string(r.Body)
 }
 
 // TestPublishEndToEnd runs s2r serve on SQLite, autopilot-imports a WSDL

@@ -2,13 +2,13 @@ package interop
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
@@ -18,15 +18,12 @@ import (
 const echoValues = `{"values":{"text":"Grüße <&> \"q\" 'a' ✓ 𝄞","amount":12345678901234567890.000000001,` +
 	`"count":9223372036854775807,"flag":false,"items":["only one"],"note":null}}`
 
+// postJSON posts body as JSON to url with no identity (a runtime call)
+// and returns the status and body.
 func postJSON(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	r := admintest.NewClient(t, "").Do(http.MethodPost, url, "", body)
+	return r.Status, string(r.Body)
 }
 
 // errorBody is the SPEC 7.1 error shape.
