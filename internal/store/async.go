@@ -218,39 +218,17 @@ func (s *Store) AsyncExecutions(ctx context.Context, f model.AsyncFilter, page m
 }
 
 func asyncWhere(f model.AsyncFilter) (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	for _, eq := range []struct{ col, v string }{
-		{"environment", f.Environment}, {"service_key", f.ServiceKey}, {"operation_key", f.OperationKey},
-	} {
-		if eq.v != "" {
-			add(eq.col+" = ?", eq.v)
-		}
-	}
-	if len(f.Statuses) > 0 {
-		ph := make([]string, len(f.Statuses))
-		for i, st := range f.Statuses {
-			args = append(args, st)
-			ph[i] = "$" + strconv.Itoa(len(args))
-		}
-		conds = append(conds, "status IN ("+strings.Join(ph, ", ")+")")
-	}
+	var w whereClause
+	w.equal([2]string{"environment", f.Environment}, [2]string{"service_key", f.ServiceKey},
+		[2]string{"operation_key", f.OperationKey})
+	w.in("status", f.Statuses)
 	if !f.Since.IsZero() {
-		add("created_at >= ?", NewTime(f.Since))
+		w.add("created_at >= ?", NewTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("created_at <= ?", NewTime(f.Until))
+		w.add("created_at <= ?", NewTime(f.Until))
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w.clause()
 }
 
 // scanAsync scans the summary columns, then (payloads) result, fault and

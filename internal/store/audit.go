@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -69,41 +68,21 @@ func (tx *Tx) DeleteAuditEventsBefore(ctx context.Context, t time.Time) (int64, 
 
 // auditWhere builds the WHERE clause of f, with $1-style placeholders.
 func auditWhere(f model.AuditFilter) (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	for _, eq := range []struct{ col, v string }{
-		{"actor_email", f.ActorEmail}, {"actor_role", f.ActorRole}, {"action_type", f.ActionType},
-		{"entity_type", f.EntityType}, {"entity_id", f.EntityID}, {"result", f.Result},
-		{"correlation_id", f.CorrelationID},
-	} {
-		if eq.v != "" {
-			add(eq.col+" = ?", eq.v)
-		}
-	}
+	var w whereClause
+	w.equal([2]string{"actor_email", f.ActorEmail}, [2]string{"actor_role", f.ActorRole},
+		[2]string{"action_type", f.ActionType}, [2]string{"entity_type", f.EntityType},
+		[2]string{"entity_id", f.EntityID}, [2]string{"result", f.Result},
+		[2]string{"correlation_id", f.CorrelationID})
 	if f.MessageContains != "" {
-		add(`LOWER(message) LIKE ? ESCAPE '\'`, "%"+escapeLike(strings.ToLower(f.MessageContains))+"%")
+		w.add(`LOWER(message) LIKE ? ESCAPE '\'`, containsPattern(f.MessageContains))
 	}
 	if !f.Since.IsZero() {
-		add("occurred_at >= ?", NewTime(f.Since))
+		w.add("occurred_at >= ?", NewTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("occurred_at <= ?", NewTime(f.Until))
+		w.add("occurred_at <= ?", NewTime(f.Until))
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// escapeLike escapes the LIKE wildcards of s with a backslash.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+	return w.clause()
 }
 
 func queryAudit(ctx context.Context, q Querier, query string, args []any) ([]model.AuditEvent, error) {

@@ -47,32 +47,28 @@ type DiscoveryRowFilter struct {
 const rowScope = "(h.source = 'lb' OR r.lb_instance_id IS NOT NULL OR h.vendor = r.vendor)"
 
 func (f DiscoveryRowFilter) where() (string, []any) {
-	conds := []string{"tenant_id = $1"}
-	args := []any{f.TenantID}
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
+	var w whereClause
+	w.add("tenant_id = ?", f.TenantID)
 	if f.Q != "" {
-		add(`(service_uri LIKE ? ESCAPE '\' OR LOWER(service_key) LIKE ? ESCAPE '\')`, "%"+escapeLike(strings.ToLower(f.Q))+"%")
+		w.add(`(service_uri LIKE ? ESCAPE '\' OR LOWER(service_key) LIKE ? ESCAPE '\')`, containsPattern(f.Q))
 	}
 	if f.Vendor != "" {
-		add("(vendor = ? OR EXISTS (SELECT 1 FROM discovery_row_vendors v WHERE v.row_id = discovery_rows.row_id AND v.vendor = ?))", f.Vendor)
+		w.add("(vendor = ? OR EXISTS (SELECT 1 FROM discovery_row_vendors v WHERE v.row_id = discovery_rows.row_id AND v.vendor = ?))", f.Vendor)
 	}
 	switch f.Source {
 	case SourceLB:
-		conds = append(conds, "seen_lb")
+		w.literal("seen_lb")
 	case SourceGeneric:
-		conds = append(conds, "seen_generic")
+		w.literal("seen_generic")
 	}
 	if f.Onboarded != nil {
 		if *f.Onboarded {
-			conds = append(conds, "onboarded_service_id IS NOT NULL")
+			w.literal("onboarded_service_id IS NOT NULL")
 		} else {
-			conds = append(conds, "onboarded_service_id IS NULL")
+			w.literal("onboarded_service_id IS NULL")
 		}
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w.clause()
 }
 
 const discoveryRowColumnsRead = "r.row_id, r.tenant_id, r.service_uri, r.sample_uri, r.lb_instance_id, r.vendor, r.seen_lb, " +

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
@@ -120,37 +119,18 @@ func (s *Store) Services(ctx context.Context, f model.ServiceFilter) (model.Obse
 
 // serviceWhere builds the WHERE clause of f with $n placeholders.
 func serviceWhere(f model.ServiceFilter) (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	for _, eq := range []struct{ col, v string }{
-		{"environment", f.Environment}, {"direction", f.Direction}, {"status", f.Status},
-	} {
-		if eq.v != "" {
-			add(eq.col+" = ?", eq.v)
-		}
-	}
+	var w whereClause
+	w.equal([2]string{"environment", f.Environment}, [2]string{"direction", f.Direction}, [2]string{"status", f.Status})
 	if f.Query != "" {
-		pat := "%" + escapeLike(strings.ToLower(f.Query)) + "%"
-		args = append(args, pat)
-		p := "$" + strconv.Itoa(len(args))
-		conds = append(conds, `(LOWER(service_key) LIKE `+p+` ESCAPE '\' OR LOWER(service_name) LIKE `+p+` ESCAPE '\')`)
+		w.add(`(LOWER(service_key) LIKE ? ESCAPE '\' OR LOWER(service_name) LIKE ? ESCAPE '\')`, containsPattern(f.Query))
 	}
 	switch f.Traffic {
 	case "with":
-		conds = append(conds, "last_traffic_at IS NOT NULL")
+		w.literal("last_traffic_at IS NOT NULL")
 	case "without":
-		conds = append(conds, "last_traffic_at IS NULL")
+		w.literal("last_traffic_at IS NULL")
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w.clause()
 }
 
 func serviceArgs(s model.Service) []any {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -117,34 +116,6 @@ func epochExpr(d Dialect, col string) string {
 		return "CAST(floor(extract(epoch FROM " + col + ")) AS BIGINT)"
 	}
 	return "CAST(strftime('%s', " + col + ") AS INTEGER)"
-}
-
-// sqlArgs collects the arguments of a statement, handing out their
-// numbered placeholders; a placeholder may be used several times.
-type sqlArgs struct{ list []any }
-
-// add appends v and returns its placeholder.
-func (a *sqlArgs) add(v any) string {
-	a.list = append(a.list, v)
-	return "$" + strconv.Itoa(len(a.list))
-}
-
-// in returns "col IN (...)" over vals, each a new argument.
-func (a *sqlArgs) in(col string, vals []string) string {
-	ph := make([]string, len(vals))
-	for i, v := range vals {
-		ph[i] = a.add(v)
-	}
-	return col + " IN (" + strings.Join(ph, ",") + ")"
-}
-
-// likeEscaper escapes the LIKE wildcards of a user's substring; patterns
-// built with it use ESCAPE '\'.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// containsPattern is the case-folded LIKE pattern of "contains sub".
-func containsPattern(sub string) string {
-	return "%" + likeEscaper.Replace(strings.ToLower(sub)) + "%"
 }
 
 // queryRows runs query on the reader and collects what scan makes of each

@@ -198,49 +198,27 @@ type TxLogFilter struct {
 }
 
 func (f TxLogFilter) where() (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	for _, eq := range []struct{ col, v string }{
-		{"environment", f.Environment}, {"service_key", f.ServiceKey}, {"operation_key", f.OperationKey},
-		{"correlation_id", f.CorrelationID}, {"direction", f.Direction},
-	} {
-		if eq.v != "" {
-			add(eq.col+" = ?", eq.v)
-		}
-	}
-	if len(f.ResultCodes) > 0 {
-		ph := make([]string, len(f.ResultCodes))
-		for i, rc := range f.ResultCodes {
-			args = append(args, rc)
-			ph[i] = "$" + strconv.Itoa(len(args))
-		}
-		conds = append(conds, "result_code IN ("+strings.Join(ph, ",")+")")
-		if !slices.Contains(f.ResultCodes, "success") {
-			// Literal, so both planners see it implies the partial index
-			// runtime_tx_logs_not_success (migration 0008).
-			conds = append(conds, "result_code <> 'success'")
-		}
+	var w whereClause
+	w.equal([2]string{"environment", f.Environment}, [2]string{"service_key", f.ServiceKey},
+		[2]string{"operation_key", f.OperationKey}, [2]string{"correlation_id", f.CorrelationID},
+		[2]string{"direction", f.Direction})
+	w.in("result_code", f.ResultCodes)
+	if len(f.ResultCodes) > 0 && !slices.Contains(f.ResultCodes, "success") {
+		// Literal, so both planners see it implies the partial index
+		// runtime_tx_logs_not_success (migration 0008).
+		w.literal("result_code <> 'success'")
 	}
 	if f.StatusMax != 0 {
-		add("http_status >= ?", f.StatusMin)
-		add("http_status <= ?", f.StatusMax)
+		w.add("http_status >= ?", f.StatusMin)
+		w.add("http_status <= ?", f.StatusMax)
 	}
 	if !f.Since.IsZero() {
-		add("occurred_at >= ?", NewTime(f.Since))
+		w.add("occurred_at >= ?", NewTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("occurred_at <= ?", NewTime(f.Until))
+		w.add("occurred_at <= ?", NewTime(f.Until))
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w.clause()
 }
 
 // txLogListColumns are the columns of a list item (no payloads).
