@@ -114,15 +114,9 @@ func (s *server) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *server) autopilotURLItem(r *http.Request, it autopilotURLBody) (*autopilotResult, error) {
-	o := it.options()
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
-	src, err := s.sourceFromURL(r.Context(), it.URL)
-	if err != nil {
-		return nil, err
-	}
-	return s.autopilotFromSource(r, src, o)
+	return s.autopilotWith(r, it.options(), func() (*importSource, error) {
+		return s.sourceFromURL(r.Context(), it.URL)
+	})
 }
 
 // postAutopilotFiles runs autopilot for several uploaded files (multipart,
@@ -147,15 +141,9 @@ func (s *server) postAutopilotFiles(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *server) autopilotXMLItem(r *http.Request, it autopilotXMLBody) (*autopilotResult, error) {
-	o := it.options()
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
-	src, err := sourceFromXML(it.XML, it.Files)
-	if err != nil {
-		return nil, err
-	}
-	return s.autopilotFromSource(r, src, o)
+	return s.autopilotWith(r, it.options(), func() (*importSource, error) {
+		return sourceFromXML(it.XML, it.Files)
+	})
 }
 
 // autopilotUploadBatch handles the multipart form: every file part is one

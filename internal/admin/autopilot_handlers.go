@@ -58,19 +58,9 @@ func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) (err e
 	if err := decodeImportJSON(w, r, &body); err != nil {
 		return err
 	}
-	o := body.options()
-	if err := o.validate(); err != nil {
-		return err
-	}
-	src, err := sourceFromXML(body.XML, body.Files)
-	if err != nil {
-		return err
-	}
-	res, err := s.autopilotFromSource(r, src, o)
-	if err != nil {
-		return err
-	}
-	return answerAutopilot(w, res)
+	return s.onboard(w, r, body.options(), func() (*importSource, error) {
+		return sourceFromXML(body.XML, body.Files)
+	})
 }
 
 // postAutopilotUpload is autopilot of an uploaded WSDL or ZIP.
@@ -80,19 +70,9 @@ func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) (er
 	if err != nil {
 		return err
 	}
-	o := trimOptions(optionsFromForm(form.fields))
-	if err := o.validate(); err != nil {
-		return err
-	}
-	src, err := sourceFromUpload(form.files[0].name, form.files[0].data, form.fields["rootPath"])
-	if err != nil {
-		return err
-	}
-	res, err := s.autopilotFromSource(r, src, o)
-	if err != nil {
-		return err
-	}
-	return answerAutopilot(w, res)
+	return s.onboard(w, r, trimOptions(optionsFromForm(form.fields)), func() (*importSource, error) {
+		return sourceFromUpload(form.files[0].name, form.files[0].data, form.fields["rootPath"])
+	})
 }
 
 // postAutopilotURL is autopilot of the WSDL at a URL.
@@ -102,19 +82,32 @@ func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) (err e
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	o := body.options()
-	if err := o.validate(); err != nil {
-		return err
-	}
-	src, err := s.sourceFromURL(r.Context(), body.URL)
-	if err != nil {
-		return err
-	}
-	res, err := s.autopilotFromSource(r, src, o)
+	return s.onboard(w, r, body.options(), func() (*importSource, error) {
+		return s.sourceFromURL(r.Context(), body.URL)
+	})
+}
+
+// onboard runs autopilot (see autopilotWith) and answers its result.
+func (s *server) onboard(w http.ResponseWriter, r *http.Request, o autopilotOptions, source func() (*importSource, error)) error {
+	res, err := s.autopilotWith(r, o, source)
 	if err != nil {
 		return err
 	}
 	return answerAutopilot(w, res)
+}
+
+// autopilotWith validates the options, then (only when they are valid, so
+// a bad option costs no fetch or parse) reads the source and onboards it.
+// The single and batch autopilot calls share it.
+func (s *server) autopilotWith(r *http.Request, o autopilotOptions, source func() (*importSource, error)) (*autopilotResult, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	src, err := source()
+	if err != nil {
+		return nil, err
+	}
+	return s.autopilotFromSource(r, src, o)
 }
 
 // postAutopilotArtifact is autopilot of a stored import (colon route
