@@ -82,8 +82,15 @@ func notJSONError(err error, resp *upstream.Response) *apierr.Error {
 // (502 S2R-VAL-0430) when conversion does not enforce it all, and the
 // response regexes (502 S2R-VAL-0431).
 func (c *consumeCall) validateResponse(doc any) error {
-	op := c.op
-	if op.ResponseSchemaCheck && op.ResponseSchema != nil {
+	return checkResponse(c.op, doc, c.op.ResponseSchemaCheck && c.op.ResponseSchema != nil)
+}
+
+// checkResponse checks a backend response's JSON document against the
+// operation's response schema when schema is set (502 S2R-VAL-0430), then
+// against its response regexes (502 S2R-VAL-0431). Publish and consume
+// answer the same errors.
+func checkResponse(op *routing.Operation, doc any, schema bool) error {
+	if schema {
 		if v := routing.SchemaViolations(op.ResponseSchema, doc); len(v) > 0 {
 			return apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
 				WithDetail("violations", v)

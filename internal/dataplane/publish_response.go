@@ -109,17 +109,7 @@ func (c *publishCall) validateResponse(out []byte) error {
 	if err != nil {
 		return apierr.Wrap(apierr.RunInternal, err, "the converted response is not valid JSON")
 	}
-	if schema {
-		if v := routing.SchemaViolations(op.ResponseSchema, doc); len(v) > 0 {
-			return apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
-				WithDetail("violations", v)
-		}
-	}
-	if v := routing.CheckRules(op.ResponseRules, doc); len(v) > 0 {
-		return apierr.New(apierr.ValResponseRegex, "backend response fields fail their validation patterns").
-			WithDetail("violations", v)
-	}
-	return nil
+	return checkResponse(op, doc, schema)
 }
 
 // faultError is 502 S2R-RUN-0502 for a SOAP Fault: details hold only the
