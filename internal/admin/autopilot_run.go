@@ -78,10 +78,7 @@ type mappingDiagnosticsBrief struct {
 func (s *server) runAutopilot(r *http.Request, p *autopilotPlan) (*autopilotResult, error) {
 	ctx := r.Context()
 	created := make([]onboardedService, len(p.services))
-	err := s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if p.store != nil {
 			if err := storeArtifact(r, tx, p.store); err != nil {
 				return err

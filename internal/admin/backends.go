@@ -86,10 +86,7 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) (e
 		return err
 	}
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
@@ -136,10 +133,7 @@ func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) (er
 	}
 	ctx := r.Context()
 	var after model.BackendProfile
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := profileOrNotFound(tx.BackendProfile(ctx, id))
 		if err != nil {
 			return err
@@ -226,10 +220,7 @@ func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (e
 	id := r.PathValue("profileId")
 	defer s.onFailure(r, "backend_profile.delete", "backend_profile", id, &err)
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := profileOrNotFound(tx.BackendProfile(ctx, id))
 		if err != nil {
 			return err

@@ -87,10 +87,7 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 	d := model.TestDataset{DatasetID: catalogID(), ServiceID: serviceID, Name: body.Name, OperationKey: body.OperationKey,
 		Payload: []byte(body.Payload.Clone()), CreatedAt: s.now().UTC(), CreatedBy: callerEmail(r)}
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 			return err
 		}
@@ -116,10 +113,7 @@ func (s *server) deleteDataset(w http.ResponseWriter, r *http.Request) (err erro
 	id := r.PathValue("datasetId")
 	defer s.onFailure(r, "test_dataset.delete", "test_dataset", id, &err)
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := tx.TestDataset(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return apierr.New(apierr.AdmNotFound, "test dataset not found")

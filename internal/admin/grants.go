@@ -64,10 +64,7 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err 
 	ctx := r.Context()
 	now := s.now().UTC()
 	after := model.ConsumerGrants{ServiceID: id, CIDRs: cidrs, UpdatedAt: &now, UpdatedBy: callerEmail(r)}
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if _, err := serviceOrNotFound(tx.Service(ctx, id)); err != nil {
 			return err
 		}

@@ -163,10 +163,7 @@ func regenerated(ctx context.Context) func(model.Mapping, contractLookup) (model
 func (s *server) replaceMapping(r *http.Request, opID, action string, build func(model.Mapping, contractLookup) (model.Mapping, error)) (model.Mapping, error) {
 	ctx := r.Context()
 	var out model.Mapping
-	err := s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		op, v, err := draftOperation(ctx, tx, opID)
 		if err != nil {
 			return err
@@ -209,10 +206,7 @@ func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Reques
 	defer s.onFailure(r, "mapping.regenerate", "service", serviceID, &err)
 	ctx := r.Context()
 	res := regenerateResult{Mappings: []model.Mapping{}}
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		v, err := s.draftOfService(ctx, tx, serviceID, r.URL.Query().Get("versionId"))
 		if err != nil {
 			return err

@@ -76,10 +76,7 @@ func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) (err error)
 	}
 	m.ServiceID, m.UpdatedAt, m.UpdatedBy = id, s.now().UTC(), callerEmail(r)
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if _, err := serviceOrNotFound(tx.Service(ctx, id)); err != nil {
 			return err
 		}

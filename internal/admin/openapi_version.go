@@ -54,10 +54,7 @@ func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err er
 	}
 	d := model.OpenAPIDocument{VersionID: versionID, Document: doc, SHA256: openapi.SHA256(doc),
 		GeneratedAt: s.now().UTC(), GeneratedBy: callerEmail(r)}
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if _, err := versionOf(ctx, tx, serviceID, versionID); err != nil {
 			return err
 		}

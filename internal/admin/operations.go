@@ -88,10 +88,7 @@ func draftOperation(ctx context.Context, tx *store.Tx, id string) (model.Operati
 func (s *server) editOperation(r *http.Request, id, action string, change func(op *model.Operation, v model.Version) error) (model.Operation, error) {
 	ctx := r.Context()
 	var after model.Operation
-	err := s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, v, err := draftOperation(ctx, tx, id)
 		if err != nil {
 			return err

@@ -87,10 +87,7 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 	if svc.DefaultBackendProfileID != nil {
 		return adminapi.FieldError("defaultBackendProfileId", "a new service has no backend profile yet; set it after creating one")
 	}
-	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(r.Context()); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(r.Context(), func(tx *store.Tx) error {
 		if err := tx.CreateService(r.Context(), svc); err != nil {
 			return serviceConflict(err)
 		}
@@ -212,10 +209,7 @@ func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err erro
 func (s *server) changeService(r *http.Request, id, action string, change func(*model.Service) error, after *model.Service,
 	checks ...func(context.Context, *store.Tx, model.Service) error) error {
 	ctx := r.Context()
-	return s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	return s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := serviceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err
@@ -256,10 +250,7 @@ func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err 
 	id := r.PathValue("serviceId")
 	defer s.onFailure(r, "service.hard_delete", "service", id, &err)
 	ctx := r.Context()
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := serviceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err

@@ -274,10 +274,7 @@ func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err er
 	defer s.onFailure(r, "version.activate", "version", versionID, &err)
 	ctx := r.Context()
 	var res activationResult
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err

@@ -70,10 +70,7 @@ func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err er
 	}
 	ctx := r.Context()
 	var res activationResult
-	err = s.store.Transact(ctx, func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(ctx); err != nil {
-			return err
-		}
+	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err

@@ -77,10 +77,7 @@ func storeArtifact(r *http.Request, tx *store.Tx, p *parsedImport) error {
 // in one transaction with its audit event and a revision bump, then primes
 // the contract cache.
 func (s *server) persistImport(r *http.Request, p *parsedImport) error {
-	err := s.store.Transact(r.Context(), func(tx *store.Tx) error {
-		if _, err := tx.BumpRevision(r.Context()); err != nil {
-			return err
-		}
+	err := s.store.ChangeConfig(r.Context(), func(tx *store.Tx) error {
 		return storeArtifact(r, tx, p)
 	})
 	if err != nil {

@@ -130,6 +130,19 @@ func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 	return fn(tx)
 }
 
+// ChangeConfig is Transact for a configuration change: it bumps the
+// configuration revision first (see BumpRevision), so that once the
+// transaction commits every instance reloads what fn changed. Every admin
+// write that the runtime serves goes through it.
+func (s *Store) ChangeConfig(ctx context.Context, fn func(*Tx) error) error {
+	return s.Transact(ctx, func(tx *Tx) error {
+		if _, err := tx.BumpRevision(ctx); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
 // settle ends sqlTx after its function returned *errp (or panicked with
 // p): it commits on success and rolls back otherwise, re-raising the
 // panic after the rollback. A failed commit or rollback is added to *errp.
