@@ -1,7 +1,6 @@
 package interop
 
 import (
-	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -20,9 +18,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/filetree"
 	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/tests/serveproc"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
+	"github.com/s2r-project/s2r/internal/zipset"
 )
 
 // zeepLoadExpectations pins the corpus WSDLs that python3-zeep does not
@@ -172,32 +172,11 @@ func corpusSources(t *testing.T) []servingSource {
 // zipSource zips the files under dir (relative to the repository root).
 func zipSource(t *testing.T, dir string) servingSource {
 	t.Helper()
-	root := filepath.Join(serveproc.RepoRoot(), filepath.FromSlash(dir))
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		w, err := zw.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	})
-	if err == nil {
-		err = zw.Close()
-	}
+	data, err := zipset.Write(filetree.Read(t, filepath.Join(serveproc.RepoRoot(), filepath.FromSlash(dir))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return servingSource{name: dir, zip: buf.Bytes()}
+	return servingSource{name: dir, zip: data}
 }
 
 // onboardForServing imports src by autopilot as a service of direction
