@@ -29,7 +29,9 @@ const MaxServiceURILen = 1024
 //     match paths without case, and one service seen in two spellings is
 //     one row.
 //  7. The result is "/" when no segment is left, and is cut to
-//     MaxServiceURILen bytes.
+//     MaxServiceURILen bytes at most, at the end of a segment or inside
+//     the last one, which is then normalised again (see joinBounded), so
+//     that normalising the result changes nothing.
 func NormalizeURI(raw string) string {
 	path := pathOf(raw)
 	var out []string
@@ -63,15 +65,46 @@ func NormalizeURI(raw string) string {
 	if len(out) == 0 {
 		return "/"
 	}
-	s := "/" + strings.Join(out, "/")
-	if len(s) > MaxServiceURILen {
-		s = s[:MaxServiceURILen]
-		// Never end inside a %XX escape.
-		if i := strings.LastIndexByte(s, '%'); i >= len(s)-2 {
-			s = s[:i]
-		}
+	if s := "/" + strings.Join(out, "/"); len(s) <= MaxServiceURILen {
+		return s
 	}
-	return s
+	return joinBounded(out)
+}
+
+// joinBounded joins normalised segments into a path of at most
+// MaxServiceURILen bytes (step 7). Whole segments are kept while they fit.
+// The first that does not is cut, never inside a %XX escape, and
+// normalised again: a cut can make an identifier of a name ("12345" of
+// "12345%EF%BF") or a dot segment of it, and the result must read the
+// same when normalised again. What is left of it is dropped when it is
+// empty, a dot segment or does not fit.
+func joinBounded(segs []string) string {
+	var b strings.Builder
+	for _, seg := range segs {
+		room := MaxServiceURILen - b.Len() - 1 // after the slash
+		if len(seg) <= room {
+			b.WriteByte('/')
+			b.WriteString(seg)
+			continue
+		}
+		cut := seg[:max(room, 0)]
+		if i := strings.LastIndexByte(cut, '%'); i >= 0 && i >= len(cut)-2 {
+			cut = cut[:i]
+		}
+		enc, decoded := normalizeSegment(cut)
+		if isIDSegment(decoded) {
+			enc = IDPlaceholder
+		}
+		if decoded != "" && decoded != "." && decoded != ".." && len(enc) <= room {
+			b.WriteByte('/')
+			b.WriteString(enc)
+		}
+		break
+	}
+	if b.Len() == 0 {
+		return "/"
+	}
+	return b.String()
 }
 
 // pathOf returns the path of raw: without scheme and authority, query

@@ -1,6 +1,9 @@
 package discovery
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNormalizeURI(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -62,7 +65,13 @@ func TestNormalizeURIIsIdempotentAndBounded(t *testing.T) {
 	for range 2000 {
 		long += "/%C3%A9"
 	}
-	for _, in := range []string{"/x/1/y", "/caf%C3%A9", "/a%2Fb", long, "/{id}", "/a b"} {
+	// Segments the bound cuts: digits whose non-ASCII tail is cut off (an
+	// identifier once cut, found by FuzzNormalizeURI), a name cut to "..",
+	// and a template parameter cut to "{i".
+	digits := "/" + strings.Repeat("5", 1100) + "\xef\xd6\xef"
+	dots := "/" + strings.Repeat("a", 1020) + "/..x"
+	param := "/" + strings.Repeat("b", 1020) + "/{id}"
+	for _, in := range []string{"/x/1/y", "/caf%C3%A9", "/a%2Fb", long, "/{id}", "/a b", digits, dots, param} {
 		once := NormalizeURI(in)
 		if twice := NormalizeURI(once); twice != once {
 			t.Errorf("not idempotent: %q -> %q -> %q", in, once, twice)
