@@ -47,16 +47,14 @@ type backendCall struct {
 	rec   *TxRecord
 	debug bool // record what was sent and received
 	maxMB int  // the largest backend response accepted, in MiB
-	body  []byte
 }
 
-// do sends req (whose Body is c.body) through the backends of svc,
+// do sends req through the backends of svc,
 // carrying the client's traceparent, and notes in the record how long it
 // took, which backend it went to and, in debug, the bodies and headers.
 // A transport failure becomes the spec's error; a response over the
 // payload limit is S2R-RUN-0413.
 func (c backendCall) do(svc *routing.Service, req upstream.Request) (*upstream.Response, error) {
-	req.Body = c.body
 	req.MaxResponseBytes = int64(c.maxMB) << 20
 	ctx := upstream.WithTraceParent(c.r.Context(), c.r.Header.Get(upstream.TraceParentHeader))
 	t0 := time.Now()
@@ -66,7 +64,7 @@ func (c backendCall) do(svc *routing.Service, req upstream.Request) (*upstream.R
 		c.rec.BackendTarget = RedactTarget(b.Profile.EndpointURL)
 	}
 	if c.debug {
-		c.rec.BackendRequest = c.body
+		c.rec.BackendRequest = req.Body
 		c.rec.Headers.BackendRequest = req.Header
 		if resp != nil {
 			c.rec.BackendResponse = resp.Body

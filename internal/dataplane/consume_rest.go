@@ -210,9 +210,8 @@ func (c *consumeCall) send(call restCall) (*upstream.Response, error) {
 		h.Set("X-Correlation-Id", c.cid)
 	}
 	retries := op.Retries
-	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB, body: call.body}.do(
-		withRESTTarget(c.svc, call.target),
-		upstream.Request{Method: call.method, Header: h, Timeout: op.Timeout, Retries: &retries})
+	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB}.do(withRESTTarget(c.svc, call.target),
+		upstream.Request{Method: call.method, Header: h, Body: call.body, Timeout: op.Timeout, Retries: &retries})
 }
 
 // withRESTTarget returns a copy of svc whose backends' endpoint URLs have

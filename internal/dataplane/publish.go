@@ -219,6 +219,6 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	}
 	retries := op.Retries
 	c.called = true
-	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB, body: envelope}.do(c.svc,
-		upstream.Request{Method: http.MethodPost, Header: h, Timeout: op.Timeout, Retries: &retries})
+	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB}.do(c.svc,
+		upstream.Request{Method: http.MethodPost, Header: h, Body: envelope, Timeout: op.Timeout, Retries: &retries})
 }
