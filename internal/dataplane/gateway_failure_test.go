@@ -201,7 +201,11 @@ func TestGatewayFailoverUnderLoad(t *testing.T) {
 	a.Close() // waits for the in-flight requests
 	killed.Store(true)
 	beforeB := onB.Load()
-	time.Sleep(500 * time.Millisecond)
+	// Wait for the secondary to serve a few requests rather than for a
+	// fixed time: on a starved machine 500 ms may hold none.
+	for deadline := time.Now().Add(10 * time.Second); onB.Load()-beforeB < 20 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	close(stop)
 	wg.Wait()
 	if onA.Load() == 0 {
@@ -229,7 +233,10 @@ func TestGatewayBreaker(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	defer backend.Close()
-	br := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 3, OpenFor: 300 * time.Millisecond, HalfOpenProbes: 1})
+	// OpenFor is long enough that the call after the trip still meets an
+	// open breaker on a starved machine; recovery is polled, not slept.
+	const openFor = time.Second
+	br := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 3, OpenFor: openFor, HalfOpenProbes: 1})
 	svc := gwService(upstream.RoutingSingle, backend.URL)
 	gw := newGW(t, svc, 1, dataplane.GatewayConfig{Selector: upstream.NewSelector(upstream.NewHealth(), br)})
 	for i := range 3 {
@@ -242,7 +249,7 @@ func TestGatewayBreaker(t *testing.T) {
 		t.Fatalf("after the threshold: %d %s", status, body)
 	}
 	healthy.Store(true)
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(openFor)
 	for i := range 3 {
 		if status, body, _ := post(t, http.DefaultClient, gw.front.URL, strings.NewReader("<x/>")); status != 200 || string(body) != "ok" {
 			t.Fatalf("after recovery call %d: %d %s", i, status, body)
