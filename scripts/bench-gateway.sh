@@ -94,29 +94,9 @@ if [ -n "$BARE" ]; then
 	pids+=($bare_std $bare_direct)
 fi
 
-S2R_LISTEN_ADDR="127.0.0.1:$S2R_PORT" S2R_DATA_DIR="$work/data" S2R_BOOTSTRAP_ADMINS=$ADMIN S2R_LOG_LEVEL=warn \
-	"$work/s2r" serve 2>"$work/s2r.log" &
-s2r_pid=$!
-pids+=($s2r_pid)
-
-base="http://127.0.0.1:$S2R_PORT"
-for _ in $(seq 100); do
-	curl -fs "$base/health/ready" >/dev/null 2>&1 && break
-	sleep 0.1
-done
-curl -fs "$base/health/ready" >/dev/null || { echo "s2r did not start:" >&2; cat "$work/s2r.log" >&2; exit 1; }
-
-admin() { # method path [json]
-	curl -fsS -X "$1" -H "X-Idp-Authenticated-User-Email: $ADMIN" -H 'Content-Type: application/json' \
-		${3:+--data-binary "$3"} "$base/admin/v1$2"
-}
-
-imp=$(jq -n --rawfile xml "$root/internal/dataplane/testdata/calc.wsdl" \
-	'{xml: $xml, environment: "dev", serviceKey: "gw", direction: "gateway"}' | admin POST /wsdl/import-xml:autopilot @-)
-svc=$(jq -r .service.serviceId <<<"$imp")
-ver=$(jq -r .version.versionId <<<"$imp")
-prof=$(jq -r .backendProfile.profileId <<<"$imp")
-admin PATCH "/backend-profiles/$prof" "{\"endpointUrl\":\"http://127.0.0.1:$BACKEND_PORT/calc\"}" >/dev/null
+. "$root/scripts/bench-lib.sh"
+start_s2r
+autopilot gw gateway
 admin PUT "/services/$svc/consumer-grants" '{"cidrs":["127.0.0.0/8"]}' >/dev/null
 admin POST "/services/$svc/versions/$ver:activate" >/dev/null
 
@@ -124,26 +104,13 @@ for size in 1024 102400; do
 	"$work/benchsoap" -soap $size >"$work/req-$size.xml"
 done
 gw="$base/gateway/dev/gw"
-for _ in $(seq 50); do
-	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/xml; charset=utf-8' \
-		--data-binary @"$work/req-1024.xml" "$gw")
-	[ "$code" = 200 ] && break
-	sleep 0.1
-done
-[ "$code" = 200 ] || { echo "gateway answers $code" >&2; cat "$work/s2r.log" >&2; exit 1; }
+await_200 "$gw" "text/xml; charset=utf-8" "$work/req-1024.xml"
 for url in "$gw" "http://127.0.0.1:$NGINX_PORT/"; do
 	a=$(curl -fsS -H 'Content-Type: text/xml; charset=utf-8' --data-binary @"$work/req-102400.xml" "$url" | sha256sum)
 	b=$(curl -fsS -H 'Content-Type: text/xml; charset=utf-8' --data-binary @"$work/req-102400.xml" \
 		"http://127.0.0.1:$BACKEND_PORT/calc" | sha256sum)
 	[ "$a" = "$b" ] || { echo "$url answers differently from the backend" >&2; exit 1; }
 done
-
-lua() { # body-file
-	echo 'wrk.method = "POST"'
-	echo "local f = io.open(\"$1\", \"rb\"); wrk.body = f:read(\"*a\"); f:close()"
-	echo 'wrk.headers["Content-Type"] = "text/xml; charset=utf-8"'
-	echo "wrk.headers[\"SOAPAction\"] = '\"http://example.com/calc/Echo\"'"
-}
 
 cputicks() { # pids...: utime+stime clock ticks
 	local t=0 p
@@ -154,23 +121,14 @@ cputicks() { # pids...: utime+stime clock ticks
 run() { # name url body-file pids...
 	local name=$1 url=$2 body=$3
 	shift 3
-	lua "$body" >"$work/$name.lua"
-	local before after
+	local before after cpu
 	before=$(cputicks "$@")
-	wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency -s "$work/$name.lua" "$url" >"$work/$name.out"
+	wrk_run "$name" "$url" "$body" "text/xml; charset=utf-8" "http://example.com/calc/Echo"
 	after=$(cputicks "$@")
-	local rps p50 p99 errs reqs cpu
-	rps=$(awk '/^Requests\/sec/{print $2}' "$work/$name.out")
-	p50=$(awk '$1=="50%"{print $2}' "$work/$name.out")
-	p99=$(awk '$1=="99%"{print $2}' "$work/$name.out")
-	reqs=$(awk '/requests in/{print $1}' "$work/$name.out")
 	cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN{printf "%.1f", t / hz * 1e6 / n}')
-	errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' "$work/$name.out")
 	printf '| %-16s | %10s | %8s | %8s | %8s | %s\n' "$name" "$rps" "$p50" "$p99" "$cpu" "${errs:-}" >>"$work/table"
-	echo "$rps" >"$work/$name.rps"
 }
 
-rss() { awk '/VmRSS/{print $2}' /proc/$s2r_pid/status; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 : >"$work/table"
 : >"$work/ratios"

@@ -40,30 +40,11 @@ echo "building s2r and benchsoap..." >&2
 
 "$work/benchsoap" -addr "127.0.0.1:$BACKEND_PORT" &
 pids+=($!)
-S2R_LISTEN_ADDR="127.0.0.1:$S2R_PORT" S2R_DATA_DIR="$work/data" S2R_BOOTSTRAP_ADMINS=$ADMIN S2R_LOG_LEVEL=warn \
-	"$work/s2r" serve 2>"$work/s2r.log" &
-s2r_pid=$!
-pids+=($s2r_pid)
-
-base="http://127.0.0.1:$S2R_PORT"
-for _ in $(seq 100); do
-	curl -fs "$base/health/ready" >/dev/null 2>&1 && break
-	sleep 0.1
-done
-curl -fs "$base/health/ready" >/dev/null || { echo "s2r did not start:" >&2; cat "$work/s2r.log" >&2; exit 1; }
-
-admin() { # method path [json]
-	curl -fsS -X "$1" -H "X-Idp-Authenticated-User-Email: $ADMIN" -H 'Content-Type: application/json' \
-		${3:+--data-binary "$3"} "$base/admin/v1$2"
-}
+. "$root/scripts/bench-lib.sh"
+start_s2r
 
 for key in bench1k bench20k; do
-	imp=$(jq -n --rawfile xml "$root/internal/dataplane/testdata/calc.wsdl" --arg key $key \
-		'{xml: $xml, environment: "dev", serviceKey: $key}' | admin POST /wsdl/import-xml:autopilot @-)
-	svc=$(jq -r .service.serviceId <<<"$imp")
-	ver=$(jq -r .version.versionId <<<"$imp")
-	prof=$(jq -r .backendProfile.profileId <<<"$imp")
-	admin PATCH "/backend-profiles/$prof" "{\"endpointUrl\":\"http://127.0.0.1:$BACKEND_PORT/calc\"}" >/dev/null
+	autopilot $key
 	admin POST "/services/$svc/versions/$ver:activate" >/dev/null
 done
 
@@ -71,35 +52,13 @@ for size in 1024 20480; do
 	"$work/benchsoap" -json $size >"$work/req-$size.json"
 	"$work/benchsoap" -soap $size >"$work/req-$size.xml"
 done
-# The route table is reloaded on the activation's revision bump.
-for _ in $(seq 50); do
-	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
-		--data-binary @"$work/req-1024.json" "$base/publish/dev/bench1k/echo")
-	[ "$code" = 200 ] && break
-	sleep 0.1
-done
-[ "$code" = 200 ] || { echo "publish answers $code" >&2; exit 1; }
-
-lua() { # body-file content-type [soapaction]
-	echo 'wrk.method = "POST"'
-	echo "local f = io.open(\"$1\", \"rb\"); wrk.body = f:read(\"*a\"); f:close()"
-	echo "wrk.headers[\"Content-Type\"] = \"$2\""
-	if [ -n "${3:-}" ]; then echo "wrk.headers[\"SOAPAction\"] = '\"$3\"'"; fi
-}
+await_200 "$base/publish/dev/bench1k/echo" application/json "$work/req-1024.json"
 
 run() { # name url body-file content-type [soapaction]
-	lua "$3" "$4" "${5:-}" >"$work/$1.lua"
-	wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency -s "$work/$1.lua" "$2" >"$work/$1.out"
-	local rps p50 p99 errs
-	rps=$(awk '/^Requests\/sec/{print $2}' "$work/$1.out")
-	p50=$(awk '$1=="50%"{print $2}' "$work/$1.out")
-	p99=$(awk '$1=="99%"{print $2}' "$work/$1.out")
-	errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' "$work/$1.out")
+	wrk_run "$@"
 	printf '| %-12s | %10s | %8s | %8s | %s\n' "$1" "$rps" "$p50" "$p99" "${errs:-}" >>"$work/table"
-	echo "$rps" >"$work/$1.rps"
 }
 
-rss() { awk '/VmRSS/{print $2}' /proc/$s2r_pid/status; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 : >"$work/table"
 for size in 1024 20480; do
