@@ -53,26 +53,13 @@ func (r *Reader) markupData(start, end int, where string) ([]byte, error) {
 
 // readProcInst reads <?target body?>. Data holds the target and the body.
 func (r *Reader) readProcInst() error {
-	d := r.data
 	start := r.pos
-	nameEnd, err := r.scanName(start + 2)
+	nameEnd, end, err := r.scanProcInst(start)
 	if err != nil {
 		return err
 	}
-	target := d[start+2 : nameEnd]
-	if len(target) == 0 {
-		return r.errAt(start, "expected a processing instruction target after <?")
-	}
-	end := bytes.Index(d[nameEnd:], []byte("?>"))
-	if end < 0 {
-		return r.errAt(start, "unterminated processing instruction <?%s", target)
-	}
-	end += nameEnd
-	if end > nameEnd && !isSpace(d[nameEnd]) {
-		return r.errAt(nameEnd, "expected white space after the processing instruction target %s", target)
-	}
-	if strings.EqualFold(string(target), "xml") {
-		if string(target) != "xml" || start != r.bomLen() || r.state != inProlog {
+	if target := string(r.data[start+2 : nameEnd]); strings.EqualFold(target, "xml") {
+		if target != "xml" || start != r.bomLen() || r.state != inProlog {
 			return r.errAt(start, "the XML declaration must come first, and processing instruction targets named xml are reserved")
 		}
 		if err := r.declaration(nameEnd, end); err != nil {
@@ -86,6 +73,30 @@ func (r *Reader) readProcInst() error {
 	r.pos = end + 2
 	r.setData(ProcInst, data, false)
 	return nil
+}
+
+// scanProcInst checks the processing instruction at start: <?, a target
+// name, then ?> or white space, a body and ?>. It returns the end of the
+// target and the offset of the closing ?>.
+func (r *Reader) scanProcInst(start int) (nameEnd, end int, err error) {
+	d := r.data
+	nameEnd, err = r.scanName(start + 2)
+	if err != nil {
+		return 0, 0, err
+	}
+	target := d[start+2 : nameEnd]
+	if len(target) == 0 {
+		return 0, 0, r.errAt(start, "expected a processing instruction target after <?")
+	}
+	end = bytes.Index(d[nameEnd:], []byte("?>"))
+	if end < 0 {
+		return 0, 0, r.errAt(start, "unterminated processing instruction <?%s", target)
+	}
+	end += nameEnd
+	if end > nameEnd && !isSpace(d[nameEnd]) {
+		return 0, 0, r.errAt(nameEnd, "expected white space after the processing instruction target %s", target)
+	}
+	return nameEnd, end, nil
 }
 
 func (r *Reader) bomLen() int {

@@ -166,6 +166,15 @@ func TestDoctype(t *testing.T) {
 		{"element decls", `<!DOCTYPE a [<!ELEMENT a (#PCDATA)> <!-- c --> <?pi x?>]><a/>`,
 			[]string{`directive "DOCTYPE a [<!ELEMENT a (#PCDATA)> <!-- c --> <?pi x?>]"`, "start a", "end a"}, ""},
 		{"system without space", `<!DOCTYPE a SYSTEM"x"><a/>`, nil, "expected a quoted literal"},
+		// A processing instruction in the internal subset follows the same
+		// rules as one in the document (fuzzing found the first).
+		{"subset pi without a target", `<!DOCTYPE A[<?"?>]><a></a>`, nil, "malformed processing instruction in DOCTYPE"},
+		{"subset pi with an empty target", `<!DOCTYPE a [<??>]><a/>`, nil, "expected a processing instruction target"},
+		{"subset pi without space", `<!DOCTYPE a [<?pi"x"?>]><a/>`, nil, "expected white space after the processing instruction target"},
+		{"subset pi named xml", `<!DOCTYPE a [<?XmL x?>]><a/>`, nil, "targets named xml are reserved (in DOCTYPE)"},
+		{"subset pi unterminated", `<!DOCTYPE a [<?pi x]><a/>`, nil, "unterminated processing instruction"},
+		{"subset pi named like xml", `<!DOCTYPE a [<?xml-stylesheet x?><?pi?>]><a/>`,
+			[]string{`directive "DOCTYPE a [<?xml-stylesheet x?><?pi?>]"`, "start a", "end a"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
