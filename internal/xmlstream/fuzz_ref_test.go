@@ -220,11 +220,14 @@ func (c *refCheck) finish() ([]event, error) {
 	return c.out, nil
 }
 
+// refName formats a name; its namespace is a declaration's attribute
+// value, so it is compared in attrNorm's form too (Reader normalizes
+// xmlns="\t" to the namespace " ", encoding/xml keeps the tab).
 func refName(n xml.Name) string {
 	if n.Space == "" {
 		return n.Local
 	}
-	return "{" + n.Space + "}" + n.Local
+	return "{" + attrNorm(n.Space) + "}" + n.Local
 }
 
 // attrNorm maps tab, LF and CR to spaces: Reader applies attribute value
