@@ -48,17 +48,15 @@ func NormalizeURI(raw string) string {
 			}
 			continue
 		}
-		enc, decoded := normalizeSegment(seg)
-		switch {
-		case decoded == "." || decoded == "":
+		enc, decoded := segmentKey(seg)
+		switch decoded {
+		case ".", "":
 			continue
-		case decoded == "..":
+		case "..":
 			if len(out) > 0 {
 				out = out[:len(out)-1]
 			}
 			continue
-		case isIDSegment(decoded):
-			enc = IDPlaceholder
 		}
 		out = append(out, enc)
 	}
@@ -91,10 +89,7 @@ func joinBounded(segs []string) string {
 		if i := strings.LastIndexByte(cut, '%'); i >= 0 && i >= len(cut)-2 {
 			cut = cut[:i]
 		}
-		enc, decoded := normalizeSegment(cut)
-		if isIDSegment(decoded) {
-			enc = IDPlaceholder
-		}
+		enc, decoded := segmentKey(cut)
 		if decoded != "" && decoded != "." && decoded != ".." && len(enc) <= room {
 			b.WriteByte('/')
 			b.WriteString(enc)
@@ -138,6 +133,16 @@ func isScheme(s string) bool {
 }
 
 const upperHex = "0123456789ABCDEF"
+
+// segmentKey is normalizeSegment with an identifier replaced by
+// IDPlaceholder in enc (step 5).
+func segmentKey(seg string) (enc, decoded string) {
+	enc, decoded = normalizeSegment(seg)
+	if isIDSegment(decoded) {
+		enc = IDPlaceholder
+	}
+	return enc, decoded
+}
 
 // normalizeSegment returns seg in normal form (lower-case, steps 3 and 6)
 // and seg fully percent-decoded (for identifier detection).
