@@ -119,13 +119,14 @@ func (r *Reader) internalSubset(p int) (int, error) {
 			p += 4 + e + 3
 		case bytes.HasPrefix(rest, []byte("<?")):
 			// The same rules as a processing instruction in the document,
-			// and the target xml is reserved here too.
+			// and the target xml is reserved here too (readDoctype says
+			// where the error is).
 			nameEnd, end, err := r.scanProcInst(p)
 			if err != nil {
-				return p, r.errAt(p, "malformed processing instruction in DOCTYPE: %s", syntaxReason(err))
+				return p, err
 			}
 			if strings.EqualFold(string(d[p+2:nameEnd]), "xml") {
-				return p, r.errAt(p, "processing instruction targets named xml are reserved (in DOCTYPE)")
+				return p, r.errAt(p, "processing instruction targets named xml are reserved")
 			}
 			p = end + 2
 		case bytes.HasPrefix(rest, []byte("<!ELEMENT")), bytes.HasPrefix(rest, []byte("<!NOTATION")):
@@ -247,12 +248,4 @@ func (r *Reader) transcodeLatin1(from int) {
 		out = utf8.AppendRune(out, rune(c))
 	}
 	r.data = out
-}
-
-// syntaxReason is the message of a *SyntaxError without its position.
-func syntaxReason(err error) string {
-	if se, ok := err.(*SyntaxError); ok {
-		return se.Msg
-	}
-	return err.Error()
 }

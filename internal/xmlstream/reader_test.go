@@ -168,11 +168,11 @@ func TestDoctype(t *testing.T) {
 		{"system without space", `<!DOCTYPE a SYSTEM"x"><a/>`, nil, "expected a quoted literal"},
 		// A processing instruction in the internal subset follows the same
 		// rules as one in the document (fuzzing found the first).
-		{"subset pi without a target", `<!DOCTYPE A[<?"?>]><a></a>`, nil, "malformed processing instruction in DOCTYPE"},
-		{"subset pi with an empty target", `<!DOCTYPE a [<??>]><a/>`, nil, "expected a processing instruction target"},
-		{"subset pi without space", `<!DOCTYPE a [<?pi"x"?>]><a/>`, nil, "expected white space after the processing instruction target"},
-		{"subset pi named xml", `<!DOCTYPE a [<?XmL x?>]><a/>`, nil, "targets named xml are reserved (in DOCTYPE)"},
-		{"subset pi unterminated", `<!DOCTYPE a [<?pi x]><a/>`, nil, "unterminated processing instruction"},
+		{"subset pi without a target", `<!DOCTYPE A[<?"?>]><a></a>`, nil, "in DOCTYPE: expected a processing instruction target after <?"},
+		{"subset pi with an empty target", `<!DOCTYPE a [<??>]><a/>`, nil, "in DOCTYPE: expected a processing instruction target"},
+		{"subset pi without space", `<!DOCTYPE a [<?pi"x"?>]><a/>`, nil, "in DOCTYPE: expected white space after the processing instruction target"},
+		{"subset pi named xml", `<!DOCTYPE a [<?XmL x?>]><a/>`, nil, "in DOCTYPE: processing instruction targets named xml are reserved"},
+		{"subset pi unterminated", `<!DOCTYPE a [<?pi x]><a/>`, nil, "in DOCTYPE: unterminated processing instruction"},
 		{"subset pi named like xml", `<!DOCTYPE a [<?xml-stylesheet x?><?pi?>]><a/>`,
 			[]string{`directive "DOCTYPE a [<?xml-stylesheet x?><?pi?>]"`, "start a", "end a"}, ""},
 	}
