@@ -58,8 +58,8 @@ func (r *Reader) readProcInst() error {
 	if err != nil {
 		return err
 	}
-	if target := string(r.data[start+2 : nameEnd]); strings.EqualFold(target, "xml") {
-		if target != "xml" || start != r.bomLen() || r.state != inProlog {
+	if target := r.data[start+2 : nameEnd]; len(target) == 3 && strings.EqualFold(string(target), "xml") {
+		if string(target) != "xml" || start != r.bomLen() || r.state != inProlog {
 			return r.errAt(start, "the XML declaration must come first, and processing instruction targets named xml are reserved")
 		}
 		if err := r.declaration(nameEnd, end); err != nil {
