@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 BENCHTIME ?= 200ms
 
-.PHONY: run build test test-sqlite bench lint fuzz screenshots
+.PHONY: run build test test-short test-sqlite bench lint fuzz screenshots
 
 ## run: start s2r on 127.0.0.1:8080 with the embedded SQLite database in ./s2r-data;
 ## the console at http://127.0.0.1:8080/console/ acts as admin@localhost (S2R_DEV_IDENTITY)
@@ -23,6 +23,11 @@ build:
 ## test: every test on SQLite and a throwaway PostgreSQL; prints the PostgreSQL test count
 test:
 	scripts/test.sh
+
+## test-short: the quick tier: no PostgreSQL, chromium, third-party SOAP stacks or
+## crash/outage tests; needs Go alone and installs nothing
+test-short:
+	go test -short -count=1 ./...
 
 ## test-sqlite: every test, PostgreSQL halves skipped (no server needed)
 test-sqlite:

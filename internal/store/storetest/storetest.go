@@ -103,6 +103,9 @@ func PostgresConfig(t testing.TB) store.Config {
 // or failing the test when it is not set.
 func PostgresURL(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("storetest: PostgreSQL half skipped with -short")
+	}
 	u := os.Getenv(EnvPostgresURL)
 	if u != "" {
 		return u

@@ -63,6 +63,9 @@ func TestMain(m *testing.M) {
 // test (fails under CI) when there is no chromium.
 func setup(t *testing.T) *fixture {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests: chromium is not driven with -short")
+	}
 	sharedOnce.Do(func() { shared.start() })
 	if shared.skip != "" {
 		if os.Getenv("CI") != "" {

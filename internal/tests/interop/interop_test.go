@@ -41,9 +41,19 @@ func missing(t *testing.T, what string) {
 	t.Skip(msg)
 }
 
+// skipShort skips a test that drives a third-party SOAP stack under
+// go test -short (the quick tier of README "Testing").
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("interop: third-party SOAP stacks are not run with -short")
+	}
+}
+
 // nodeDir returns test/interop/node with its node_modules, or skips.
 func nodeDir(t *testing.T) string {
 	t.Helper()
+	skipShort(t)
 	if _, err := exec.LookPath("node"); err != nil {
 		missing(t, "node")
 	}
@@ -57,6 +67,7 @@ func nodeDir(t *testing.T) string {
 // zeepPython returns the python with zeep, or skips.
 func zeepPython(t *testing.T) string {
 	t.Helper()
+	skipShort(t)
 	const py = "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
 		missing(t, "python3-zeep")

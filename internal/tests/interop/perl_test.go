@@ -12,6 +12,7 @@ import (
 // perlSOAPLite returns perl with SOAP::Lite, or skips.
 func perlSOAPLite(t *testing.T) string {
 	t.Helper()
+	skipShort(t)
 	perl, err := exec.LookPath("perl")
 	if err != nil {
 		missing(t, "perl")

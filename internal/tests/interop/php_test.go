@@ -17,6 +17,7 @@ import (
 // phpSOAP returns the php binary with ext/soap loaded, or skips.
 func phpSOAP(t *testing.T) string {
 	t.Helper()
+	skipShort(t)
 	php, err := exec.LookPath("php")
 	if err != nil {
 		missing(t, "php (Debian php-cli)")

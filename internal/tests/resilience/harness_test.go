@@ -71,6 +71,9 @@ type instance struct {
 // listens.
 func startInstance(t *testing.T, name string, env ...string) *instance {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("resilience: process crash and outage tests are not run with -short")
+	}
 	in := &instance{t: t, name: name, env: env, dataDir: t.TempDir(), addr: loopback.FreeAddr(t)}
 	in.base = "http://" + in.addr
 	in.start()
