@@ -10,10 +10,10 @@ import (
 
 // knownDefaultDifferences are columns whose default differs between the
 // dialects in databases that exist: migration 0015 adds tenant_id with
-// ALTER TABLE and the empty string as default on PostgreSQL (existing rows
-// need a value) and rebuilds the tables without a default on SQLite. Every INSERT names
-// the column, so the default is never used after the migration; removing
-// the difference would take a new migration.
+// ALTER TABLE and the empty string as default on PostgreSQL (existing
+// rows need a value) and rebuilds the tables without a default on SQLite.
+// Every INSERT names the column, so the default is never used after the
+// migration; removing the difference would take a new migration.
 var knownDefaultDifferences = []struct{ table, column string }{
 	{"traffic_hourly", "tenant_id"},
 	{"traffic_daily", "tenant_id"},

@@ -8,3 +8,6 @@ import "context"
 func (s *Store) ApplyMigration(ctx context.Context, m Migration) error {
 	return s.applyMigration(ctx, m)
 }
+
+// LoadMigrations is loadMigrations: the migrations of d read from fsys.
+var LoadMigrations = loadMigrations

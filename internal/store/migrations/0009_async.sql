@@ -24,15 +24,15 @@ CREATE TABLE async_executions (
     status          TEXT NOT NULL CHECK (status IN ('waiting_callback', 'completed', 'failed', 'expired')),
     poll_token_hash TEXT NOT NULL,
     backend_target  TEXT NOT NULL DEFAULT '',
-    created_at      TEXT NOT NULL,
-    updated_at      TEXT NOT NULL,
-    expires_at      TEXT NOT NULL,
-    finished_at     TEXT,
-    callback_at     TEXT,
+    created_at      {{time}} NOT NULL,
+    updated_at      {{time}} NOT NULL,
+    expires_at      {{time}} NOT NULL,
+    finished_at     {{time}},
+    callback_at     {{time}},
     result          TEXT,
     fault           TEXT,
     error           TEXT,
-    callback        BLOB
+    callback        {{bytes}}
 );
 CREATE INDEX async_executions_waiting ON async_executions (expires_at) WHERE status = 'waiting_callback';
 CREATE INDEX async_executions_created ON async_executions (created_at);

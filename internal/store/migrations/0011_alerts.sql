@@ -4,14 +4,14 @@
 -- nor another instance sends a mail twice. A rule with no row is ok and was
 -- never mailed about.
 CREATE TABLE alert_rule_states (
-    row_id          BIGINT PRIMARY KEY,
+    row_id          {{int64}} PRIMARY KEY,
     tenant_id       TEXT NOT NULL,
     service_uri     TEXT NOT NULL,
     state           TEXT NOT NULL,
     notified_state  TEXT NOT NULL,
-    changed_at      TIMESTAMPTZ NOT NULL,
-    last_attempt_at TIMESTAMPTZ,
-    last_sent_at    TIMESTAMPTZ
+    changed_at      {{time}} NOT NULL,
+    last_attempt_at {{time}},
+    last_sent_at    {{time}}
 );
 
 -- alert_mail_history holds every attempt to deliver an alert mail, sent or
@@ -20,11 +20,11 @@ CREATE TABLE alert_rule_states (
 -- stored. Kept default_retention_days.
 CREATE TABLE alert_mail_history (
     mail_id      TEXT PRIMARY KEY,
-    attempted_at TIMESTAMPTZ NOT NULL,
+    attempted_at {{time}} NOT NULL,
     tenant_id    TEXT NOT NULL,
     kind         TEXT NOT NULL,
     status       TEXT NOT NULL,
-    row_id       BIGINT,
+    row_id       {{int64}},
     service_uri  TEXT NOT NULL,
     recipients   TEXT NOT NULL,
     subject      TEXT NOT NULL,

@@ -1,5 +1,6 @@
--- Times are TEXT in the fixed-width UTC form of store.Time (hours end in
+-- Hours are store.Time at the full UTC hour (on SQLite the text ends in
 -- ":00:00.000000Z").
+
 -- traffic_hourly holds the hourly aggregates of every traffic source
 -- (SPEC 4.11 rule 1): one row per (source, hour, direction, environment,
 -- service key, operation key, canonical service id), recomputed whole by
@@ -12,17 +13,17 @@
 -- matched no onboarded service.
 CREATE TABLE traffic_hourly (
     source           TEXT NOT NULL,
-    hour             TEXT NOT NULL,
+    hour             {{time}} NOT NULL,
     direction        TEXT NOT NULL,
     environment      TEXT NOT NULL,
     service_key      TEXT NOT NULL,
     operation_key    TEXT NOT NULL,
     service_id       TEXT NOT NULL,
-    requests         INTEGER NOT NULL,
-    errors           INTEGER NOT NULL,
-    latency_sum_ms   REAL NOT NULL,
-    latency_max_ms   REAL NOT NULL,
-    converter_max_ms REAL,
+    requests         {{int64}} NOT NULL,
+    errors           {{int64}} NOT NULL,
+    latency_sum_ms   {{float64}} NOT NULL,
+    latency_max_ms   {{float64}} NOT NULL,
+    converter_max_ms {{float64}},
     PRIMARY KEY (source, hour, direction, environment, service_key, operation_key, service_id)
 );
 CREATE INDEX traffic_hourly_hour ON traffic_hourly (hour);
@@ -33,17 +34,17 @@ CREATE INDEX traffic_hourly_hour ON traffic_hourly (hour);
 -- partial first and last days from traffic_hourly.
 CREATE TABLE traffic_daily (
     source           TEXT NOT NULL,
-    day              TEXT NOT NULL,
+    day              {{time}} NOT NULL,
     direction        TEXT NOT NULL,
     environment      TEXT NOT NULL,
     service_key      TEXT NOT NULL,
     operation_key    TEXT NOT NULL,
     service_id       TEXT NOT NULL,
-    requests         INTEGER NOT NULL,
-    errors           INTEGER NOT NULL,
-    latency_sum_ms   REAL NOT NULL,
-    latency_max_ms   REAL NOT NULL,
-    converter_max_ms REAL,
+    requests         {{int64}} NOT NULL,
+    errors           {{int64}} NOT NULL,
+    latency_sum_ms   {{float64}} NOT NULL,
+    latency_max_ms   {{float64}} NOT NULL,
+    converter_max_ms {{float64}},
     PRIMARY KEY (source, day, direction, environment, service_key, operation_key, service_id)
 );
 CREATE INDEX traffic_daily_day ON traffic_daily (day);
@@ -56,10 +57,10 @@ CREATE INDEX traffic_daily_day ON traffic_daily (day);
 -- refreshed_at is the end of the last successful run (dataFreshness).
 CREATE TABLE traffic_aggregation_state (
     source        TEXT PRIMARY KEY,
-    low_water     INTEGER NOT NULL,
-    high_water    INTEGER NOT NULL,
-    high_water_at TEXT NOT NULL,
-    refreshed_at  TEXT NOT NULL
+    low_water     {{int64}} NOT NULL,
+    high_water    {{int64}} NOT NULL,
+    high_water_at {{time}} NOT NULL,
+    refreshed_at  {{time}} NOT NULL
 );
 
 -- The headers of a debug transaction (request, answer, backend request,

@@ -1,7 +1,6 @@
 -- Backends area: backend profiles, consumer grants, synthetic monitors,
 -- test datasets, test previews and generated OpenAPI documents.
--- Times are TIMESTAMPTZ; JSON values are
--- TEXT so key order is kept.
+-- JSON values are TEXT so key order is kept.
 
 -- backend_profiles: credentials is a JSON object field -> {"sealed",
 -- "updatedAt", "updatedBy"}; sealed values are secret.Box ciphertexts bound
@@ -18,7 +17,7 @@ CREATE TABLE backend_profiles (
     client_id                TEXT NOT NULL DEFAULT '',
     scope                    TEXT NOT NULL DEFAULT '',
     credentials              TEXT NOT NULL DEFAULT '{}',
-    mtls_enabled             BOOLEAN NOT NULL DEFAULT FALSE,
+    mtls_enabled             {{bool}} NOT NULL DEFAULT {{false}},
     client_cert_pem          TEXT NOT NULL DEFAULT '',
     ca_cert_pem              TEXT NOT NULL DEFAULT '',
     connect_timeout_ms       INTEGER NOT NULL,
@@ -30,8 +29,8 @@ CREATE TABLE backend_profiles (
     routing_priority         INTEGER NOT NULL DEFAULT 0,
     routing_weight           INTEGER NOT NULL DEFAULT 1 CHECK (routing_weight >= 1),
     health_check_url         TEXT NOT NULL DEFAULT '',
-    created_at               TIMESTAMPTZ NOT NULL,
-    updated_at               TIMESTAMPTZ NOT NULL,
+    created_at               {{time}} NOT NULL,
+    updated_at               {{time}} NOT NULL,
     UNIQUE (service_id, name)
 );
 CREATE INDEX backend_profiles_service ON backend_profiles (service_id, routing_priority);
@@ -40,7 +39,7 @@ CREATE INDEX backend_profiles_service ON backend_profiles (service_id, routing_p
 CREATE TABLE consumer_grants (
     service_id TEXT PRIMARY KEY REFERENCES services (service_id) ON DELETE CASCADE,
     cidrs      TEXT NOT NULL,
-    updated_at TIMESTAMPTZ NOT NULL,
+    updated_at {{time}} NOT NULL,
     updated_by TEXT NOT NULL
 );
 
@@ -48,7 +47,7 @@ CREATE TABLE consumer_grants (
 CREATE TABLE synthetic_monitors (
     service_id TEXT PRIMARY KEY REFERENCES services (service_id) ON DELETE CASCADE,
     config     TEXT NOT NULL,
-    updated_at TIMESTAMPTZ NOT NULL,
+    updated_at {{time}} NOT NULL,
     updated_by TEXT NOT NULL
 );
 
@@ -59,7 +58,7 @@ CREATE TABLE test_datasets (
     name          TEXT NOT NULL,
     operation_key TEXT NOT NULL DEFAULT '',
     payload       TEXT NOT NULL,
-    created_at    TIMESTAMPTZ NOT NULL,
+    created_at    {{time}} NOT NULL,
     created_by    TEXT NOT NULL,
     UNIQUE (service_id, name)
 );
@@ -75,7 +74,7 @@ CREATE TABLE test_previews (
     status       TEXT NOT NULL,
     http_status  INTEGER NOT NULL,
     latency_ms   INTEGER NOT NULL,
-    created_at   TIMESTAMPTZ NOT NULL,
+    created_at   {{time}} NOT NULL,
     created_by   TEXT NOT NULL
 );
 CREATE INDEX test_previews_profile ON test_previews (profile_id, created_at);
@@ -85,6 +84,6 @@ CREATE TABLE openapi_documents (
     version_id   TEXT PRIMARY KEY REFERENCES service_versions (version_id) ON DELETE CASCADE,
     document     TEXT NOT NULL,
     sha256       TEXT NOT NULL,
-    generated_at TIMESTAMPTZ NOT NULL,
+    generated_at {{time}} NOT NULL,
     generated_by TEXT NOT NULL
 );

@@ -1,12 +1,12 @@
 -- Admin area: settings, role and permission bindings, audit events.
--- Times are TIMESTAMPTZ; JSON states are TEXT so key order is kept.
+-- JSON states are TEXT so key order is kept.
 
 -- settings holds only settings changed from their defaults; value is the
 -- JSON of the value, for a credential the JSON string of its sealed form.
 CREATE TABLE settings (
     name       TEXT PRIMARY KEY,
     value      TEXT NOT NULL,
-    updated_at TIMESTAMPTZ NOT NULL,
+    updated_at {{time}} NOT NULL,
     updated_by TEXT NOT NULL
 );
 
@@ -25,15 +25,15 @@ CREATE TABLE permission_bindings (
     email      TEXT NOT NULL UNIQUE,
     role       TEXT NOT NULL CHECK (role IN ('admin', 'operator', 'reader')),
     tenant_id  TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL,
+    created_at {{time}} NOT NULL,
     created_by TEXT NOT NULL
 );
 
 -- audit_events is append-only; seq breaks ties of equal occurred_at.
 CREATE TABLE audit_events (
-    seq            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    seq            {{auto_id}},
     event_id       TEXT NOT NULL UNIQUE,
-    occurred_at    TIMESTAMPTZ NOT NULL,
+    occurred_at    {{time}} NOT NULL,
     actor_email    TEXT NOT NULL,
     actor_role     TEXT NOT NULL,
     action_type    TEXT NOT NULL,
