@@ -2,18 +2,9 @@ package store
 
 import (
 	"context"
-	"embed"
 	"fmt"
-	"io/fs"
-	"path"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
-
-//go:embed migrations
-var migrationFS embed.FS
 
 // migrationLockKey is the PostgreSQL advisory lock key held while a
 // migration is checked and applied, so instances starting together apply
@@ -23,42 +14,8 @@ const migrationLockKey int64 = 0x5332_5200_0001
 // Migration is one numbered schema change.
 type Migration struct {
 	Version int
-	Name    string // file name, e.g. 0001_core.sql
-	SQL     string
-}
-
-// Migrations returns the embedded migrations of dialect d in order.
-// File names must be NNNN_description.sql with unique numbers.
-func Migrations(d Dialect) ([]Migration, error) {
-	dir := path.Join("migrations", d.String())
-	entries, err := fs.ReadDir(migrationFS, dir)
-	if err != nil {
-		return nil, fmt.Errorf("store: read migrations: %w", err)
-	}
-	var out []Migration
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".sql") {
-			continue
-		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("store: migration %s/%s: name must be NNNN_description.sql", dir, name)
-		}
-		b, err := fs.ReadFile(migrationFS, path.Join(dir, name))
-		if err != nil {
-			return nil, fmt.Errorf("store: read migration %s: %w", name, err)
-		}
-		out = append(out, Migration{Version: v, Name: name, SQL: string(b)})
-	}
-	slices.SortFunc(out, func(a, b Migration) int { return a.Version - b.Version })
-	for i := 1; i < len(out); i++ {
-		if out[i].Version == out[i-1].Version {
-			return nil, fmt.Errorf("store: migrations %s and %s share version %d", out[i-1].Name, out[i].Name, out[i].Version)
-		}
-	}
-	return out, nil
+	Name    string // shared file name, e.g. 0001_core.sql
+	SQL     string // the dialect's statements, placeholders replaced
 }
 
 // Migrate applies every embedded migration not yet recorded in
@@ -115,17 +72,12 @@ func (s *Store) applyMigration(ctx context.Context, m Migration) error {
 	return nil
 }
 
+// schemaMigrationsDDL creates the table that records applied migrations.
 func schemaMigrationsDDL(d Dialect) string {
-	if d == Postgres {
-		return `CREATE TABLE IF NOT EXISTS schema_migrations (
+	return schemaReplacer(d).Replace(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT NOT NULL,
-    applied_at TIMESTAMPTZ NOT NULL)`
-	}
-	return `CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    INTEGER PRIMARY KEY,
-    name       TEXT NOT NULL,
-    applied_at TEXT NOT NULL)`
+    applied_at {{time}} NOT NULL)`)
 }
 
 // SchemaVersion returns the highest applied migration version, 0 when none.

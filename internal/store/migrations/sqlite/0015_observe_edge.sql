@@ -1,6 +1,4 @@
--- The lb and generic traffic sources in the observability aggregates
--- (docs/decisions-observe.md, "Edge sources: lb and generic"). Times are
--- TEXT in the fixed-width UTC form of store.Time.
+-- SQLite part of 0015_observe_edge.sql.
 
 -- traffic_hourly and traffic_daily gain the tenant of their traffic: ''
 -- for runtime records (the catalog is shared by every tenant), the
@@ -50,12 +48,9 @@ DROP TABLE traffic_daily;
 ALTER TABLE traffic_daily_new RENAME TO traffic_daily;
 CREATE INDEX traffic_daily_day ON traffic_daily (day);
 
--- discovery_hourly.errors counts the calls that are errors by SPEC 4.11
--- rule 4 (store.EdgeError), maintained at ingest beside failures; the lb
--- and generic hourly aggregates are computed from this rollup. Existing
--- rows are filled from the stored events (the hour's upper bound is its
--- prefix followed by ';', the character after ':').
-ALTER TABLE discovery_hourly ADD COLUMN errors INTEGER NOT NULL DEFAULT 0;
+-- Existing discovery_hourly rows are filled from the stored events (the
+-- hour's upper bound is its prefix followed by ';', the character after
+-- ':').
 UPDATE discovery_hourly SET errors = (
     SELECT COUNT(*) FROM lb_events e WHERE discovery_hourly.source = 'lb' AND e.row_id = discovery_hourly.row_id
         AND e.vendor = discovery_hourly.vendor AND e.stage = 'client_response'
@@ -65,40 +60,3 @@ UPDATE discovery_hourly SET errors = (
         AND g.vendor = discovery_hourly.vendor
         AND g.occurred_at >= discovery_hourly.hour AND g.occurred_at < substr(discovery_hourly.hour, 1, 13) || ';'
         AND (g.soap_fault OR g.status_code >= 400 OR g.result_code NOT IN ('', 'ok', 'success')));
-
--- traffic_dirty_hours: the hours of the lb and generic sources that
--- received calls, written by ingest in the transaction that stores them
--- (and by the aggregation job when a discovery row's service match
--- changes); the aggregation job re-aggregates the hours of the entries
--- above its low-water mark and deletes the entries it has passed.
--- AUTOINCREMENT: ids must never be reused once entries are deleted.
-CREATE TABLE traffic_dirty_hours (
-    id     INTEGER PRIMARY KEY AUTOINCREMENT,
-    source TEXT NOT NULL,
-    hour   TEXT NOT NULL
-);
-CREATE INDEX traffic_dirty_hours_source ON traffic_dirty_hours (source, id);
-INSERT INTO traffic_dirty_hours (source, hour) SELECT DISTINCT source, hour FROM discovery_hourly ORDER BY 2, 1;
-
--- traffic_row_matches: the service match of every discovery row as the
--- aggregates last saw it; a row whose match (or matched service's
--- direction) changed has its hours re-aggregated.
-CREATE TABLE traffic_row_matches (
-    row_id      INTEGER PRIMARY KEY,
-    service_id  TEXT NOT NULL,
-    direction   TEXT NOT NULL,
-    environment TEXT NOT NULL,
-    service_key TEXT NOT NULL
-);
-INSERT INTO traffic_row_matches (row_id, service_id, direction, environment, service_key)
-SELECT r.row_id, COALESCE(r.onboarded_service_id, ''), COALESCE(sv.direction, ''), r.environment, r.service_key
-FROM discovery_rows r LEFT JOIN services sv ON sv.service_id = r.onboarded_service_id;
-
--- lb_events_calls: the lb transactions (their client_response, one event
--- in four) of a tenant in time order. Every edge view reads transactions
--- this way (traffic logs, search, metrics, virtual-server failures);
--- without it a window reads all four stage events of each transaction
--- through lb_events_event. The cost is one index insertion per
--- transaction at ingest (docs/PERFORMANCE.md). Queries repeat the
--- condition literally (SQLite uses a partial index only then).
-CREATE INDEX lb_events_calls ON lb_events (tenant_id, occurred_at) WHERE stage = 'client_response';

@@ -1,0 +1,26 @@
+-- WSDL import artifacts: every file of an import, its content hash and the
+-- parsed summary. Rows are immutable once written. JSON columns are TEXT,
+-- as in 0002, so the stored text is returned byte for byte.
+-- files is a JSON object path -> file: a JSON string holding the text of a
+-- UTF-8 file, or {"base64": "..."} for a file that is not valid UTF-8.
+-- summary and warnings are JSON (model.ArtifactSummary, []string).
+-- service_names is the JSON array of the sorted WSDL service names; with
+-- target_namespace and source_name it defines "comparable" imports (drift).
+CREATE TABLE wsdl_artifacts (
+    artifact_id      TEXT PRIMARY KEY,
+    created_at       {{time}} NOT NULL,
+    created_by       TEXT NOT NULL,
+    source_kind      TEXT NOT NULL CHECK (source_kind IN ('upload', 'zip', 'url', 'xml')),
+    source_name      TEXT NOT NULL,
+    root_path        TEXT NOT NULL,
+    files            TEXT NOT NULL,
+    file_count       INTEGER NOT NULL,
+    size_bytes       {{int64}} NOT NULL,
+    content_sha256   TEXT NOT NULL,
+    target_namespace TEXT NOT NULL,
+    service_names    TEXT NOT NULL,
+    summary          TEXT NOT NULL,
+    warnings         TEXT NOT NULL
+);
+CREATE INDEX wsdl_artifacts_comparable ON wsdl_artifacts (target_namespace, created_at);
+CREATE INDEX wsdl_artifacts_sha ON wsdl_artifacts (content_sha256);
