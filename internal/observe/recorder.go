@@ -1,5 +1,5 @@
 // Package observe records runtime transactions (DESIGN 2): the data plane
-// hands each dataplane.TxRecord to Recorder.Record, which only enqueues
+// hands each model.TxRecord to Recorder.Record, which only enqueues
 // into a bounded channel and never waits; Run drains the queue in batches
 // into the store's runtime_tx_logs, keeps the per-service Prometheus
 // metrics, and deletes records older than default_retention_days.
@@ -21,7 +21,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
@@ -60,10 +59,11 @@ type Config struct {
 	Now               func() time.Time
 }
 
-// Recorder implements dataplane.Recorder.
+// Recorder implements dataplane.Recorder (checked in recorder_test.go:
+// observe does not import the data plane).
 type Recorder struct {
 	cfg     Config
-	queue   chan *dataplane.TxRecord
+	queue   chan *model.TxRecord
 	metrics *metrics
 
 	// Settings followed from the store (see watchSettings).
@@ -89,8 +89,6 @@ type Recorder struct {
 	lastRedacted *string
 }
 
-var _ dataplane.Recorder = (*Recorder)(nil)
-
 // New returns a Recorder; Record may be called at once, Run starts the
 // writer.
 func New(cfg Config) (*Recorder, error) {
@@ -112,7 +110,7 @@ func New(cfg Config) (*Recorder, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &Recorder{cfg: cfg, queue: make(chan *dataplane.TxRecord, cfg.QueueSize), marked: map[string]time.Time{}}
+	r := &Recorder{cfg: cfg, queue: make(chan *model.TxRecord, cfg.QueueSize), marked: map[string]time.Time{}}
 	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(len(r.queue)) })
 	if err != nil {
 		return nil, err
@@ -134,7 +132,7 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 // Record enqueues rec for writing and never blocks: when the queue is
 // full rec is dropped and counted. The Recorder owns rec afterwards.
-func (r *Recorder) Record(rec *dataplane.TxRecord) {
+func (r *Recorder) Record(rec *model.TxRecord) {
 	if rec == nil {
 		return
 	}
@@ -147,7 +145,7 @@ func (r *Recorder) Record(rec *dataplane.TxRecord) {
 
 // drop counts a record the queue had no room for. Its metrics are still
 // observed so the request counters stay true under overload.
-func (r *Recorder) drop(rec *dataplane.TxRecord) {
+func (r *Recorder) drop(rec *model.TxRecord) {
 	n := r.dropped.Add(1)
 	r.metrics.dropped.WithLabelValues(DropQueueFull).Inc()
 	r.metrics.observe(rec)

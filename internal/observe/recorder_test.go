@@ -23,6 +23,10 @@ import (
 	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
+// The recorder the data plane is wired with (observe itself does not
+// import the data plane: internal/tests/deps).
+var _ dataplane.Recorder = (*Recorder)(nil)
+
 var quiet = slog.New(slog.DiscardHandler)
 
 // started runs r until the test ends (or stop is called) and returns stop,
@@ -59,18 +63,18 @@ func newRecorder(t *testing.T, cfg Config) (*Recorder, *prometheus.Registry) {
 	return r, reg
 }
 
-func record(i int, at time.Time) *dataplane.TxRecord {
-	return &dataplane.TxRecord{
+func record(i int, at time.Time) *model.TxRecord {
+	return &model.TxRecord{
 		CorrelationID: fmt.Sprintf("cid-%05d", i),
 		OccurredAt:    at,
-		Direction:     dataplane.Publish,
+		Direction:     model.DirectionPublish,
 		Environment:   "dev",
 		ServiceKey:    []string{"calc", "weather"}[i%2],
 		OperationKey:  "op",
 		Method:        "POST",
 		Path:          "/publish/dev/calc/op",
 		HTTPStatus:    200,
-		ResultCode:    dataplane.ResultSuccess,
+		ResultCode:    model.ResultSuccess,
 		TotalMs:       2.5,
 		BackendMs:     2,
 		ConverterMs:   0.125,
@@ -306,8 +310,8 @@ func TestMetricLabelsBounded(t *testing.T) {
 	s := storetest.SQLite(t)
 	r, reg := newRecorder(t, Config{Store: s})
 	for i := range 50 {
-		r.metrics.observe(&dataplane.TxRecord{
-			Direction:   dataplane.Direction(fmt.Sprintf("bogus%d", i)),
+		r.metrics.observe(&model.TxRecord{
+			Direction:   fmt.Sprintf("bogus%d", i),
 			Environment: fmt.Sprintf("env-%d", i), // typed by the client: no route matched
 			ResultCode:  fmt.Sprintf("weird%d", i),
 		})
@@ -321,7 +325,7 @@ func TestMetricLabelsBounded(t *testing.T) {
 	// A data plane putting unbounded values in ServiceKey is capped.
 	r.metrics.maxRoutes = 100
 	for i := range 200 {
-		r.metrics.observe(&dataplane.TxRecord{Direction: dataplane.Publish, Environment: "dev", ServiceKey: fmt.Sprint(i)})
+		r.metrics.observe(&model.TxRecord{Direction: model.DirectionPublish, Environment: "dev", ServiceKey: fmt.Sprint(i)})
 	}
 	if c, limit := series(t, reg, metricConverter), 100+2; c > limit {
 		t.Errorf("%d converter series, want at most %d", c, limit)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -129,12 +129,12 @@ func (r *Recorder) countWriteDropped(n int) {
 // toLog observes rec's metrics and turns it into a stored log: strings
 // bounded, the backend target stripped of credentials and query, payloads
 // kept only for debug records and cut at debug_max_payload_kb.
-func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
+func (r *Recorder) toLog(rec *model.TxRecord) store.TxLog {
 	r.metrics.observe(rec)
 	l := store.TxLog{
 		CorrelationID: store.StorableText(rec.CorrelationID, maxFieldLen),
 		OccurredAt:    rec.OccurredAt,
-		Direction:     store.StorableText(string(rec.Direction), maxFieldLen),
+		Direction:     store.StorableText(rec.Direction, maxFieldLen),
 		Environment:   store.StorableText(rec.Environment, maxFieldLen),
 		ServiceKey:    store.StorableText(rec.ServiceKey, maxFieldLen),
 		ServiceID:     store.StorableText(rec.ServiceID, maxFieldLen),
@@ -181,7 +181,7 @@ type StoredHeaders struct {
 }
 
 // debugHeaders masks and encodes h ("" for none).
-func debugHeaders(red *redact.Redactor, h *dataplane.DebugHeaders) string {
+func debugHeaders(red *redact.Redactor, h *model.DebugHeaders) string {
 	if h == nil {
 		return ""
 	}
@@ -198,7 +198,7 @@ func debugHeaders(red *redact.Redactor, h *dataplane.DebugHeaders) string {
 // backend. Only the writer goroutine calls it.
 func (r *Recorder) redactTarget(raw string) string {
 	if raw != r.lastTarget || r.lastRedacted == nil {
-		t := store.StorableText(dataplane.RedactTarget(raw), maxPathLen)
+		t := store.StorableText(model.RedactTarget(raw), maxPathLen)
 		r.lastTarget, r.lastRedacted = raw, &t
 	}
 	return *r.lastRedacted
