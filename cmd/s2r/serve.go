@@ -23,7 +23,6 @@ import (
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/notify"
-	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
@@ -42,7 +41,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	tuneGC(getenv)
-	log := obs.NewLogger(stderr, cfg.LogLevel)
+	log := newLogger(stderr, cfg.LogLevel)
 	slog.SetDefault(log) // apierr logs internal errors through the default logger
 
 	lic, err := license.Load(cfg.LicenseFile)
@@ -83,7 +82,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 
-	reg := obs.NewRegistry()
+	reg := server.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
 		return err
