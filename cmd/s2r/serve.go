@@ -14,7 +14,6 @@ import (
 
 	"github.com/s2r-project/s2r/internal/admin"
 	"github.com/s2r-project/s2r/internal/async"
-	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/console"
 	"github.com/s2r-project/s2r/internal/dataplane"
@@ -94,7 +93,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
 	}
-	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
+	badURLs := observe.NewBadURLRecorder(observe.BadURLConfig{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func BenchmarkRecord(b *testing.B) {
 	})
 	b.Run("full-parallel", func(b *testing.B) {
 		r := benchRecorder(b, 1)
-		r.queue <- rec
+		r.w.queue <- rec
 		b.ReportAllocs()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {

@@ -9,6 +9,9 @@
 // rate-limited warning; a batch that still fails after a few retries is
 // counted with reason "write_failed". On shutdown Run drains what is
 // queued within DrainTimeout.
+//
+// BadURLRecorder records the requests rejected with S2R-RUN-0405 the same
+// way, through the same queue-to-batch writer (batch.go).
 package observe
 
 import (
@@ -63,7 +66,7 @@ type Config struct {
 // observe does not import the data plane).
 type Recorder struct {
 	cfg     Config
-	queue   chan *model.TxRecord
+	w       *batchWriter[*model.TxRecord, store.TxLog]
 	metrics *metrics
 
 	// Settings followed from the store (see watchSettings).
@@ -110,8 +113,14 @@ func New(cfg Config) (*Recorder, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &Recorder{cfg: cfg, queue: make(chan *model.TxRecord, cfg.QueueSize), marked: map[string]time.Time{}}
-	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(len(r.queue)) })
+	r := &Recorder{cfg: cfg, marked: map[string]time.Time{}}
+	r.w = newBatchWriter(batchConfig[*model.TxRecord, store.TxLog]{
+		QueueSize: cfg.QueueSize, BatchSize: cfg.BatchSize, FlushInterval: cfg.FlushInterval,
+		DrainTimeout: cfg.DrainTimeout, Attempts: cfg.WriteAttempts,
+		Convert: r.toLog, Write: r.writeBatch, Written: r.batchWritten,
+		Failed: r.batchFailed, Abandoned: r.drainAbandoned,
+	})
+	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(r.w.queued()) })
 	if err != nil {
 		return nil, err
 	}
@@ -136,9 +145,7 @@ func (r *Recorder) Record(rec *model.TxRecord) {
 	if rec == nil {
 		return
 	}
-	select {
-	case r.queue <- rec:
-	default:
+	if !r.w.offer(rec) {
 		r.drop(rec)
 	}
 }
@@ -175,7 +182,7 @@ func (r *Recorder) Stats() Stats {
 		Batches:          r.batches.Load(),
 		DroppedQueueFull: r.dropped.Load(),
 		DroppedWrite:     r.writeDropped.Load(),
-		Queued:           len(r.queue),
+		Queued:           r.w.queued(),
 	}
 }
 
@@ -187,7 +194,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 		r.cfg.Logger.Warn("recorder: settings not loaded, using defaults", "error", err.Error())
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { r.write(gctx); return nil })
+	g.Go(func() error { r.w.run(gctx); return nil })
 	g.Go(func() error { return r.watchSettings(gctx) })
 	g.Go(func() error { r.retain(gctx); return nil })
 	return g.Wait()

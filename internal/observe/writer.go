@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
@@ -15,110 +14,37 @@ import (
 // Bounds on recorded strings, so a hostile request cannot make a record
 // arbitrarily large (payloads are bounded by debug_max_payload_kb).
 const (
-	maxPathLen   = 2048
-	maxFieldLen  = 256
-	retryBackoff = 100 * time.Millisecond
+	maxPathLen  = 2048
+	maxFieldLen = 256
 )
 
-// write is the batch writer loop: a batch is written when it is full or
-// FlushInterval after its first record. When ctx ends it drains.
-func (r *Recorder) write(ctx context.Context) {
-	// Writes survive ctx so shutdown can drain; they are cut DrainTimeout
-	// after ctx ends.
-	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	stop := context.AfterFunc(ctx, func() {
-		t := time.AfterFunc(r.cfg.DrainTimeout, cancel)
-		context.AfterFunc(wctx, func() { t.Stop() })
-	})
-	defer stop()
-
-	batch := make([]store.TxLog, 0, r.cfg.BatchSize)
-	tick := time.NewTicker(r.cfg.FlushInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case rec := <-r.queue:
-			batch = r.fill(append(batch, r.toLog(rec)))
-			if len(batch) >= r.cfg.BatchSize {
-				batch = r.flush(wctx, batch)
-			}
-		case <-tick.C:
-			if len(batch) > 0 {
-				batch = r.flush(wctx, batch)
-			}
-		case <-ctx.Done():
-			r.drain(wctx, batch)
-			return
-		}
-	}
+// writeBatch stores a batch of records: COPY on PostgreSQL (about 1.5x
+// the records/s of a multi-row INSERT, docs/PERFORMANCE.md), a multi-row
+// INSERT on SQLite.
+func (r *Recorder) writeBatch(ctx context.Context, batch []store.TxLog) error {
+	return r.cfg.Store.CopyTxLogs(ctx, batch)
 }
 
-// fill moves queued records into batch without waiting, up to BatchSize.
-func (r *Recorder) fill(batch []store.TxLog) []store.TxLog {
-	for len(batch) < r.cfg.BatchSize {
-		select {
-		case rec := <-r.queue:
-			batch = append(batch, r.toLog(rec))
-		default:
-			return batch
-		}
-	}
-	return batch
+// batchWritten counts a stored batch and marks its services' traffic.
+func (r *Recorder) batchWritten(ctx context.Context, batch []store.TxLog) {
+	r.written.Add(int64(len(batch)))
+	r.batches.Add(1)
+	r.metrics.written.Add(float64(len(batch)))
+	r.markTraffic(ctx, batch)
 }
 
-// drain writes everything queued, until the queue is empty or wctx ends;
-// whatever is left then counts as dropped.
-func (r *Recorder) drain(wctx context.Context, batch []store.TxLog) {
-	for {
-		batch = r.fill(batch)
-		if len(batch) == 0 {
-			return
-		}
-		batch = r.flush(wctx, batch)
-		if wctx.Err() != nil {
-			if n := len(r.queue); n > 0 {
-				r.countWriteDropped(n)
-				r.cfg.Logger.Error("recorder: shutdown drain timed out; records dropped", "dropped", n)
-			}
-			return
-		}
-	}
+// batchFailed counts a batch that could not be stored.
+func (r *Recorder) batchFailed(n int, err error) {
+	r.countWriteDropped(n)
+	r.cfg.Logger.Error("recorder: batch not written; records dropped",
+		"dropped", n, "attempts", r.cfg.WriteAttempts, "error", err.Error())
 }
 
-// flush writes batch, retrying up to WriteAttempts times; a batch that
-// still fails is counted as dropped. It returns batch emptied for reuse.
-func (r *Recorder) flush(wctx context.Context, batch []store.TxLog) []store.TxLog {
-	var err error
-	for attempt := range r.cfg.WriteAttempts {
-		if attempt > 0 {
-			select {
-			case <-wctx.Done():
-			case <-time.After(retryBackoff << (attempt - 1)):
-			}
-		}
-		if wctx.Err() != nil {
-			err = wctx.Err()
-			break
-		}
-		// COPY on PostgreSQL (about 1.5x the records/s of a multi-row
-		// INSERT, docs/PERFORMANCE.md), a multi-row INSERT on SQLite.
-		err = r.cfg.Store.CopyTxLogs(wctx, batch)
-		if err == nil {
-			r.written.Add(int64(len(batch)))
-			r.batches.Add(1)
-			r.metrics.written.Add(float64(len(batch)))
-			r.markTraffic(wctx, batch)
-			break
-		}
-	}
-	if err != nil {
-		r.countWriteDropped(len(batch))
-		r.cfg.Logger.Error("recorder: batch not written; records dropped",
-			"dropped", len(batch), "attempts", r.cfg.WriteAttempts, "error", err.Error())
-	}
-	clear(batch)
-	return batch[:0]
+// drainAbandoned counts the records left queued when the shutdown drain
+// timed out.
+func (r *Recorder) drainAbandoned(n int) {
+	r.countWriteDropped(n)
+	r.cfg.Logger.Error("recorder: shutdown drain timed out; records dropped", "dropped", n)
 }
 
 func (r *Recorder) countWriteDropped(n int) {
