@@ -256,7 +256,7 @@ func (s *stack) execution(id string) model.AsyncExecution {
 
 // txLogs waits until the recorder has stored at least n runtime logs of
 // correlation id (10 s at most) and returns them.
-func (s *stack) txLogs(id string, n int) []store.TxLog {
+func (s *stack) txLogs(id string, n int) []model.TxLog {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

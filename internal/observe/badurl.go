@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -40,7 +41,7 @@ type BadURLConfig struct {
 // rows older than BadURLRetention.
 type BadURLRecorder struct {
 	cfg     BadURLConfig
-	w       *batchWriter[store.BadURLAttempt, store.BadURLAttempt]
+	w       *batchWriter[model.BadURLAttempt, model.BadURLAttempt]
 	dropped atomic.Int64 // queue full or write failed
 	written atomic.Int64
 }
@@ -54,12 +55,12 @@ func NewBadURLRecorder(cfg BadURLConfig) *BadURLRecorder {
 		cfg.Logger = slog.Default()
 	}
 	r := &BadURLRecorder{cfg: cfg}
-	r.w = newBatchWriter(batchConfig[store.BadURLAttempt, store.BadURLAttempt]{
+	r.w = newBatchWriter(batchConfig[model.BadURLAttempt, model.BadURLAttempt]{
 		QueueSize: cfg.QueueSize, BatchSize: cfg.BatchSize, FlushInterval: cfg.FlushInterval,
 		DrainTimeout: badURLDrainTimeout, Attempts: 1,
-		Convert: func(a store.BadURLAttempt) store.BadURLAttempt { return a },
+		Convert: func(a model.BadURLAttempt) model.BadURLAttempt { return a },
 		Write:   r.writeBatch,
-		Written: func(_ context.Context, batch []store.BadURLAttempt) { r.written.Add(int64(len(batch))) },
+		Written: func(_ context.Context, batch []model.BadURLAttempt) { r.written.Add(int64(len(batch))) },
 		Failed:  r.batchFailed, Abandoned: r.drainAbandoned,
 	})
 	return r
@@ -68,7 +69,7 @@ func NewBadURLRecorder(cfg BadURLConfig) *BadURLRecorder {
 // RecordBadURL enqueues one attempt. It never blocks: when the queue is
 // full the attempt is dropped and counted.
 func (r *BadURLRecorder) RecordBadURL(method, path string, at time.Time) {
-	if !r.w.offer(store.BadURLAttempt{Path: path, Method: method, At: at}) {
+	if !r.w.offer(model.BadURLAttempt{Path: path, Method: method, At: at}) {
 		r.dropped.Add(1)
 	}
 }
@@ -135,7 +136,7 @@ func (r *BadURLRecorder) maintain(ctx context.Context) {
 	}
 }
 
-func (r *BadURLRecorder) writeBatch(ctx context.Context, batch []store.BadURLAttempt) error {
+func (r *BadURLRecorder) writeBatch(ctx context.Context, batch []model.BadURLAttempt) error {
 	return r.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
 		return tx.InsertBadURLAttempts(ctx, batch)
 	})

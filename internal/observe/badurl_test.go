@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -37,7 +38,7 @@ func TestBadURLRecorderWritesBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.BadURLCount{{Path: "/foo", Count: 25}, {Path: "/publish/", Count: 1}}
+		want := []model.BadURLCount{{Path: "/foo", Count: 25}, {Path: "/publish/", Count: 1}}
 		if len(sum) != 2 || sum[0] != want[0] || sum[1] != want[1] {
 			t.Errorf("summary = %v, want %v", sum, want)
 		}

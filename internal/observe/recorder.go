@@ -66,7 +66,7 @@ type Config struct {
 // observe does not import the data plane).
 type Recorder struct {
 	cfg     Config
-	w       *batchWriter[*model.TxRecord, store.TxLog]
+	w       *batchWriter[*model.TxRecord, model.TxLog]
 	metrics *metrics
 
 	// Settings followed from the store (see watchSettings).
@@ -114,7 +114,7 @@ func New(cfg Config) (*Recorder, error) {
 		cfg.Now = time.Now
 	}
 	r := &Recorder{cfg: cfg, marked: map[string]time.Time{}}
-	r.w = newBatchWriter(batchConfig[*model.TxRecord, store.TxLog]{
+	r.w = newBatchWriter(batchConfig[*model.TxRecord, model.TxLog]{
 		QueueSize: cfg.QueueSize, BatchSize: cfg.BatchSize, FlushInterval: cfg.FlushInterval,
 		DrainTimeout: cfg.DrainTimeout, Attempts: cfg.WriteAttempts,
 		Convert: r.toLog, Write: r.writeBatch, Written: r.batchWritten,

@@ -88,7 +88,7 @@ func record(i int, at time.Time) *model.TxRecord {
 // countLogs returns the number of stored runtime logs.
 func countLogs(t *testing.T, s *store.Store) int64 {
 	t.Helper()
-	p, err := s.TxLogs(context.Background(), store.TxLogFilter{}, model.PageRequest{Page: 1, PageSize: 1})
+	p, err := s.TxLogs(context.Background(), model.TxLogFilter{}, model.PageRequest{Page: 1, PageSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,12 +427,12 @@ func TestRetentionOneAtATime(t *testing.T) {
 			b = a // SQLite: one process owns the file
 		}
 		now := time.Now()
-		var logs []store.TxLog
+		var logs []model.TxLog
 		for i := range 12000 { // more than two delete chunks
-			logs = append(logs, store.TxLog{CorrelationID: fmt.Sprint(i), OccurredAt: now.Add(-40 * 24 * time.Hour),
+			logs = append(logs, model.TxLog{CorrelationID: fmt.Sprint(i), OccurredAt: now.Add(-40 * 24 * time.Hour),
 				Direction: "publish", ResultCode: "success"})
 		}
-		logs = append(logs, store.TxLog{CorrelationID: "fresh", OccurredAt: now, Direction: "publish", ResultCode: "success"})
+		logs = append(logs, model.TxLog{CorrelationID: "fresh", OccurredAt: now, Direction: "publish", ResultCode: "success"})
 		if err := a.CopyTxLogs(ctx, logs); err != nil {
 			t.Fatal(err)
 		}

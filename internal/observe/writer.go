@@ -21,12 +21,12 @@ const (
 // writeBatch stores a batch of records: COPY on PostgreSQL (about 1.5x
 // the records/s of a multi-row INSERT, docs/PERFORMANCE.md), a multi-row
 // INSERT on SQLite.
-func (r *Recorder) writeBatch(ctx context.Context, batch []store.TxLog) error {
+func (r *Recorder) writeBatch(ctx context.Context, batch []model.TxLog) error {
 	return r.cfg.Store.CopyTxLogs(ctx, batch)
 }
 
 // batchWritten counts a stored batch and marks its services' traffic.
-func (r *Recorder) batchWritten(ctx context.Context, batch []store.TxLog) {
+func (r *Recorder) batchWritten(ctx context.Context, batch []model.TxLog) {
 	r.written.Add(int64(len(batch)))
 	r.batches.Add(1)
 	r.metrics.written.Add(float64(len(batch)))
@@ -55,9 +55,9 @@ func (r *Recorder) countWriteDropped(n int) {
 // toLog observes rec's metrics and turns it into a stored log: strings
 // bounded, the backend target stripped of credentials and query, payloads
 // kept only for debug records and cut at debug_max_payload_kb.
-func (r *Recorder) toLog(rec *model.TxRecord) store.TxLog {
+func (r *Recorder) toLog(rec *model.TxRecord) model.TxLog {
 	r.metrics.observe(rec)
-	l := store.TxLog{
+	l := model.TxLog{
 		CorrelationID: store.StorableText(rec.CorrelationID, maxFieldLen),
 		OccurredAt:    rec.OccurredAt,
 		Direction:     store.StorableText(rec.Direction, maxFieldLen),

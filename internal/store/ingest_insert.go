@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // lbEventColumns and genericLogColumns are the columns ingest writes, in
@@ -36,7 +38,7 @@ var (
 
 // fullInsertStmt returns the prepared full-chunk INSERT of b's kind on
 // SQLite when b fills at least one chunk; nil otherwise.
-func (s *Store) fullInsertStmt(ctx context.Context, b *IngestBatch) *sql.Stmt {
+func (s *Store) fullInsertStmt(ctx context.Context, b *model.IngestBatch) *sql.Stmt {
 	switch {
 	case s.dialect != SQLite:
 		return nil
@@ -236,7 +238,7 @@ func sqliteValues(v []any) []any {
 }
 
 // insertLBEvents stores b's new lb events and returns the calls among them.
-func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
+func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *model.IngestBatch, rowIDs []int64) (ingested, error) {
 	keys := make([]eventKey, len(b.LB))
 	for i := range b.LB {
 		keys[i] = keyOf(b.LB[i].OccurredAt, b.LB[i].EventID)
@@ -252,8 +254,8 @@ func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *I
 	for _, i := range idx {
 		e := &b.LB[i]
 		if e.Counted() {
-			out.calls = append(out.calls, call{row: e.Row, source: SourceLB, vendor: b.InstanceVendor, at: e.OccurredAt,
-				failure: e.Failure, isError: EdgeError(e.StatusCode, e.ResultCode, e.SoapFault), latencyMs: e.DurationMs,
+			out.calls = append(out.calls, call{row: e.Row, source: model.SourceLB, vendor: b.InstanceVendor, at: e.OccurredAt,
+				failure: e.Failure, isError: model.EdgeError(e.StatusCode, e.ResultCode, e.SoapFault), latencyMs: e.DurationMs,
 				consumer: e.ClientIP})
 		}
 	}
@@ -261,7 +263,7 @@ func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *I
 }
 
 // insertGenericLogs stores b's new generic logs; each is a call.
-func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
+func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *model.IngestBatch, rowIDs []int64) (ingested, error) {
 	keys := make([]eventKey, len(b.Generic))
 	for i := range b.Generic {
 		keys[i] = keyOf(b.Generic[i].OccurredAt, b.Generic[i].EventID)
@@ -276,15 +278,15 @@ func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b
 	out := ingested{stored: len(idx), calls: make([]call, 0, len(idx))}
 	for _, i := range idx {
 		g := &b.Generic[i]
-		out.calls = append(out.calls, call{row: g.Row, source: SourceGeneric, vendor: g.Vendor, at: g.OccurredAt,
-			failure: g.Failure, isError: EdgeError(g.StatusCode, g.ResultCode, g.SoapFault), latencyMs: g.LatencyMs,
+		out.calls = append(out.calls, call{row: g.Row, source: model.SourceGeneric, vendor: g.Vendor, at: g.OccurredAt,
+			failure: g.Failure, isError: model.EdgeError(g.StatusCode, g.ResultCode, g.SoapFault), latencyMs: g.LatencyMs,
 			consumer: g.ConsumerIP})
 	}
 	return out, nil
 }
 
 // lbEventValues returns the lbEventColumns values of b's event i.
-func lbEventValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+func lbEventValues(b *model.IngestBatch, rowIDs []int64) func(i int) []any {
 	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
 	return func(i int) []any {
 		e := &b.LB[i]
@@ -298,7 +300,7 @@ func lbEventValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
 }
 
 // genericLogValues returns the genericLogColumns values of b's log i.
-func genericLogValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+func genericLogValues(b *model.IngestBatch, rowIDs []int64) func(i int) []any {
 	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
 	return func(i int) []any {
 		g := &b.Generic[i]

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Rollup keys and values built from one batch's calls.
@@ -50,7 +52,7 @@ type (
 // observability aggregation (traffic_dirty_hours). Every statement handles
 // its keys in sorted order, so concurrent batches lock rollup rows in one
 // order (no deadlock); the marks are appended last and lock nothing.
-func applyRollups(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, spans []rowSpan, calls []call) error {
+func applyRollups(ctx context.Context, tx *Tx, b *model.IngestBatch, rowIDs []int64, spans []rowSpan, calls []call) error {
 	hours := map[hourKey]*hourAgg{}
 	minutes := map[minuteKey]*countAgg{}
 	consumers := map[consumeKey]*consumeAgg{}
@@ -266,7 +268,7 @@ func columnArrays(rows [][]any) ([]any, []string) {
 // its source seen, sets its lb instance (and that instance's vendor) when
 // it had none, and records the onboarded service it matches now. A row
 // that vanished (retention, concurrently) fails the batch for a retry.
-func touchRows(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, spans []rowSpan) error {
+func touchRows(ctx context.Context, tx *Tx, b *model.IngestBatch, rowIDs []int64, spans []rowSpan) error {
 	order := make([]int, len(rowIDs))
 	for i := range order {
 		order[i] = i
