@@ -155,7 +155,7 @@ func (s *Service) commit(w http.ResponseWriter, r *http.Request, inst Instance, 
 	var res model.IngestResult
 	if n > 0 {
 		var err error
-		res, err = s.cfg.Store.Ingest(r.Context(), batch)
+		res, err = s.cfg.Store.Ingest(r.Context(), batch, Rollups)
 		if err != nil {
 			return storeError(r.Context(), err)
 		}

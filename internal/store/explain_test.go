@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
@@ -30,7 +31,7 @@ func TestDiscoveryQueryPlans(t *testing.T) {
 					e.Failure, e.StatusCode, e.ResultCode = false, 200, "ok"
 				}
 			}
-			if _, err := st.Ingest(ctx, b); err != nil {
+			if _, err := st.Ingest(ctx, b, discovery.Rollups); err != nil {
 				t.Fatal(err)
 			}
 			gtids = append(gtids, uuid.UUID(b.LB[0].GlobalTransactionID).String())
@@ -41,7 +42,7 @@ func TestDiscoveryQueryPlans(t *testing.T) {
 			gb.Generic = append(gb.Generic, model.GenericLog{EventID: uuid.New(), Vendor: "kong", RawURI: "/g",
 				OccurredAt: at.Add(time.Duration(i) * time.Second), StatusCode: 200 + 300*(i%7/6), ResultCode: "ok", Failure: i%7 == 6})
 		}
-		if _, err := st.Ingest(ctx, gb); err != nil {
+		if _, err := st.Ingest(ctx, gb, discovery.Rollups); err != nil {
 			t.Fatal(err)
 		}
 		if st.Dialect() == store.Postgres {

@@ -20,15 +20,16 @@ const ingestAttempts = 3
 // the discovery rows it touches, its events whose ids are not stored yet,
 // and the rollups of exactly those events. Duplicates (ids already stored
 // or repeated within the batch) are counted, not stored. When Ingest
-// returns nil the batch is committed.
-func (s *Store) Ingest(ctx context.Context, b *model.IngestBatch) (model.IngestResult, error) {
+// returns nil the batch is committed. rollup computes the rollups of the
+// newly stored events (discovery.Rollups).
+func (s *Store) Ingest(ctx context.Context, b *model.IngestBatch, rollup RollupFunc) (model.IngestResult, error) {
 	if len(b.LB) > 0 && len(b.Generic) > 0 {
 		return model.IngestResult{}, errors.New("store: ingest batch mixes lb events and generic logs")
 	}
 	var err error
 	for range ingestAttempts {
 		var res model.IngestResult
-		res, err = s.ingestOnce(ctx, b)
+		res, err = s.ingestOnce(ctx, b, rollup)
 		if err == nil {
 			return res, nil
 		}
@@ -39,7 +40,7 @@ func (s *Store) Ingest(ctx context.Context, b *model.IngestBatch) (model.IngestR
 	return model.IngestResult{}, err
 }
 
-func (s *Store) ingestOnce(ctx context.Context, b *model.IngestBatch) (model.IngestResult, error) {
+func (s *Store) ingestOnce(ctx context.Context, b *model.IngestBatch, rollup RollupFunc) (model.IngestResult, error) {
 	var res model.IngestResult
 	spans := rowSpans(b)
 	full := s.fullInsertStmt(ctx, b)
@@ -48,7 +49,7 @@ func (s *Store) ingestOnce(ctx context.Context, b *model.IngestBatch) (model.Ing
 		if err != nil {
 			return err
 		}
-		var fresh ingested
+		var fresh []int
 		if len(b.LB) > 0 {
 			fresh, err = insertLBEvents(ctx, tx, cp, full, b, rowIDs)
 		} else {
@@ -57,9 +58,9 @@ func (s *Store) ingestOnce(ctx context.Context, b *model.IngestBatch) (model.Ing
 		if err != nil {
 			return err
 		}
-		res.Stored = fresh.stored
-		res.Duplicates = len(b.LB) + len(b.Generic) - fresh.stored
-		return applyRollups(ctx, tx, b, rowIDs, spans, fresh.calls)
+		res.Stored = len(fresh)
+		res.Duplicates = len(b.LB) + len(b.Generic) - len(fresh)
+		return applyRollups(ctx, tx, b, rowIDs, spans, rollup(b, rowIDs, fresh))
 	})
 	return res, err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
@@ -60,7 +61,7 @@ func TestIngestIdempotentAndRollups(t *testing.T) {
 		b := lbBatch(t, at, 10)
 		// An id repeated within the batch is stored once.
 		b.LB = append(b.LB, b.LB[0])
-		res, err := st.Ingest(ctx, b)
+		res, err := st.Ingest(ctx, b, discovery.Rollups)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestIngestIdempotentAndRollups(t *testing.T) {
 			t.Fatalf("first ingest %+v, want 40 stored, 1 duplicate", res)
 		}
 		// The same batch again stores nothing and counts nothing twice.
-		res, err = st.Ingest(ctx, b)
+		res, err = st.Ingest(ctx, b, discovery.Rollups)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func TestIngestConcurrentDuplicates(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				res, err := st.Ingest(ctx, batches[g%2])
+				res, err := st.Ingest(ctx, batches[g%2], discovery.Rollups)
 				mu.Lock()
 				defer mu.Unlock()
 				stored += res.Stored
@@ -164,7 +165,7 @@ func BenchmarkIngestBatch(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				if _, err := st.Ingest(context.Background(), batches[i]); err != nil {
+				if _, err := st.Ingest(context.Background(), batches[i], discovery.Rollups); err != nil {
 					b.Fatal(err)
 				}
 			}
