@@ -14,7 +14,7 @@ import (
 )
 
 // resultCodes are the result codes of runtime transactions (SPEC 4.11
-// rule 4 plus success; dataplane.Result*).
+// rule 4 plus success; model.Result*).
 var resultCodes = []string{"success", "failed", "backend_failure", "error", "timeout", "response_schema_violation"}
 
 // runtimeDirections are the direction filter values of runtime logs.

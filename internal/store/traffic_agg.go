@@ -140,7 +140,7 @@ func nullFloat(v sql.NullFloat64) *float64 {
 	return &v.Float64
 }
 
-// hourlyColumns are the columns of traffic_hourly, in HourlyRow order.
+// hourlyColumns are the columns of traffic_hourly, in model.HourlyRow order.
 const hourlyColumns = "source, hour, tenant_id, direction, environment, service_key, operation_key, service_id, " +
 	"requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms"
 

@@ -9,7 +9,7 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// edgeErrorSQL is EdgeError over the columns of alias a (lb_events or
+// edgeErrorSQL is model.EdgeError over the columns of alias a (lb_events or
 // generic_logs), 1 or 0.
 func edgeErrorSQL(a string) string {
 	return "CASE WHEN " + a + ".soap_fault OR " + a + ".status_code >= 400 OR " + a +

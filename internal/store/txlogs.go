@@ -246,7 +246,7 @@ func (tx *Tx) DeleteTxLogsBefore(ctx context.Context, t time.Time, limit int) (i
 	return res.RowsAffected()
 }
 
-// TxLatencyPercentiles computes TxLatency over the logs matching f (the
+// TxLatencyPercentiles computes model.TxLatency over the logs matching f (the
 // converter-overhead figures of the load benchmarks read it). Portable SQL:
 // a count, then one ordered OFFSET probe per percentile.
 func (s *Store) TxLatencyPercentiles(ctx context.Context, f model.TxLogFilter) (model.TxLatency, error) {
