@@ -10,6 +10,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/loadgen"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -112,7 +113,7 @@ func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer,
 	if err := st.Migrate(ctx); err != nil {
 		return err
 	}
-	var inst store.IngestInstance
+	var inst model.IngestInstance
 	err = st.Transact(ctx, func(tx *store.Tx) (err error) {
 		inst, err = tx.IngestInstance(ctx, instance)
 		return err

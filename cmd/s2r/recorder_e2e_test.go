@@ -62,7 +62,7 @@ func testServeRecords(t *testing.T, env map[string]string, db store.Config) {
 
 	var trace struct {
 		Records []struct {
-			Record store.TxLog `json:"record"`
+			Record model.TxLog `json:"record"`
 		} `json:"records"`
 	}
 	poll.Until(t, 10*time.Second, "the 404 recorded", func() bool {
@@ -103,7 +103,7 @@ func testServeRecords(t *testing.T, env map[string]string, db store.Config) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	page, err := st.TxLogs(ctx, store.TxLogFilter{CorrelationID: "cid-e2e-last"}, model.PageRequest{Page: 1, PageSize: 1})
+	page, err := st.TxLogs(ctx, model.TxLogFilter{CorrelationID: "cid-e2e-last"}, model.PageRequest{Page: 1, PageSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/s2r-project/s2r/internal/admin"
 	"github.com/s2r-project/s2r/internal/async"
-	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/console"
 	"github.com/s2r-project/s2r/internal/dataplane"
@@ -23,7 +22,6 @@ import (
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
 	"github.com/s2r-project/s2r/internal/notify"
-	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
@@ -42,7 +40,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	tuneGC(getenv)
-	log := obs.NewLogger(stderr, cfg.LogLevel)
+	log := newLogger(stderr, cfg.LogLevel)
 	slog.SetDefault(log) // apierr logs internal errors through the default logger
 
 	lic, err := license.Load(cfg.LicenseFile)
@@ -83,7 +81,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 
-	reg := obs.NewRegistry()
+	reg := server.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
 		return err
@@ -95,7 +93,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
 	}
-	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
+	badURLs := observe.NewBadURLRecorder(observe.BadURLConfig{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}

@@ -24,17 +24,17 @@ func seedTxLogs(t *testing.T, st *store.Store, now time.Time) {
 		code   string
 		status int
 	}{{"success", 200}, {"failed", 400}, {"backend_failure", 502}, {"timeout", 504}}
-	var logs []store.TxLog
+	var logs []model.TxLog
 	for i := range 40 {
 		r := results[i%4]
-		logs = append(logs, store.TxLog{
+		logs = append(logs, model.TxLog{
 			CorrelationID: fmt.Sprintf("cid-%02d", i), OccurredAt: now.Add(-time.Duration(i) * time.Minute),
 			Direction: []string{"publish", "consume"}[i%2], Environment: "dev",
 			ServiceKey: []string{"calc", "weather"}[i%2], OperationKey: "add", Method: "POST", Path: "/publish/dev/calc/add",
 			HTTPStatus: r.status, ResultCode: r.code, TotalMs: float64(i), ConverterMs: float64(i) / 100,
 		})
 	}
-	logs = append(logs, store.TxLog{
+	logs = append(logs, model.TxLog{
 		CorrelationID: "cid-debug", OccurredAt: now.Add(-48 * time.Hour), Direction: "publish", Environment: "prod",
 		ServiceKey: "calc", OperationKey: "add", Method: "POST", Path: "/publish/prod/calc/add", HTTPStatus: 200,
 		ResultCode: "success", Debug: true, RequestPayload: []byte(`{"a":1}`), BackendResponse: []byte("<r>\xff</r>"),
@@ -75,7 +75,7 @@ func TestRuntimeLogs(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.query, func(t *testing.T) {
-				var page model.ObservabilityPageRecord[store.TxLog]
+				var page model.ObservabilityPageRecord[model.TxLog]
 				api.Do("GET", "/admin/v1/runtime-logs?"+tt.query, readerEmail, "").WantStatus(t, 200).Decode(t, &page)
 				first := ""
 				if len(page.Items) > 0 {
@@ -101,9 +101,9 @@ func TestRuntimeLogs(t *testing.T) {
 			})
 		}
 		t.Run("latency", func(t *testing.T) {
-			var lat store.TxLatency
+			var lat model.TxLatency
 			api.Do("GET", "/admin/v1/runtime-logs/latency?serviceKey=calc", readerEmail, "").WantStatus(t, 200).Decode(t, &lat)
-			want := store.TxLatency{Count: 20, ConverterP50Ms: 0.18, ConverterP99Ms: 0.38, TotalP50Ms: 18, TotalP99Ms: 38}
+			want := model.TxLatency{Count: 20, ConverterP50Ms: 0.18, ConverterP99Ms: 0.38, TotalP50Ms: 18, TotalP99Ms: 38}
 			if diff := cmp.Diff(want, lat); diff != "" {
 				t.Errorf("latency (-want +got):\n%s", diff)
 			}
@@ -117,7 +117,7 @@ func TestBadURLSummaryEndpoint(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		api.srv.now = func() time.Time { return now }
 		ctx := context.Background()
-		attempts := []store.BadURLAttempt{
+		attempts := []model.BadURLAttempt{
 			{Path: "/publish/", Method: "GET", At: now.Add(-time.Hour)},
 			{Path: "/publish/", Method: "POST", At: now.Add(-time.Minute)},
 			{Path: "/foo", Method: "GET", At: now.Add(-30 * time.Hour)},

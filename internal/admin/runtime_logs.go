@@ -11,11 +11,10 @@ import (
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 // resultCodes are the result codes of runtime transactions (SPEC 4.11
-// rule 4 plus success; dataplane.Result*).
+// rule 4 plus success; model.Result*).
 var resultCodes = []string{"success", "failed", "backend_failure", "error", "timeout", "response_schema_violation"}
 
 // runtimeDirections are the direction filter values of runtime logs.
@@ -40,14 +39,14 @@ var docGetRuntimeLogs = adminapi.Doc{
 	Summary: "Runtime transaction logs (one per publish, consume or gateway request), newest first, filtered and paginated. " +
 		"Without window, start/end or correlationId the window is the last 24 hours. Payloads are never listed: see debug-traces.",
 	Query:    append(runtimeLogFilterParams[:len(runtimeLogFilterParams):len(runtimeLogFilterParams)], adminapi.PageParams...),
-	Response: model.ObservabilityPageRecord[store.TxLog]{},
+	Response: model.ObservabilityPageRecord[model.TxLog]{},
 }
 
 var docGetRuntimeLatency = adminapi.Doc{
 	Summary: "Latency percentiles (nearest rank, milliseconds) of the runtime logs matching the runtime-logs filters: " +
 		"total and converter overhead (time s2r spent apart from the backend), p50 and p99, with the record count.",
 	Query:    runtimeLogFilterParams,
-	Response: store.TxLatency{},
+	Response: model.TxLatency{},
 }
 
 // getRuntimeLogs lists runtime transaction logs (SPEC 4.10).
@@ -83,13 +82,13 @@ func (s *server) getRuntimeLatency(w http.ResponseWriter, r *http.Request) error
 
 // parseTxLogFilter reads the runtime-log filters; a bad one is 400
 // S2R-VAL-0400 naming the parameter.
-func (s *server) parseTxLogFilter(q url.Values) (store.TxLogFilter, error) {
+func (s *server) parseTxLogFilter(q url.Values) (model.TxLogFilter, error) {
 	now := s.now()
 	tr, err := adminapi.ParseTimeRange(q, now)
 	if err != nil {
-		return store.TxLogFilter{}, err
+		return model.TxLogFilter{}, err
 	}
-	f := store.TxLogFilter{
+	f := model.TxLogFilter{
 		Environment:   q.Get("environment"),
 		ServiceKey:    q.Get("serviceKey"),
 		OperationKey:  q.Get("operationKey"),

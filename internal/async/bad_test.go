@@ -67,7 +67,7 @@ func TestAsyncBadCallbacks(t *testing.T) {
 		// The refused callbacks were recorded, under their own correlation
 		// ids (before the execution was known) or the execution's.
 		poll.Until(t, 10*time.Second, "records of refused callbacks", func() bool {
-			p, err := st.TxLogs(context.Background(), store.TxLogFilter{ServiceKey: "calc", OperationKey: "add",
+			p, err := st.TxLogs(context.Background(), model.TxLogFilter{ServiceKey: "calc", OperationKey: "add",
 				Since: time.Now().Add(-time.Hour)}, model.PageRequest{Page: 1, PageSize: 200})
 			if err != nil {
 				t.Fatal(err)

@@ -125,7 +125,7 @@ func TestAsyncFlow(t *testing.T) {
 		// authentication (the refused one is recorded under its own id).
 		want := map[string]int{"POST 202": 1, "GET 200": 3, "GET 401": 3, "POST 200": 1, "POST 409": 1}
 		var got map[string]int
-		var logs []store.TxLog
+		var logs []model.TxLog
 		poll.Until(t, 10*time.Second, "records of order-42", func() bool {
 			logs = s.txLogs("order-42", 0)
 			got = map[string]int{}

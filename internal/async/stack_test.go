@@ -16,7 +16,6 @@ import (
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/server"
@@ -89,7 +88,7 @@ func newStack(t testing.TB, st *store.Store) *stack {
 		Backends: dataplane.DefaultBackend{Client: client}, Logger: log, Async: x, MaxPayloadMB: func() int { return 1 }})
 	adm := admin.New(admin.Config{Store: st, Secrets: box, Logger: log, BootstrapAdmins: []string{rootEmail},
 		Version: "test", Routes: x.Routes(d)})
-	reg := obs.NewRegistry()
+	reg := server.NewRegistry()
 	metrics, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +256,7 @@ func (s *stack) execution(id string) model.AsyncExecution {
 
 // txLogs waits until the recorder has stored at least n runtime logs of
 // correlation id (10 s at most) and returns them.
-func (s *stack) txLogs(id string, n int) []store.TxLog {
+func (s *stack) txLogs(id string, n int) []model.TxLog {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -62,7 +62,7 @@ func (d *Dispatcher) servePoll(w http.ResponseWriter, r *http.Request, t Target,
 		e := apierr.Resolve(err, apierr.RunInternal)
 		apierr.Log(r.Context(), e)
 		n = writeShapedError(w, svc.ErrorShape, e, correlation.ID(r.Context()))
-		rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = e.Status(), e.Code, ResultForCode(e.Code)
+		rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = e.Status(), e.Code, model.ResultForCode(e.Code)
 	} else {
 		h := w.Header()
 		h.Set("Content-Type", "application/json; charset=utf-8")
@@ -72,7 +72,7 @@ func (d *Dispatcher) servePoll(w http.ResponseWriter, r *http.Request, t Target,
 		w.WriteHeader(http.StatusOK)
 		w.Write(body)
 		n = len(body)
-		rec.HTTPStatus, rec.ResultCode = http.StatusOK, ResultSuccess
+		rec.HTTPStatus, rec.ResultCode = http.StatusOK, model.ResultSuccess
 	}
 	rec.ResponseBytes = int64(n)
 	rec.TotalMs = Ms(d.cfg.Now().Sub(start))

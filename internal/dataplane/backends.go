@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
@@ -44,7 +45,7 @@ func (d DefaultBackend) Do(ctx context.Context, svc *routing.Service, req upstre
 type backendCall struct {
 	d     *Dispatcher
 	r     *http.Request // the client's request: its context and traceparent
-	rec   *TxRecord
+	rec   *model.TxRecord
 	debug bool // record what was sent and received
 	maxMB int  // the largest backend response accepted, in MiB
 }
@@ -61,7 +62,7 @@ func (c backendCall) do(svc *routing.Service, req upstream.Request) (*upstream.R
 	resp, b, err := c.d.cfg.Backends.Do(ctx, svc, req)
 	c.rec.BackendMs = Ms(time.Since(t0))
 	if b != nil {
-		c.rec.BackendTarget = RedactTarget(b.Profile.EndpointURL)
+		c.rec.BackendTarget = model.RedactTarget(b.Profile.EndpointURL)
 	}
 	if c.debug {
 		c.rec.BackendRequest = req.Body

@@ -26,7 +26,7 @@ import (
 // callback is recorded as a runtime transaction (direction publish).
 func (d *Dispatcher) serveCallback(w http.ResponseWriter, r *http.Request) {
 	start := d.cfg.Now()
-	rec := &TxRecord{CorrelationID: correlation.ID(r.Context()), OccurredAt: start, Direction: Publish,
+	rec := &model.TxRecord{CorrelationID: correlation.ID(r.Context()), OccurredAt: start, Direction: model.DirectionPublish,
 		Method: r.Method, Path: r.URL.Path, ClientIP: clientIP(r)}
 	e, err := d.callback(r, rec)
 	var n int
@@ -39,7 +39,7 @@ func (d *Dispatcher) serveCallback(w http.ResponseWriter, r *http.Request) {
 		body := apierr.MarshalJSONBody(ae, correlation.ID(r.Context()))
 		writeJSON(w, ae.Status(), body)
 		n = len(body)
-		rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = ae.Status(), ae.Code, ResultForCode(ae.Code)
+		rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = ae.Status(), ae.Code, model.ResultForCode(ae.Code)
 	} else {
 		body, _ := marshalJSON(struct {
 			CorrelationID string `json:"correlationId"`
@@ -47,7 +47,7 @@ func (d *Dispatcher) serveCallback(w http.ResponseWriter, r *http.Request) {
 		}{e.CorrelationID, e.Status})
 		writeJSON(w, http.StatusOK, body)
 		n = len(body)
-		rec.HTTPStatus, rec.ResultCode = http.StatusOK, ResultSuccess
+		rec.HTTPStatus, rec.ResultCode = http.StatusOK, model.ResultSuccess
 		if rec.Debug {
 			rec.ResponsePayload = body
 		}
@@ -66,7 +66,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-func (d *Dispatcher) callback(r *http.Request, rec *TxRecord) (model.AsyncExecution, error) {
+func (d *Dispatcher) callback(r *http.Request, rec *model.TxRecord) (model.AsyncExecution, error) {
 	var none model.AsyncExecution
 	key, ok := parseCallbackPath(r.URL.Path)
 	rec.Environment, rec.ServiceKey, rec.OperationKey = key.Environment, key.ServiceKey, key.OperationKey
@@ -204,7 +204,7 @@ func readLimited(r *http.Request, maxMB int) ([]byte, error) {
 // validation, the response mapping): a Fault fails the execution, a
 // conversion error fails it with the S2R error, anything else completes
 // it with the converted JSON.
-func (d *Dispatcher) convertCallback(r *http.Request, svc *routing.Service, op *routing.Operation, id string, body []byte, rec *TxRecord) model.AsyncOutcome {
+func (d *Dispatcher) convertCallback(r *http.Request, svc *routing.Service, op *routing.Operation, id string, body []byte, rec *model.TxRecord) model.AsyncOutcome {
 	c := &publishCall{d: d, r: r, svc: svc, op: op, rec: rec, cid: id, maxMB: maxPayloadMB(d.cfg.MaxPayloadMB)}
 	out, err := c.convertResponse(&upstream.Response{StatusCode: http.StatusOK, Body: body})
 	defer c.release()
@@ -231,7 +231,7 @@ func (d *Dispatcher) ConvertCallback(r *http.Request, key model.AsyncKey, id str
 		return info, model.AsyncOutcome{}, apierr.Wrap(apierr.ValBadRequest, err,
 			"the callback is not a well-formed SOAP 1.1 or 1.2 envelope: "+err.Error())
 	}
-	out := d.convertCallback(r, svc, op, id, body, &TxRecord{})
+	out := d.convertCallback(r, svc, op, id, body, &model.TxRecord{})
 	out.Callback = RedactCallback(body, lim)
 	return info, out, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/xmlstream"
@@ -23,7 +24,7 @@ type consumeCall struct {
 	w     http.ResponseWriter
 	svc   *routing.Service
 	op    *routing.Operation
-	rec   *TxRecord
+	rec   *model.TxRecord
 	cid   string
 	debug bool
 	// version is the SOAP version of the request, hence of the answer and
@@ -52,7 +53,7 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 	c.debug = svc.DebugEnabled
 	c.rec.Debug = c.debug
 	if c.debug {
-		c.rec.Headers = &DebugHeaders{Request: r.Header.Clone()}
+		c.rec.Headers = &model.DebugHeaders{Request: r.Header.Clone()}
 	}
 
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
@@ -108,9 +109,9 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 // finish completes the record and hands it to the recorder.
 func (c *consumeCall) finish(status, n int, e *apierr.Error, start time.Time) {
 	c.rec.HTTPStatus = status
-	c.rec.ResultCode = ResultSuccess
+	c.rec.ResultCode = model.ResultSuccess
 	if e != nil {
-		c.rec.ErrorCode, c.rec.ResultCode = e.Code, ResultForCode(e.Code)
+		c.rec.ErrorCode, c.rec.ResultCode = e.Code, model.ResultForCode(e.Code)
 	}
 	c.rec.ResponseBytes = int64(n)
 	c.rec.TotalMs = Ms(c.d.cfg.Now().Sub(start))

@@ -57,14 +57,14 @@ func TestConsume(t *testing.T) {
 				`<ns1:total>12345678901234567890.000000001</ns1:total>`, `<ns1:paid>false</ns1:paid>`, `<ns1:tags>one</ns1:tags>`,
 				`xsi:nil="true"`, `GetOrderResponse`},
 			wantREST:   &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"},
-			wantResult: ResultSuccess},
+			wantResult: model.ResultSuccess},
 		{name: "create by body element: POST JSON body, SOAP 1.2", backend: jsonAnswer(201, order1),
 			ct: `application/soap+xml; charset=utf-8`, body: soap12(createOrder),
 			wantStatus: 200, wantCT: "application/soap+xml; charset=utf-8",
 			wantBody: []string{`http://www.w3.org/2003/05/soap-envelope`, `CreateOrderResponse`},
 			wantREST: &restSeen{method: "POST", uri: "/api/orders", ct: "application/json",
 				body: `{"order":{"id":-42,"name":"a <b> & ✓","total":0.10,"paid":true,"tags":["x","y"],"note":null}}`},
-			wantResult: ResultSuccess},
+			wantResult: model.ResultSuccess},
 		{name: "1.2 action parameter", backend: jsonAnswer(200, order1),
 			ct: `application/soap+xml; charset=utf-8; action="urn:example:orders:GetOrder"`, body: soap12(getOrder),
 			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}},
@@ -89,7 +89,7 @@ func TestConsume(t *testing.T) {
 		{name: "backend 404 safe: no body in the fault", backend: jsonAnswer(404, `{"error":"no such order","secret":"s3"}`),
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCT: "text/xml; charset=utf-8",
 			wantCode: "S2R-RUN-0502", wantBody: []string{`<faultcode>soap:Server</faultcode>`, `backendStatus">404<`},
-			wantResult: ResultBackendFailure},
+			wantResult: model.ResultBackendFailure},
 		{name: "backend 404 full: JSON body in the fault detail", backend: jsonAnswer(404, `{"error": "no such order"}`),
 			edit: func(s *routing.Source) { s.Service.FaultDetailExposureMode = model.FaultDetailFull },
 			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCT: "application/soap+xml; charset=utf-8",
@@ -102,7 +102,7 @@ func TestConsume(t *testing.T) {
 			ct: "text/xml", body: soap11(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502"},
 		{name: "backend hanging: timeout", backend: func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Second) },
 			edit: func(s *routing.Source) { ms := 100; s.Operations[0].TimeoutMs = &ms },
-			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout,
+			ct:   "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0424", wantResult: model.ResultTimeout,
 			wantBody: []string{`<env:Value>env:Receiver</env:Value>`}},
 		{name: "oversized request", ct: "application/soap+xml", body: soap12(strings.Repeat(" ", 1<<20) + getOrder),
 			wantStatus: 400, wantCode: "S2R-RUN-0413", refused: true, wantBody: []string{`<env:Value>env:Sender</env:Value>`}},
@@ -116,7 +116,7 @@ func TestConsume(t *testing.T) {
 			ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-RUN-0502",
 			wantBody: []string{`&lt;html&gt;oops&lt;/html&gt;`}},
 		{name: "wrong content type", ct: "application/json", body: `{}`, wantStatus: 400, wantCode: "S2R-VAL-0400",
-			wantResult: ResultFailed},
+			wantResult: model.ResultFailed},
 		{name: "wrong method, SOAP 1.1", method: "GET", ct: "text/xml", wantStatus: 405, wantCT: "text/xml; charset=utf-8",
 			wantCode: "S2R-RUN-0411"},
 		{name: "wrong method", method: "PUT", ct: "application/soap+xml", body: soap12(getOrder), wantStatus: 405,
@@ -144,7 +144,7 @@ func TestConsume(t *testing.T) {
 			body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h:Auth xmlns:h="urn:h"><h:user>u</h:user></h:Auth>` +
 				`<h:T xmlns:h="urn:h" s:mustUnderstand="0">t</h:T><h:Other xmlns:h="urn:h" s:mustUnderstand="1" s:actor="urn:someone-else"/></s:Header><s:Body>` +
 				getOrder + `</s:Body></s:Envelope>`,
-			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}, wantResult: ResultSuccess},
+			wantStatus: 200, wantREST: &restSeen{method: "GET", uri: "/api/orders/9007199254740993?lang=fr"}, wantResult: model.ResultSuccess},
 		{name: "no such resource under the service", path: "/consume/dev/orders/other", ct: "text/xml", body: soap11(getOrder),
 			wantStatus: 500, wantCode: "S2R-RUN-0404"},
 	}
@@ -189,7 +189,7 @@ func TestConsume(t *testing.T) {
 				t.Fatalf("%d records, want 1", len(recs))
 			}
 			rec := recs[0]
-			if rec.HTTPStatus != res.status || rec.Direction != Consume || (rec.ServiceKey != "orders") != tc.refused {
+			if rec.HTTPStatus != res.status || rec.Direction != model.DirectionConsume || (rec.ServiceKey != "orders") != tc.refused {
 				t.Errorf("record = %+v", rec)
 			}
 			if tc.wantCode != "" && rec.ErrorCode != tc.wantCode {
@@ -299,7 +299,7 @@ func TestConsumeDebugRecord(t *testing.T) {
 		t.Fatalf("%d records", len(recs))
 	}
 	r := recs[0]
-	if !r.Debug || r.OperationKey != "create-order" || r.BackendTarget == "" || r.ResultCode != ResultSuccess {
+	if !r.Debug || r.OperationKey != "create-order" || r.BackendTarget == "" || r.ResultCode != model.ResultSuccess {
 		t.Errorf("record = %+v", r)
 	}
 	for name, p := range map[string][]byte{"request": r.RequestPayload, "response": r.ResponsePayload,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
@@ -87,7 +88,7 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 // gatewayFail answers err in the SPEC 7.1 JSON shape and records it. A
 // refusal closes the connection so the server does not drain the unread
 // body either.
-func (d *Dispatcher) gatewayFail(w http.ResponseWriter, r *http.Request, rec *TxRecord, err error) {
+func (d *Dispatcher) gatewayFail(w http.ResponseWriter, r *http.Request, rec *model.TxRecord, err error) {
 	e := apierr.Resolve(err, apierr.RunInternal)
 	w.Header().Set("Connection", "close")
 	apierr.Render(w, r, e, apierr.RunInternal)
@@ -97,10 +98,10 @@ func (d *Dispatcher) gatewayFail(w http.ResponseWriter, r *http.Request, rec *Tx
 // finishGatewayRecord completes rec and hands it to the recorder. A 5xx
 // the backend answered itself (relayed untouched, no S2R code) is a
 // backend failure.
-func (d *Dispatcher) finishGatewayRecord(rec *TxRecord, status int, code string) {
-	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = status, code, ResultForCode(code)
+func (d *Dispatcher) finishGatewayRecord(rec *model.TxRecord, status int, code string) {
+	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = status, code, model.ResultForCode(code)
 	if code == "" && status >= 500 {
-		rec.ResultCode = ResultBackendFailure
+		rec.ResultCode = model.ResultBackendFailure
 	}
 	rec.TotalMs = Ms(time.Since(rec.OccurredAt))
 	d.cfg.Recorder.Record(rec)

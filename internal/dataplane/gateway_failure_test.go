@@ -14,6 +14,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
@@ -58,10 +59,10 @@ func TestGatewayBackendFailures(t *testing.T) {
 		code      string
 		result    string
 	}{
-		{name: "refused", url: refused, status: 502, code: apierr.RunBackendFault, result: dataplane.ResultBackendFailure},
-		{name: "timeout", url: hang.URL, status: 504, code: apierr.RunBackendTimeout, result: dataplane.ResultTimeout},
-		{name: "fault relayed untouched", url: fault.URL, status: 500, result: dataplane.ResultBackendFailure},
-		{name: "response over the limit", url: big.URL, status: 413, code: apierr.RunPayloadTooLarge, result: dataplane.ResultBackendFailure},
+		{name: "refused", url: refused, status: 502, code: apierr.RunBackendFault, result: model.ResultBackendFailure},
+		{name: "timeout", url: hang.URL, status: 504, code: apierr.RunBackendTimeout, result: model.ResultTimeout},
+		{name: "fault relayed untouched", url: fault.URL, status: 500, result: model.ResultBackendFailure},
+		{name: "response over the limit", url: big.URL, status: 413, code: apierr.RunPayloadTooLarge, result: model.ResultBackendFailure},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +108,7 @@ func TestGatewayStreamedResponseOverLimit(t *testing.T) {
 		t.Fatalf("got a complete answer of %d bytes", len(body))
 	}
 	rec := gw.recs.after(t, 0)
-	if rec.ErrorCode != apierr.RunPayloadTooLarge || rec.ResultCode != dataplane.ResultBackendFailure || rec.ResponseBytes > 1<<20 {
+	if rec.ErrorCode != apierr.RunPayloadTooLarge || rec.ResultCode != model.ResultBackendFailure || rec.ResponseBytes > 1<<20 {
 		t.Fatalf("record %+v", rec)
 	}
 }
@@ -294,7 +295,7 @@ func TestGatewayInBodyFault(t *testing.T) {
 			t.Fatalf("got %d %q %v", status, body, err)
 		}
 		rec := gw.recs.after(t, 0)
-		if rec.InBodyFault != tt.want || rec.ResultCode != dataplane.ResultSuccess {
+		if rec.InBodyFault != tt.want || rec.ResultCode != model.ResultSuccess {
 			t.Fatalf("answer %q: record %+v", tt.answer, rec)
 		}
 	}

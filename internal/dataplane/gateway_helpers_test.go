@@ -32,16 +32,16 @@ func (m gwRoutes) Lookup(k dataplane.RouteKey) (*dataplane.Route, bool) {
 // gwRecords keeps every transaction record.
 type gwRecords struct {
 	mu   sync.Mutex
-	recs []*dataplane.TxRecord
+	recs []*model.TxRecord
 }
 
-func (l *gwRecords) Record(r *dataplane.TxRecord) {
+func (l *gwRecords) Record(r *model.TxRecord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.recs = append(l.recs, r)
 }
 
-func (l *gwRecords) last(t *testing.T) *dataplane.TxRecord {
+func (l *gwRecords) last(t *testing.T) *model.TxRecord {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -60,7 +60,7 @@ func (l *gwRecords) count() int {
 
 // after waits for record number n+1 (the handler records after the client
 // has its answer) and returns it.
-func (l *gwRecords) after(t *testing.T, n int) *dataplane.TxRecord {
+func (l *gwRecords) after(t *testing.T, n int) *model.TxRecord {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for l.count() <= n {

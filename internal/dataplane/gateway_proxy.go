@@ -16,6 +16,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
@@ -88,7 +89,7 @@ func (d *Dispatcher) initGateway() {
 
 // proxyGateway streams the request to the selected backend and the answer
 // back, and records the transaction.
-func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *TxRecord, svc *routing.Service, client netip.Addr, limit int64) {
+func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *model.TxRecord, svc *routing.Service, client netip.Addr, limit int64) {
 	call := &gwCall{svc: svc, pool: poolOf(svc), client: client, inHost: r.Host, inProto: "http", respLimit: limit}
 	if r.TLS != nil {
 		call.inProto = "https"
@@ -114,7 +115,7 @@ func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *T
 }
 
 // recordGateway completes the record of a proxied request.
-func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter) {
+func (d *Dispatcher) recordGateway(rec *model.TxRecord, call *gwCall, sw *statusWriter) {
 	if call.body != nil {
 		rec.RequestBytes = call.body.n.Load()
 	}
@@ -132,7 +133,7 @@ func (d *Dispatcher) recordGateway(rec *TxRecord, call *gwCall, sw *statusWriter
 		// Over the limit on the response side: the backend's fault
 		// (docs/decisions-gateway.md), even when the status was sent.
 		rec.ErrorCode, rec.HTTPStatus = apierr.RunPayloadTooLarge, sw.status
-		rec.ResultCode = ResultBackendFailure
+		rec.ResultCode = model.ResultBackendFailure
 		rec.TotalMs = Ms(time.Since(rec.OccurredAt))
 		d.cfg.Recorder.Record(rec)
 	case call.errCode != "":
@@ -354,13 +355,13 @@ func (b *countedBody) Close() error {
 // capture puts the debug capture of the exchange in rec. The gateway
 // relays bodies unchanged, so the backend request and answer bodies are
 // the request and answer payloads and are not stored twice.
-func (call *gwCall) capture(rec *TxRecord, sw *statusWriter) {
+func (call *gwCall) capture(rec *model.TxRecord, sw *statusWriter) {
 	rec.Debug = true
 	rec.RequestPayload, rec.ResponsePayload = call.reqCapture, call.respCapture
 	if call.small != nil {
 		rec.RequestPayload = call.small
 	}
-	rec.Headers = &DebugHeaders{Request: call.inHeader, Response: sw.Header().Clone(),
+	rec.Headers = &model.DebugHeaders{Request: call.inHeader, Response: sw.Header().Clone(),
 		BackendRequest: call.sentHeader, BackendResponse: call.respHeader}
 }
 
@@ -428,7 +429,7 @@ func redactedTarget(raw string) string {
 	if t, ok := redactedTargets.Load(raw); ok {
 		return t.(string)
 	}
-	t := RedactTarget(raw)
+	t := model.RedactTarget(raw)
 	redactedTargets.Store(raw, t)
 	return t
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -59,8 +60,8 @@ func TestGatewayByteIdentity(t *testing.T) {
 				t.Fatalf("backend got sha %s (want %s), content type %q, SOAPAction %q", a.SHA256, sum(tt.body), a.ContentType, a.SOAPAction)
 			}
 			rec := gw.recs.after(t, n)
-			if rec.HTTPStatus != 200 || rec.ResultCode != dataplane.ResultSuccess || rec.RequestBytes != int64(len(tt.body)) ||
-				rec.Direction != dataplane.Gateway || rec.ServiceKey != "calc" || rec.BackendTarget == "" {
+			if rec.HTTPStatus != 200 || rec.ResultCode != model.ResultSuccess || rec.RequestBytes != int64(len(tt.body)) ||
+				rec.Direction != model.DirectionGateway || rec.ServiceKey != "calc" || rec.BackendTarget == "" {
 				t.Fatalf("record %+v", rec)
 			}
 		})
@@ -225,7 +226,7 @@ func TestGatewayGuardsRefuseBeforeReadingTheBody(t *testing.T) {
 				t.Fatalf("got %d %s, want %d %s", w.Code, w.Body, tt.status, tt.code)
 			}
 			rec := gw.recs.last(t)
-			if rec.HTTPStatus != tt.status || rec.ErrorCode != tt.code || rec.ResultCode != dataplane.ResultFailed {
+			if rec.HTTPStatus != tt.status || rec.ErrorCode != tt.code || rec.ResultCode != model.ResultFailed {
 				t.Fatalf("record %+v", rec)
 			}
 		})

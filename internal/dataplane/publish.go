@@ -23,7 +23,7 @@ type publishCall struct {
 	r     *http.Request
 	svc   *routing.Service
 	op    *routing.Operation
-	rec   *TxRecord
+	rec   *model.TxRecord
 	cid   string
 	debug bool
 	// conv accumulates the time spent in s2r's own work on the request
@@ -62,7 +62,7 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	c.debug = svc.DebugEnabled || strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Debug-Enabled")), "true")
 	c.rec.Debug = c.debug
 	if c.debug {
-		c.rec.Headers = &DebugHeaders{Request: r.Header.Clone()}
+		c.rec.Headers = &model.DebugHeaders{Request: r.Header.Clone()}
 	}
 
 	body, err := c.run(t)
@@ -72,9 +72,9 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 		apierr.Log(r.Context(), e)
 		n = writeShapedError(w, svc.ErrorShape, e, c.cid)
 		c.rec.HTTPStatus, c.rec.ErrorCode = e.Status(), e.Code
-		c.rec.ResultCode = ResultForCode(e.Code)
+		c.rec.ResultCode = model.ResultForCode(e.Code)
 		if e.Code == apierr.RunPayloadTooLarge && c.called {
-			c.rec.ResultCode = ResultBackendFailure // the backend's answer was too large
+			c.rec.ResultCode = model.ResultBackendFailure // the backend's answer was too large
 		}
 	} else if c.accepted != nil {
 		n = c.writeAccepted(w, body)
@@ -86,7 +86,7 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 		w.WriteHeader(http.StatusOK)
 		w.Write(out)
 		n = len(out)
-		c.rec.HTTPStatus, c.rec.ResultCode = http.StatusOK, ResultSuccess
+		c.rec.HTTPStatus, c.rec.ResultCode = http.StatusOK, model.ResultSuccess
 		if c.debug {
 			c.rec.ResponsePayload = out
 		}

@@ -41,7 +41,7 @@ func (c *publishCall) runAsync(raw []byte, params []routing.PathParam) ([]byte, 
 	op, svc := c.op, c.svc
 	target := ""
 	if svc.DefaultBackend != nil {
-		target = RedactTarget(svc.DefaultBackend.Profile.EndpointURL)
+		target = model.RedactTarget(svc.DefaultBackend.Profile.EndpointURL)
 	}
 	c.wsa = &soap.Addressing{
 		MessageID: "urn:uuid:" + c.cid,
@@ -131,7 +131,7 @@ func (c *publishCall) writeAccepted(w http.ResponseWriter, body []byte) int {
 	h.Set("Location", c.accepted.PollPath)
 	w.WriteHeader(http.StatusAccepted)
 	w.Write(body)
-	c.rec.HTTPStatus, c.rec.ResultCode = http.StatusAccepted, ResultSuccess
+	c.rec.HTTPStatus, c.rec.ResultCode = http.StatusAccepted, model.ResultSuccess
 	if c.debug {
 		c.rec.ResponsePayload = body
 	}

@@ -23,20 +23,20 @@ import (
 // txLog is a Recorder keeping every record.
 type txLog struct {
 	mu   sync.Mutex
-	recs []*TxRecord
+	recs []*model.TxRecord
 }
 
-func (l *txLog) Record(r *TxRecord) {
+func (l *txLog) Record(r *model.TxRecord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.recs = append(l.recs, r)
 }
 
 // byCID returns the records of one correlation id.
-func (l *txLog) byCID(cid string) []*TxRecord {
+func (l *txLog) byCID(cid string) []*model.TxRecord {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []*TxRecord
+	var out []*model.TxRecord
 	for _, r := range l.recs {
 		if r.CorrelationID == cid {
 			out = append(out, r)

@@ -8,6 +8,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // maxPayloadMB reads the payload limit in MB (default
@@ -22,11 +23,11 @@ func maxPayloadMB(f httpx.MaxPayloadFunc) int {
 }
 
 // newRecord starts the transaction record of a routed request.
-func (d *Dispatcher) newRecord(r *http.Request, t Target, start time.Time) *TxRecord {
-	rec := &TxRecord{
+func (d *Dispatcher) newRecord(r *http.Request, t Target, start time.Time) *model.TxRecord {
+	rec := &model.TxRecord{
 		CorrelationID: correlation.ID(r.Context()),
 		OccurredAt:    start,
-		Direction:     t.Direction,
+		Direction:     string(t.Direction),
 		Environment:   t.Environment,
 		Method:        r.Method,
 		Path:          r.URL.Path,
@@ -40,7 +41,7 @@ func (d *Dispatcher) newRecord(r *http.Request, t Target, start time.Time) *TxRe
 // answered.
 func (d *Dispatcher) recordFailure(r *http.Request, t Target, e *apierr.Error, status int) {
 	rec := d.newRecord(r, t, d.cfg.Now())
-	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = status, e.Code, ResultForCode(e.Code)
+	rec.HTTPStatus, rec.ErrorCode, rec.ResultCode = status, e.Code, model.ResultForCode(e.Code)
 	if r.ContentLength > 0 {
 		rec.RequestBytes = r.ContentLength
 	}

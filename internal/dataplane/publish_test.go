@@ -57,16 +57,16 @@ func TestPublish(t *testing.T) {
 		wantBody   string // exact, for successes
 		wantResult string
 		inBody     bool
-		check      func(t *testing.T, res publishResult, rec *TxRecord)
+		check      func(t *testing.T, res publishResult, rec *model.TxRecord)
 	}{
 		{name: "add exact decimals", method: "POST", path: "/publish/dev/calc/add", ct: "application/json",
 			body: `{"b": 2.000000000000000001, "a": 12345678901234567890.1}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return expectAdd(t, "<ns1:a>12345678901234567890.1</ns1:a><ns1:b>2.000000000000000001</ns1:b>")
 			},
-			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: ResultSuccess},
+			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: model.ResultSuccess},
 		{name: "duplicated prefix", method: "POST", path: "/publish/dev/calc/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
-			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: ResultSuccess},
+			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: model.ResultSuccess},
 		{name: "rest path and query typed", method: "GET", path: "/publish/dev/calc/codes/US?limit=5&verbose=true&other=x",
 			backend: func(t *testing.T) http.HandlerFunc {
 				return func(w http.ResponseWriter, r *http.Request) {
@@ -78,7 +78,7 @@ func TestPublish(t *testing.T) {
 						`<name>Ünïcode &amp; co</name><tags>one</tags><total>0.10</total></LookupResponse>`))(w, r)
 				}
 			},
-			wantStatus: 200, wantBody: `{"id":9223372036854775807,"name":"Ünïcode & co","tags":["one"],"total":0.10}`, wantResult: ResultSuccess},
+			wantStatus: 200, wantBody: `{"id":9223372036854775807,"name":"Ünïcode & co","tags":["one"],"total":0.10}`, wantResult: model.ResultSuccess},
 		{name: "soap 1.2", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit: func(s *routing.Source) { s.Operations[0].SOAPVersion = "1.2" },
 			backend: func(t *testing.T) http.HandlerFunc {
@@ -92,15 +92,15 @@ func TestPublish(t *testing.T) {
 					answer(200, "application/soap+xml", envelope12(addOK))(w, r)
 				}
 			},
-			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: ResultSuccess},
+			wantStatus: 200, wantBody: `{"result":12345678901234567890.123456789012}`, wantResult: model.ResultSuccess},
 		{name: "soap 1.2 fault", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit: func(s *routing.Source) { s.Operations[0].SOAPVersion = "1.2" },
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(400, "application/soap+xml", envelope12(`<e:Fault><e:Code><e:Value>e:Sender</e:Value><e:Subcode><e:Value>x:Auth</e:Value></e:Subcode></e:Code>`+
 					`<e:Reason><e:Text xml:lang="en">no</e:Text></e:Reason></e:Fault>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if d := res.err.Error.Details; len(d) != 2 || d["faultCode"] != "Sender" || fmt.Sprint(d["faultSubcodes"]) != "[Auth]" {
 					t.Errorf("safe details = %s", res.body)
 				}
@@ -121,23 +121,23 @@ func TestPublish(t *testing.T) {
 						`<name>n</name><total>1.5</total></LookupResponse>`))(w, r)
 				}
 			},
-			wantStatus: 200, wantBody: `{"identifier":7,"name":"n","tags":[]}`, wantResult: ResultSuccess},
+			wantStatus: 200, wantBody: `{"identifier":7,"name":"n","tags":[]}`, wantResult: model.ResultSuccess},
 		{name: "invalid JSON", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
-			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: model.ResultFailed},
 		{name: "trailing garbage", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2} x`,
-			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: model.ResultFailed},
 		{name: "two values", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}{}`,
-			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: model.ResultFailed},
 		{name: "invalid JSON with transforms", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":`,
 			edit: func(s *routing.Source) {
 				s.Operations[0].TransformRules = []transform.Rule{{Kind: transform.KindTrim, Field: "/a"}}
 			},
-			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: model.ResultFailed},
 		{name: "wrong content type", method: "POST", path: "/publish/dev/calc/add", ct: "text/plain", body: `{"a":1,"b":2}`,
-			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: ResultFailed},
+			wantStatus: 400, wantCode: "S2R-VAL-0400", wantResult: model.ResultFailed},
 		{name: "schema violation", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":"x","c":1}`,
-			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: ResultFailed,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				for _, p := range []string{`"pointer":"/a"`, `"pointer":""`} {
 					if !strings.Contains(string(res.body), p) {
 						t.Errorf("details lack %s: %s", p, res.body)
@@ -148,22 +148,22 @@ func TestPublish(t *testing.T) {
 			edit: func(s *routing.Source) {
 				s.Operations[0].ValidationRules = []model.ValidationRule{{Field: "/a", Pattern: `^\d+$`, Target: model.TargetRequest}}
 			},
-			wantStatus: 400, wantCode: "S2R-VAL-0411", wantResult: ResultFailed,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 400, wantCode: "S2R-VAL-0411", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if !strings.Contains(string(res.body), `"pointer":"/a"`) {
 					t.Errorf("details: %s", res.body)
 				}
 			}},
 		{name: "request too large", method: "POST", path: "/publish/dev/calc/add", ct: "application/json",
-			body: `{"a":"` + strings.Repeat("1", 1<<20) + `"}`, wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultFailed},
+			body: `{"a":"` + strings.Repeat("1", 1<<20) + `"}`, wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: model.ResultFailed},
 		{name: "response too large", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>1`+strings.Repeat("0", 1<<20)+`</result></AddResponse>`))
 			},
-			wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: ResultBackendFailure},
+			wantStatus: 413, wantCode: "S2R-RUN-0413", wantResult: model.ResultBackendFailure},
 		{name: "backend refuses connections", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit:       func(s *routing.Source) { s.Backends[0].Profile.EndpointURL = refusedURL },
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure},
 		{name: "backend hangs", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return func(w http.ResponseWriter, r *http.Request) {
@@ -173,21 +173,21 @@ func TestPublish(t *testing.T) {
 					}
 				}
 			},
-			wantStatus: 504, wantCode: "S2R-RUN-0424", wantResult: ResultTimeout},
+			wantStatus: 504, wantCode: "S2R-RUN-0424", wantResult: model.ResultTimeout},
 		{name: "backend answers HTML with 500", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend:    func(t *testing.T) http.HandlerFunc { return answer(500, "text/html", "<html><body>Oops</body></html>") },
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure},
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure},
 		{name: "backend answers malformed XML", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>1</resul></AddResponse>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0504", wantResult: ResultBackendFailure},
+			wantStatus: 502, wantCode: "S2R-RUN-0504", wantResult: model.ResultBackendFailure},
 		{name: "fault in HTTP 200 safe", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>secret internals</faultstring><detail><e>x</e></detail></soap:Fault>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure, inBody: true,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure, inBody: true,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if d := res.err.Error.Details; len(d) != 1 || d["faultCode"] != "Sender" || strings.Contains(string(res.body), "secret") {
 					t.Errorf("safe details = %s", res.body)
 				}
@@ -197,8 +197,8 @@ func TestPublish(t *testing.T) {
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>db down</faultstring><detail><e>x</e></detail></soap:Fault>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				d := res.err.Error.Details
 				if d["faultCode"] != "Receiver" || d["faultString"] != "db down" || d["detail"] == nil {
 					t.Errorf("full details = %s", res.body)
@@ -213,8 +213,8 @@ func TestPublish(t *testing.T) {
 				return answer(500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>db down</faultstring>`+
 					`<detail><e><code>42</code><stack>secret</stack></e></detail></soap:Fault>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if strings.Contains(string(res.body), "secret") || !strings.Contains(string(res.body), `"detail":{"e":{"code":"42"}}`) {
 					t.Errorf("picked details = %s", res.body)
 				}
@@ -228,8 +228,8 @@ func TestPublish(t *testing.T) {
 				return answer(500, "text/xml", envelope11(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>db down</faultstring>`+
 					`<detail><e><code>42</code><stack>secret</stack></e></detail></soap:Fault>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: ResultBackendFailure,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 502, wantCode: "S2R-RUN-0502", wantResult: model.ResultBackendFailure,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if strings.Contains(string(res.body), "secret") || !strings.Contains(string(res.body), `"detail":{"e":{"errorCode":"42"}}`) {
 					t.Errorf("renamed details = %s", res.body)
 				}
@@ -238,10 +238,10 @@ func TestPublish(t *testing.T) {
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><total>1</total></AddResponse>`))
 			},
-			wantStatus: 502, wantCode: "S2R-RUN-0506", wantResult: ResultBackendFailure},
+			wantStatus: 502, wantCode: "S2R-RUN-0506", wantResult: model.ResultBackendFailure},
 		{name: "request facet", method: "POST", path: "/publish/dev/calc/status", ct: "application/json", body: `{"state":"BAD"}`,
-			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: ResultFailed,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 400, wantCode: "S2R-VAL-0410", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if !strings.Contains(string(res.body), `"pointer":"/state"`) {
 					t.Errorf("details: %s", res.body)
 				}
@@ -250,31 +250,31 @@ func TestPublish(t *testing.T) {
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state></StatusResponse>`))
 			},
-			wantStatus: 502, wantCode: "S2R-VAL-0430", wantResult: ResultResponseSchemaViolation},
+			wantStatus: 502, wantCode: "S2R-VAL-0430", wantResult: model.ResultResponseSchemaViolation},
 		{name: "status ok", method: "POST", path: "/publish/dev/calc/status", ct: "application/json", body: `{"state":"OPEN"}`,
 			backend: func(t *testing.T) http.HandlerFunc {
 				return answer(200, "text/xml", envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>CLOSED</state></StatusResponse>`))
 			},
-			wantStatus: 200, wantBody: `{"state":"CLOSED"}`, wantResult: ResultSuccess},
+			wantStatus: 200, wantBody: `{"state":"CLOSED"}`, wantResult: model.ResultSuccess},
 		{name: "response regex", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit: func(s *routing.Source) {
 				s.Operations[0].ValidationRules = []model.ValidationRule{{Field: "/result", Pattern: `^\d{1,3}$`, Target: model.TargetResponse}}
 			},
 			backend:    func(t *testing.T) http.HandlerFunc { return expectAdd(t) },
-			wantStatus: 502, wantCode: "S2R-VAL-0431", wantResult: ResultResponseSchemaViolation},
+			wantStatus: 502, wantCode: "S2R-VAL-0431", wantResult: model.ResultResponseSchemaViolation},
 		{name: "method not allowed", method: "DELETE", path: "/publish/dev/calc/codes/US",
-			wantStatus: 405, wantCode: "S2R-RUN-0411", wantResult: ResultFailed},
+			wantStatus: 405, wantCode: "S2R-RUN-0411", wantResult: model.ResultFailed},
 		{name: "unknown operation", method: "POST", path: "/publish/dev/calc/nope", ct: "application/json", body: `{}`,
-			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: ResultFailed},
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed},
 		{name: "unknown service", method: "POST", path: "/publish/dev/other/add", ct: "application/json", body: `{}`,
-			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: ResultFailed},
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed},
 		{name: "no backend", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit:       func(s *routing.Source) { s.Backends = nil },
-			wantStatus: 503, wantCode: "S2R-RUN-0503", wantResult: ResultError},
+			wantStatus: 503, wantCode: "S2R-RUN-0503", wantResult: model.ResultError},
 		{name: "debug captures payloads", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			header:  []string{"X-Debug-Enabled", "true"},
-			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: ResultSuccess,
-			check: func(t *testing.T, _ publishResult, rec *TxRecord) {
+			backend: func(t *testing.T) http.HandlerFunc { return expectAdd(t) }, wantStatus: 200, wantResult: model.ResultSuccess,
+			check: func(t *testing.T, _ publishResult, rec *model.TxRecord) {
 				if !rec.Debug || string(rec.RequestPayload) != `{"a":1,"b":2}` || !strings.Contains(string(rec.BackendRequest), "<ns1:a>1</ns1:a>") ||
 					!strings.Contains(string(rec.BackendResponse), "AddResponse") || !strings.Contains(string(rec.ResponsePayload), "result") {
 					t.Errorf("debug record = %+v", rec)
@@ -285,14 +285,14 @@ func TestPublish(t *testing.T) {
 				s.Service.EnvelopeWrapOverride = []byte(`{"dataField":"data","include":{"correlationId":true,"operationKey":true}}`)
 			},
 			backend:    func(t *testing.T) http.HandlerFunc { return expectAdd(t) },
-			wantStatus: 200, wantResult: ResultSuccess,
+			wantStatus: 200, wantResult: model.ResultSuccess,
 			wantBody: `{"data":{"result":12345678901234567890.123456789012},"correlationId":"cid-envelope-wrap","operationKey":"add"}`},
 		{name: "error shape", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,`,
 			edit: func(s *routing.Source) {
 				s.Service.ErrorShapeOverride = []byte(`{"ok":false,"err":{"text":"${code} (${status}): ${message}","id":"${correlationId}","d":"${details}"}}`)
 			},
-			wantStatus: 400, wantResult: ResultFailed,
-			check: func(t *testing.T, res publishResult, _ *TxRecord) {
+			wantStatus: 400, wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
 				if !strings.HasPrefix(string(res.body), `{"ok":false,"err":{"text":"S2R-VAL-0400 (400): the request body is not valid JSON`) ||
 					!strings.Contains(string(res.body), `"id":"cid-error-shape","d":{}}}`) {
 					t.Errorf("shaped error = %s", res.body)
@@ -322,7 +322,7 @@ func TestPublish(t *testing.T) {
 			}
 			rec := recs[0]
 			if rec.HTTPStatus != tt.wantStatus || rec.ResultCode != tt.wantResult || rec.InBodyFault != tt.inBody ||
-				rec.Direction != Publish || rec.Environment != "dev" || rec.Method != tt.method {
+				rec.Direction != model.DirectionPublish || rec.Environment != "dev" || rec.Method != tt.method {
 				t.Errorf("record = %+v", rec)
 			}
 			if tt.wantCode != "" && rec.ErrorCode != tt.wantCode {
@@ -356,7 +356,7 @@ func TestPublishStreamedTooLarge(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
 	recs := env.log.byCID("cid-streamed")
-	if len(recs) != 1 || recs[0].HTTPStatus != 413 || recs[0].ResultCode != ResultFailed || recs[0].OperationKey != "add" {
+	if len(recs) != 1 || recs[0].HTTPStatus != 413 || recs[0].ResultCode != model.ResultFailed || recs[0].OperationKey != "add" {
 		t.Errorf("records = %+v", recs)
 	}
 }

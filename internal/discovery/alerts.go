@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -31,7 +32,7 @@ type AlertRuleView struct {
 	UpdatedBy             string    `json:"updatedBy"`
 }
 
-func alertRuleView(a store.AlertRule) AlertRuleView {
+func alertRuleView(a model.AlertRule) AlertRuleView {
 	return AlertRuleView{Enabled: a.Enabled, MinCalls1h: a.MinCalls1h, FailurePctThreshold: a.FailurePctThreshold,
 		FailureCountThreshold: a.FailureCountThreshold, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
@@ -59,8 +60,8 @@ var docPutAlert = adminapi.Doc{
 }
 
 // rule validates in and returns the rule it describes.
-func (in alertRuleInput) rule() (store.AlertRule, error) {
-	a := store.AlertRule{MinCalls1h: DefaultMinCalls1h, FailurePctThreshold: DefaultFailurePctThreshold,
+func (in alertRuleInput) rule() (model.AlertRule, error) {
+	a := model.AlertRule{MinCalls1h: DefaultMinCalls1h, FailurePctThreshold: DefaultFailurePctThreshold,
 		FailureCountThreshold: DefaultFailureCountThreshold}
 	if in.Enabled != nil {
 		a.Enabled = *in.Enabled

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/loadgen"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // BulkOptions describes generated data written straight to the database.
@@ -53,7 +53,7 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 	slice := span / time.Duration((o.Events+o.Chunk-1)/o.Chunk)
 	done := 0
 	for done < o.Events && ctx.Err() == nil {
-		b := &store.IngestBatch{TenantID: o.Instance.TenantID, InstanceID: o.Instance.InstanceID,
+		b := &model.IngestBatch{TenantID: o.Instance.TenantID, InstanceID: o.Instance.InstanceID,
 			InstanceVendor: o.Instance.Vendor, ReceivedAt: o.Now}
 		rows := s.newRowSet(ctx, b)
 		from := o.Now.Add(-span + time.Duration(done/o.Chunk)*slice)

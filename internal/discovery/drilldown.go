@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Drill-down limits (SPEC 4.9, 8).
@@ -104,8 +104,8 @@ func drillDownParams(r *http.Request) (days int, source string) {
 		days = min(max(n, 1), maxTimelineDays)
 	}
 	source = q.Get("source")
-	if source != store.SourceGeneric && source != store.SourceAll {
-		source = store.SourceLB
+	if source != model.SourceGeneric && source != model.SourceAll {
+		source = model.SourceLB
 	}
 	return days, source
 }
@@ -152,8 +152,8 @@ func (s *Service) getDrillDown(w http.ResponseWriter, r *http.Request) error {
 
 // fillTimeline returns one point per hour in [from, to), zero where no
 // call was counted.
-func fillTimeline(points []store.HourlyPoint, from, to time.Time) []TimelinePoint {
-	byHour := make(map[time.Time]store.HourlyPoint, len(points))
+func fillTimeline(points []model.HourlyPoint, from, to time.Time) []TimelinePoint {
+	byHour := make(map[time.Time]model.HourlyPoint, len(points))
 	for _, p := range points {
 		byHour[p.Hour.UTC()] = p
 	}
@@ -180,19 +180,19 @@ const genericScanLimit = 5000
 // exchanges returns up to limit of row's newest successful (or failing)
 // exchanges of source since from, merged newest first; exhausted reports
 // a bounded scan that ended before limit was reached.
-func (s *Service) exchanges(ctx context.Context, row store.DiscoveryRow, source string, from time.Time, failures bool, limit int) ([]store.Exchange, bool, error) {
+func (s *Service) exchanges(ctx context.Context, row model.DiscoveryRow, source string, from time.Time, failures bool, limit int) ([]model.Exchange, bool, error) {
 	var (
-		out       []store.Exchange
+		out       []model.Exchange
 		exhausted bool
 	)
-	if source != store.SourceGeneric {
+	if source != model.SourceGeneric {
 		lb, err := s.cfg.Store.LBExchanges(ctx, row.RowID, from, failures, limit)
 		if err != nil {
 			return nil, false, err
 		}
 		out = append(out, lb...)
 	}
-	if source != store.SourceLB {
+	if source != model.SourceLB {
 		vendor := ""
 		if row.LBInstanceID == "" {
 			vendor = row.Vendor
@@ -204,11 +204,11 @@ func (s *Service) exchanges(ctx context.Context, row store.DiscoveryRow, source 
 		out = append(out, gen...)
 		exhausted = ex
 	}
-	slices.SortStableFunc(out, func(a, b store.Exchange) int { return b.OccurredAt.Compare(a.OccurredAt) })
+	slices.SortStableFunc(out, func(a, b model.Exchange) int { return b.OccurredAt.Compare(a.OccurredAt) })
 	return out, exhausted, nil
 }
 
-func exchangeViews(xs []store.Exchange) []ExchangeView {
+func exchangeViews(xs []model.Exchange) []ExchangeView {
 	out := make([]ExchangeView, 0, len(xs))
 	for _, x := range xs {
 		out = append(out, ExchangeView{Source: x.Source, ID: x.ID, EventID: x.EventID, GlobalTransactionID: x.GlobalTransactionID,

@@ -13,8 +13,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/s2r-project/s2r/internal/httpx"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 // Field limits of ingested events (docs/discovery.md, "Ingest API").
@@ -80,7 +80,7 @@ type GenericLogIn struct {
 // fieldError is a validation failure of one field of an event.
 type fieldError struct{ field, reason string }
 
-var stages = []string{store.StageClientRequest, store.StageServerRequest, store.StageServerResponse, store.StageClientResponse}
+var stages = []string{model.StageClientRequest, model.StageServerRequest, model.StageServerResponse, model.StageClientResponse}
 
 // okResults are the result codes of a successful call.
 var okResults = []string{"ok", "success"}
@@ -95,8 +95,8 @@ func IsFailure(statusCode int, resultCode string, soapFault bool) bool {
 
 // toStore validates e and returns it as stored (without its row), its
 // headers and payload masked by red.
-func (e *LBEventIn) toStore(now time.Time, red *redact.Redactor) (store.LBEvent, *fieldError) {
-	var out store.LBEvent
+func (e *LBEventIn) toStore(now time.Time, red *redact.Redactor) (model.LBEvent, *fieldError) {
+	var out model.LBEvent
 	var fe *fieldError
 	if out.EventID, fe = parseUUID("eventId", e.EventID); fe != nil {
 		return out, fe
@@ -150,8 +150,8 @@ func (e *LBEventIn) toStore(now time.Time, red *redact.Redactor) (store.LBEvent,
 
 // toStore validates g and returns it as stored (without its row), its
 // payloads masked by red; an empty vendor is the instance's.
-func (g *GenericLogIn) toStore(now time.Time, instanceVendor string, red *redact.Redactor) (store.GenericLog, *fieldError) {
-	var out store.GenericLog
+func (g *GenericLogIn) toStore(now time.Time, instanceVendor string, red *redact.Redactor) (model.GenericLog, *fieldError) {
+	var out model.GenericLog
 	var fe *fieldError
 	if out.EventID, fe = parseUUID("eventId", g.EventID); fe != nil {
 		return out, fe

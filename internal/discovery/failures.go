@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Failures limits (SPEC 4.9, 8).
@@ -47,7 +47,7 @@ func (s *Service) getFailures(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// One more than asked: finding it means the list is a slice.
-	xs, exhausted, err := s.exchanges(r.Context(), row, store.SourceAll, earliestEvent, true, limit+1)
+	xs, exhausted, err := s.exchanges(r.Context(), row, model.SourceAll, earliestEvent, true, limit+1)
 	if err != nil {
 		return err
 	}

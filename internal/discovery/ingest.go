@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -101,7 +102,7 @@ func (s *Service) openRequestBody(r *http.Request) (*body, error) {
 // postLBEvents stores a batch of load-balancer events.
 func (s *Service) postLBEvents(w http.ResponseWriter, r *http.Request, inst Instance) error {
 	red := s.currentRedactor(r.Context())
-	return ingestBatch(s, w, r, inst, func(now time.Time, in *LBEventIn, b *store.IngestBatch, rows *rowSet) *fieldError {
+	return ingestBatch(s, w, r, inst, func(now time.Time, in *LBEventIn, b *model.IngestBatch, rows *rowSet) *fieldError {
 		e, fe := in.toStore(now, red)
 		if fe != nil {
 			return fe
@@ -115,7 +116,7 @@ func (s *Service) postLBEvents(w http.ResponseWriter, r *http.Request, inst Inst
 // postGenericLogs stores a batch of generic gateway logs.
 func (s *Service) postGenericLogs(w http.ResponseWriter, r *http.Request, inst Instance) error {
 	red := s.currentRedactor(r.Context())
-	return ingestBatch(s, w, r, inst, func(now time.Time, in *GenericLogIn, b *store.IngestBatch, rows *rowSet) *fieldError {
+	return ingestBatch(s, w, r, inst, func(now time.Time, in *GenericLogIn, b *model.IngestBatch, rows *rowSet) *fieldError {
 		g, fe := in.toStore(now, inst.Vendor, red)
 		if fe != nil {
 			return fe
@@ -129,13 +130,13 @@ func (s *Service) postGenericLogs(w http.ResponseWriter, r *http.Request, inst I
 // ingestBatch reads r's body as events of type T, adds each to the batch
 // with add (which validates it), and stores the batch.
 func ingestBatch[T any](s *Service, w http.ResponseWriter, r *http.Request, inst Instance,
-	add func(now time.Time, in *T, b *store.IngestBatch, rows *rowSet) *fieldError) error {
+	add func(now time.Time, in *T, b *model.IngestBatch, rows *rowSet) *fieldError) error {
 	body, err := s.openRequestBody(r)
 	if err != nil {
 		return err
 	}
 	now := s.cfg.Now()
-	batch := &store.IngestBatch{TenantID: inst.TenantID, InstanceID: inst.InstanceID, InstanceVendor: inst.Vendor, ReceivedAt: now}
+	batch := &model.IngestBatch{TenantID: inst.TenantID, InstanceID: inst.InstanceID, InstanceVendor: inst.Vendor, ReceivedAt: now}
 	rows := s.newRowSet(r.Context(), batch)
 	n, err := readBatch(body, func(i int, in *T) error {
 		if fe := add(now, in, batch, rows); fe != nil {
@@ -150,11 +151,11 @@ func ingestBatch[T any](s *Service, w http.ResponseWriter, r *http.Request, inst
 }
 
 // commit stores batch and answers; n is the number of events received.
-func (s *Service) commit(w http.ResponseWriter, r *http.Request, inst Instance, batch *store.IngestBatch, n int) error {
-	var res store.IngestResult
+func (s *Service) commit(w http.ResponseWriter, r *http.Request, inst Instance, batch *model.IngestBatch, n int) error {
+	var res model.IngestResult
 	if n > 0 {
 		var err error
-		res, err = s.cfg.Store.Ingest(r.Context(), batch)
+		res, err = s.cfg.Store.Ingest(r.Context(), batch, Rollups)
 		if err != nil {
 			return storeError(r.Context(), err)
 		}
@@ -187,7 +188,7 @@ func (s *Service) postHeartbeat(w http.ResponseWriter, r *http.Request, inst Ins
 
 // rowSet collects the distinct discovery rows of a batch as it is read.
 type rowSet struct {
-	batch   *store.IngestBatch
+	batch   *model.IngestBatch
 	match   *matcher
 	byRaw   map[string]int // raw URI → row index
 	byURI   map[string]int // serviceUri → row index
@@ -195,7 +196,7 @@ type rowSet struct {
 	lastRow int
 }
 
-func (s *Service) newRowSet(ctx context.Context, batch *store.IngestBatch) *rowSet {
+func (s *Service) newRowSet(ctx context.Context, batch *model.IngestBatch) *rowSet {
 	return &rowSet{batch: batch, match: s.currentMatcher(ctx), byRaw: map[string]int{}, byURI: map[string]int{}, lastRow: -1}
 }
 
@@ -212,7 +213,7 @@ func (rs *rowSet) row(raw, vendor string) int {
 		if !ok {
 			m := rs.match.match(uri)
 			i = len(rs.batch.Rows)
-			rs.batch.Rows = append(rs.batch.Rows, store.RowRef{ServiceURI: uri, SampleURI: store.StorableText(raw, maxSampleURI),
+			rs.batch.Rows = append(rs.batch.Rows, model.RowRef{ServiceURI: uri, SampleURI: store.StorableText(raw, maxSampleURI),
 				Vendor: vendor, OnboardedServiceID: m.ServiceID, Environment: m.Environment, ServiceKey: m.ServiceKey})
 			rs.byURI[uri] = i
 		}

@@ -110,7 +110,7 @@ func (s *Service) postInstance(w http.ResponseWriter, r *http.Request) (err erro
 		return err
 	}
 	c, _ := access.CallerFrom(r.Context())
-	inst := store.IngestInstance{InstanceID: id.String(), Vendor: vendor, Name: name, TenantID: tenant,
+	inst := model.IngestInstance{InstanceID: id.String(), Vendor: vendor, Name: name, TenantID: tenant,
 		TokenHash: hashToken(token), CreatedAt: adminapi.Now(), CreatedBy: c.Email}
 	err = s.cfg.Store.Transact(r.Context(), func(tx *store.Tx) error {
 		if err := tx.InsertIngestInstance(r.Context(), inst); err != nil {
@@ -182,7 +182,7 @@ func (s *Service) deleteInstance(w http.ResponseWriter, r *http.Request) (err er
 	return nil
 }
 
-func viewOf(in store.IngestInstance) InstanceView {
+func viewOf(in model.IngestInstance) InstanceView {
 	v := InstanceView{InstanceID: in.InstanceID, Vendor: in.Vendor, Name: in.Name, TenantID: in.TenantID, Status: "active",
 		CreatedAt: in.CreatedAt, CreatedBy: in.CreatedBy, RevokedBy: in.RevokedBy,
 		RevokedAt: timePtr(in.RevokedAt), LastEventAt: timePtr(in.LastEventAt), LastHeartbeatAt: timePtr(in.LastHeartbeatAt)}

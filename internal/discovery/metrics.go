@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // ingestMetrics counts ingested events. A nil registerer gives working,
@@ -31,7 +31,7 @@ func newIngestMetrics(reg prometheus.Registerer) (*ingestMetrics, error) {
 	return m, nil
 }
 
-func (m *ingestMetrics) stored(res store.IngestResult) {
+func (m *ingestMetrics) stored(res model.IngestResult) {
 	m.events.WithLabelValues("stored").Add(float64(res.Stored))
 	m.events.WithLabelValues("duplicate").Add(float64(res.Duplicates))
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -55,7 +56,7 @@ type matcher struct {
 }
 
 // newMatcher builds the matcher of endpoints.
-func newMatcher(endpoints []store.OnboardedEndpoint) *matcher {
+func newMatcher(endpoints []model.OnboardedEndpoint) *matcher {
 	m := &matcher{backend: map[string]matchKey{}}
 	seen := map[string]bool{}
 	for _, e := range endpoints {
@@ -141,11 +142,11 @@ func reconcile(ctx context.Context, st *store.Store, m *matcher) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var updates []store.RowMatch
+	var updates []model.RowMatch
 	for _, r := range rows {
 		k := m.match(r.ServiceURI)
 		if k.ServiceID != r.OnboardedServiceID || k.Environment != r.Environment || k.ServiceKey != r.ServiceKey {
-			updates = append(updates, store.RowMatch{RowID: r.RowID, ServiceURI: r.ServiceURI,
+			updates = append(updates, model.RowMatch{RowID: r.RowID, ServiceURI: r.ServiceURI,
 				OnboardedServiceID: k.ServiceID, Environment: k.Environment, ServiceKey: k.ServiceKey})
 		}
 	}

@@ -32,16 +32,16 @@ type RowView struct {
 	TenantID           string    `json:"tenantId"`
 }
 
-func rowView(r store.DiscoveryRow) RowView {
+func rowView(r model.DiscoveryRow) RowView {
 	v := RowView{RowID: r.RowID, ServiceURI: r.ServiceURI, LBInstanceID: r.LBInstanceID, Vendor: r.Vendor, Vendors: r.Vendors,
 		Sources: []string{}, FirstSeen: r.FirstSeen, LastSeen: r.LastSeen, Calls24h: r.Calls24h, Errors24h: r.Errors24h,
 		OnboardedServiceID: r.OnboardedServiceID, Environment: r.Environment, ServiceKey: r.ServiceKey,
 		SampleURI: r.SampleURI, TenantID: r.TenantID}
 	if r.SeenLB {
-		v.Sources = append(v.Sources, store.SourceLB)
+		v.Sources = append(v.Sources, model.SourceLB)
 	}
 	if r.SeenGeneric {
-		v.Sources = append(v.Sources, store.SourceGeneric)
+		v.Sources = append(v.Sources, model.SourceGeneric)
 	}
 	if v.Vendors == nil {
 		v.Vendors = []string{}
@@ -68,12 +68,12 @@ func (s *Service) getRows(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := store.DiscoveryRowFilter{TenantID: callerTenant(r), Q: q.Get("q"), Vendor: q.Get("vendor")}
+	f := model.DiscoveryRowFilter{TenantID: callerTenant(r), Q: q.Get("q"), Vendor: q.Get("vendor")}
 	if len(f.Q) > 256 {
 		return adminapi.FieldError("q", "must be at most 256 characters")
 	}
 	switch src := q.Get("source"); src {
-	case "", store.SourceLB, store.SourceGeneric:
+	case "", model.SourceLB, model.SourceGeneric:
 		f.Source = src
 	default:
 		return adminapi.FieldError("source", "must be lb or generic")
@@ -101,20 +101,20 @@ func (s *Service) getRows(w http.ResponseWriter, r *http.Request) error {
 var errRowNotFound = apierr.New(apierr.DiscNotFound, "master discovery row not found")
 
 // loadRow returns the row of r's {rowId} if it is in the caller's tenant.
-func (s *Service) loadRow(r *http.Request) (store.DiscoveryRow, error) {
+func (s *Service) loadRow(r *http.Request) (model.DiscoveryRow, error) {
 	id, err := strconv.ParseInt(r.PathValue("rowId"), 10, 64)
 	if err != nil || id <= 0 {
-		return store.DiscoveryRow{}, errRowNotFound
+		return model.DiscoveryRow{}, errRowNotFound
 	}
 	row, err := s.cfg.Store.DiscoveryRow(r.Context(), id, s.cfg.Now())
 	if errors.Is(err, store.ErrNotFound) {
-		return store.DiscoveryRow{}, errRowNotFound
+		return model.DiscoveryRow{}, errRowNotFound
 	}
 	if err != nil {
-		return store.DiscoveryRow{}, err
+		return model.DiscoveryRow{}, err
 	}
 	if row.TenantID != callerTenant(r) {
-		return store.DiscoveryRow{}, errRowNotFound
+		return model.DiscoveryRow{}, errRowNotFound
 	}
 	return row, nil
 }

@@ -1,7 +1,9 @@
 // Package model holds the domain types shared by every layer of s2r:
 // settings, roles and bindings, audit events, the page shape of paginated
-// endpoints, and the services, versions and operations of the control plane.
-// It does no I/O.
+// endpoints, the services, versions and operations of the control plane,
+// and the traffic: runtime transaction records (TxRecord, TxLog), edge
+// events and transactions, discovery rows and their ingest batches, and
+// bad-URL attempts. It does no I/O.
 package model
 
 // ObservabilityPageRecord is the one page shape of every paginated admin

@@ -138,7 +138,7 @@ func (a *Aggregator) RunOnce(ctx context.Context) (RunResult, error) {
 		}
 		for _, src := range store.TrafficSources() {
 			cut := edgeCut
-			if src == store.SourceRuntime {
+			if src == model.SourceRuntime {
 				cut = time.Time{}
 			}
 			n, err := a.aggregateSource(ctx, src, cut)

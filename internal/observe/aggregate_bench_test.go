@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkAggregateHour(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, source := range []string{store.SourceRuntime, store.SourceLB} {
+	for _, source := range []string{model.SourceRuntime, model.SourceLB} {
 		b.Run(source, func(b *testing.B) {
 			for b.Loop() {
 				if err := agg.AggregateHour(ctx, source, hour); err != nil {

@@ -8,20 +8,21 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
 // aggLog is a runtime log of the aggregation tests.
-func aggLog(i int, at time.Time, result string, fault bool, ms float64) store.TxLog {
-	return store.TxLog{CorrelationID: fmt.Sprintf("a-%d", i), OccurredAt: at, Direction: "publish", Environment: "dev",
+func aggLog(i int, at time.Time, result string, fault bool, ms float64) model.TxLog {
+	return model.TxLog{CorrelationID: fmt.Sprintf("a-%d", i), OccurredAt: at, Direction: "publish", Environment: "dev",
 		ServiceKey: "calc", ServiceID: "svc-1", OperationKey: []string{"add", "sub"}[i%2], Method: "POST", Path: "/p",
 		HTTPStatus: 200, ResultCode: result, InBodyFault: fault, TotalMs: ms, ConverterMs: ms / 10}
 }
 
-func hourly(t *testing.T, s *store.Store, from, to time.Time) []store.HourlyRow {
+func hourly(t *testing.T, s *store.Store, from, to time.Time) []model.HourlyRow {
 	t.Helper()
-	rows, err := s.TrafficHourly(context.Background(), store.SourceRuntime, from, to)
+	rows, err := s.TrafficHourly(context.Background(), model.SourceRuntime, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestAggregationIncrementalAndIdempotent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		insert := func(logs ...store.TxLog) {
+		insert := func(logs ...model.TxLog) {
 			if err := s.CopyTxLogs(ctx, logs); err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +50,7 @@ func TestAggregationIncrementalAndIdempotent(t *testing.T) {
 		}
 		from, to := now.Add(-48*time.Hour), now.Add(time.Hour)
 		conv := func(v float64) *float64 { return &v }
-		want := []store.HourlyRow{
+		want := []model.HourlyRow{
 			{Source: "runtime", Hour: now.Truncate(time.Hour).Add(-2 * time.Hour), Direction: "publish", Environment: "dev", ServiceKey: "calc",
 				OperationKey: "sub", ServiceID: "svc-1", Requests: 1, Errors: 1, LatencySumMs: 5, LatencyMaxMs: 5, ConverterMaxMs: conv(0.5)},
 			{Source: "runtime", Hour: now.Truncate(time.Hour), Direction: "publish", Environment: "dev", ServiceKey: "calc",
@@ -58,7 +59,7 @@ func TestAggregationIncrementalAndIdempotent(t *testing.T) {
 		if diff := cmp.Diff(want, hourly(t, s, from, to)); diff != "" {
 			t.Fatalf("after the first run (-want +got):\n%s", diff)
 		}
-		st, _ := s.AggregationState(ctx, store.SourceRuntime)
+		st, _ := s.AggregationState(ctx, model.SourceRuntime)
 		if st.LowWater != 4 || st.HighWater != 4 || !st.RefreshedAt.Equal(now) {
 			t.Errorf("state after the first run %+v", st)
 		}
@@ -75,13 +76,13 @@ func TestAggregationIncrementalAndIdempotent(t *testing.T) {
 		}
 		// Within the settle time the marks stay: ids above 4 are looked at
 		// again, so a lower id committed late would still be counted.
-		if st, _ := s.AggregationState(ctx, store.SourceRuntime); st.LowWater != 4 || st.HighWater != 4 {
+		if st, _ := s.AggregationState(ctx, model.SourceRuntime); st.LowWater != 4 || st.HighWater != 4 {
 			t.Errorf("state within the settle time %+v", st)
 		}
 		// Re-running gives the same rows; an hour whose rows vanished
 		// (a lost write) is rebuilt while its ids are still looked at.
 		if err := s.Transact(ctx, func(tx *store.Tx) error {
-			return tx.ReplaceTrafficHour(ctx, store.SourceRuntime, rows[0].Hour, nil)
+			return tx.ReplaceTrafficHour(ctx, model.SourceRuntime, rows[0].Hour, nil)
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestAggregationIncrementalAndIdempotent(t *testing.T) {
 		if diff := cmp.Diff(rows, hourly(t, s, from, to)); diff != "" {
 			t.Errorf("re-aggregation changed rows (-want +got):\n%s", diff)
 		}
-		if st, _ := s.AggregationState(ctx, store.SourceRuntime); st.LowWater != 4 || st.HighWater != 5 || !st.HighWaterAt.Equal(clock) {
+		if st, _ := s.AggregationState(ctx, model.SourceRuntime); st.LowWater != 4 || st.HighWater != 5 || !st.HighWaterAt.Equal(clock) {
 			t.Errorf("state after the settle time %+v", st)
 		}
 		clock = now.Add(4 * time.Minute)
@@ -113,9 +114,9 @@ func TestAggregateRetention(t *testing.T) {
 		ctx := context.Background()
 		for _, age := range []time.Duration{50 * 24 * time.Hour, 70 * 24 * time.Hour} {
 			h := now.Add(-age).Truncate(time.Hour)
-			row := store.HourlyRow{Direction: "publish", Environment: "dev", ServiceKey: "k", Requests: 1}
+			row := model.HourlyRow{Direction: "publish", Environment: "dev", ServiceKey: "k", Requests: 1}
 			if err := s.Transact(ctx, func(tx *store.Tx) error {
-				return tx.ReplaceTrafficHour(ctx, store.SourceRuntime, h, []store.HourlyRow{row})
+				return tx.ReplaceTrafficHour(ctx, model.SourceRuntime, h, []model.HourlyRow{row})
 			}); err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -24,7 +24,7 @@ import (
 func BenchmarkRecord(b *testing.B) {
 	rec := record(1, time.Now())
 	b.Run("chan-baseline", func(b *testing.B) {
-		ch := make(chan *dataplane.TxRecord, b.N)
+		ch := make(chan *model.TxRecord, b.N)
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
@@ -45,7 +45,7 @@ func BenchmarkRecord(b *testing.B) {
 	})
 	b.Run("full-parallel", func(b *testing.B) {
 		r := benchRecorder(b, 1)
-		r.queue <- rec
+		r.w.queue <- rec
 		b.ReportAllocs()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {

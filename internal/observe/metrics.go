@@ -8,7 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Metric names.
@@ -67,8 +67,8 @@ type routeMetrics struct {
 }
 
 // resultLabels is the closed set of the result label.
-var resultLabels = []string{dataplane.ResultSuccess, dataplane.ResultFailed, dataplane.ResultBackendFailure,
-	dataplane.ResultError, dataplane.ResultTimeout, dataplane.ResultResponseSchemaViolation}
+var resultLabels = []string{model.ResultSuccess, model.ResultFailed, model.ResultBackendFailure,
+	model.ResultError, model.ResultTimeout, model.ResultResponseSchemaViolation}
 
 func (m *metrics) route(k routeKey) *routeMetrics {
 	if rm, ok := m.routes.Load(k); ok {
@@ -145,9 +145,11 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 const maxLabelLen = 128
 
 // observe counts rec and records its latencies.
-func (m *metrics) observe(rec *dataplane.TxRecord) {
-	dir := string(rec.Direction)
-	if _, ok := dataplane.ParseDirection(dir); !ok {
+func (m *metrics) observe(rec *model.TxRecord) {
+	dir := rec.Direction
+	switch dir {
+	case model.DirectionPublish, model.DirectionConsume, model.DirectionGateway:
+	default:
 		dir = ""
 	}
 	env, svc, op := rec.Environment, rec.ServiceKey, rec.OperationKey
@@ -175,5 +177,5 @@ func resultLabel(code string) string {
 	if slices.Contains(resultLabels, code) {
 		return code
 	}
-	return dataplane.ResultError
+	return model.ResultError
 }

@@ -1,5 +1,5 @@
 // Package observe records runtime transactions (DESIGN 2): the data plane
-// hands each dataplane.TxRecord to Recorder.Record, which only enqueues
+// hands each model.TxRecord to Recorder.Record, which only enqueues
 // into a bounded channel and never waits; Run drains the queue in batches
 // into the store's runtime_tx_logs, keeps the per-service Prometheus
 // metrics, and deletes records older than default_retention_days.
@@ -9,6 +9,9 @@
 // rate-limited warning; a batch that still fails after a few retries is
 // counted with reason "write_failed". On shutdown Run drains what is
 // queued within DrainTimeout.
+//
+// BadURLRecorder records the requests rejected with S2R-RUN-0405 the same
+// way, through the same queue-to-batch writer (batch.go).
 package observe
 
 import (
@@ -21,7 +24,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
@@ -60,10 +62,11 @@ type Config struct {
 	Now               func() time.Time
 }
 
-// Recorder implements dataplane.Recorder.
+// Recorder implements dataplane.Recorder (checked in recorder_test.go:
+// observe does not import the data plane).
 type Recorder struct {
 	cfg     Config
-	queue   chan *dataplane.TxRecord
+	w       *batchWriter[*model.TxRecord, model.TxLog]
 	metrics *metrics
 
 	// Settings followed from the store (see watchSettings).
@@ -89,8 +92,6 @@ type Recorder struct {
 	lastRedacted *string
 }
 
-var _ dataplane.Recorder = (*Recorder)(nil)
-
 // New returns a Recorder; Record may be called at once, Run starts the
 // writer.
 func New(cfg Config) (*Recorder, error) {
@@ -112,8 +113,14 @@ func New(cfg Config) (*Recorder, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &Recorder{cfg: cfg, queue: make(chan *dataplane.TxRecord, cfg.QueueSize), marked: map[string]time.Time{}}
-	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(len(r.queue)) })
+	r := &Recorder{cfg: cfg, marked: map[string]time.Time{}}
+	r.w = newBatchWriter(batchConfig[*model.TxRecord, model.TxLog]{
+		QueueSize: cfg.QueueSize, BatchSize: cfg.BatchSize, FlushInterval: cfg.FlushInterval,
+		DrainTimeout: cfg.DrainTimeout, Attempts: cfg.WriteAttempts,
+		Convert: r.toLog, Write: r.writeBatch, Written: r.batchWritten,
+		Failed: r.batchFailed, Abandoned: r.drainAbandoned,
+	})
+	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(r.w.queued()) })
 	if err != nil {
 		return nil, err
 	}
@@ -134,20 +141,18 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 // Record enqueues rec for writing and never blocks: when the queue is
 // full rec is dropped and counted. The Recorder owns rec afterwards.
-func (r *Recorder) Record(rec *dataplane.TxRecord) {
+func (r *Recorder) Record(rec *model.TxRecord) {
 	if rec == nil {
 		return
 	}
-	select {
-	case r.queue <- rec:
-	default:
+	if !r.w.offer(rec) {
 		r.drop(rec)
 	}
 }
 
 // drop counts a record the queue had no room for. Its metrics are still
 // observed so the request counters stay true under overload.
-func (r *Recorder) drop(rec *dataplane.TxRecord) {
+func (r *Recorder) drop(rec *model.TxRecord) {
 	n := r.dropped.Add(1)
 	r.metrics.dropped.WithLabelValues(DropQueueFull).Inc()
 	r.metrics.observe(rec)
@@ -177,7 +182,7 @@ func (r *Recorder) Stats() Stats {
 		Batches:          r.batches.Load(),
 		DroppedQueueFull: r.dropped.Load(),
 		DroppedWrite:     r.writeDropped.Load(),
-		Queued:           len(r.queue),
+		Queued:           r.w.queued(),
 	}
 }
 
@@ -189,7 +194,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 		r.cfg.Logger.Warn("recorder: settings not loaded, using defaults", "error", err.Error())
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { r.write(gctx); return nil })
+	g.Go(func() error { r.w.run(gctx); return nil })
 	g.Go(func() error { return r.watchSettings(gctx) })
 	g.Go(func() error { r.retain(gctx); return nil })
 	return g.Wait()

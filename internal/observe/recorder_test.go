@@ -23,6 +23,10 @@ import (
 	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
+// The recorder the data plane is wired with (observe itself does not
+// import the data plane: internal/tests/deps).
+var _ dataplane.Recorder = (*Recorder)(nil)
+
 var quiet = slog.New(slog.DiscardHandler)
 
 // started runs r until the test ends (or stop is called) and returns stop,
@@ -59,18 +63,18 @@ func newRecorder(t *testing.T, cfg Config) (*Recorder, *prometheus.Registry) {
 	return r, reg
 }
 
-func record(i int, at time.Time) *dataplane.TxRecord {
-	return &dataplane.TxRecord{
+func record(i int, at time.Time) *model.TxRecord {
+	return &model.TxRecord{
 		CorrelationID: fmt.Sprintf("cid-%05d", i),
 		OccurredAt:    at,
-		Direction:     dataplane.Publish,
+		Direction:     model.DirectionPublish,
 		Environment:   "dev",
 		ServiceKey:    []string{"calc", "weather"}[i%2],
 		OperationKey:  "op",
 		Method:        "POST",
 		Path:          "/publish/dev/calc/op",
 		HTTPStatus:    200,
-		ResultCode:    dataplane.ResultSuccess,
+		ResultCode:    model.ResultSuccess,
 		TotalMs:       2.5,
 		BackendMs:     2,
 		ConverterMs:   0.125,
@@ -84,7 +88,7 @@ func record(i int, at time.Time) *dataplane.TxRecord {
 // countLogs returns the number of stored runtime logs.
 func countLogs(t *testing.T, s *store.Store) int64 {
 	t.Helper()
-	p, err := s.TxLogs(context.Background(), store.TxLogFilter{}, model.PageRequest{Page: 1, PageSize: 1})
+	p, err := s.TxLogs(context.Background(), model.TxLogFilter{}, model.PageRequest{Page: 1, PageSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,8 +310,8 @@ func TestMetricLabelsBounded(t *testing.T) {
 	s := storetest.SQLite(t)
 	r, reg := newRecorder(t, Config{Store: s})
 	for i := range 50 {
-		r.metrics.observe(&dataplane.TxRecord{
-			Direction:   dataplane.Direction(fmt.Sprintf("bogus%d", i)),
+		r.metrics.observe(&model.TxRecord{
+			Direction:   fmt.Sprintf("bogus%d", i),
 			Environment: fmt.Sprintf("env-%d", i), // typed by the client: no route matched
 			ResultCode:  fmt.Sprintf("weird%d", i),
 		})
@@ -321,7 +325,7 @@ func TestMetricLabelsBounded(t *testing.T) {
 	// A data plane putting unbounded values in ServiceKey is capped.
 	r.metrics.maxRoutes = 100
 	for i := range 200 {
-		r.metrics.observe(&dataplane.TxRecord{Direction: dataplane.Publish, Environment: "dev", ServiceKey: fmt.Sprint(i)})
+		r.metrics.observe(&model.TxRecord{Direction: model.DirectionPublish, Environment: "dev", ServiceKey: fmt.Sprint(i)})
 	}
 	if c, limit := series(t, reg, metricConverter), 100+2; c > limit {
 		t.Errorf("%d converter series, want at most %d", c, limit)
@@ -423,12 +427,12 @@ func TestRetentionOneAtATime(t *testing.T) {
 			b = a // SQLite: one process owns the file
 		}
 		now := time.Now()
-		var logs []store.TxLog
+		var logs []model.TxLog
 		for i := range 12000 { // more than two delete chunks
-			logs = append(logs, store.TxLog{CorrelationID: fmt.Sprint(i), OccurredAt: now.Add(-40 * 24 * time.Hour),
+			logs = append(logs, model.TxLog{CorrelationID: fmt.Sprint(i), OccurredAt: now.Add(-40 * 24 * time.Hour),
 				Direction: "publish", ResultCode: "success"})
 		}
-		logs = append(logs, store.TxLog{CorrelationID: "fresh", OccurredAt: now, Direction: "publish", ResultCode: "success"})
+		logs = append(logs, model.TxLog{CorrelationID: "fresh", OccurredAt: now, Direction: "publish", ResultCode: "success"})
 		if err := a.CopyTxLogs(ctx, logs); err != nil {
 			t.Fatal(err)
 		}

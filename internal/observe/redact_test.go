@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
@@ -47,7 +46,7 @@ func TestDebugCaptureMasked(t *testing.T) {
 	rec.CorrelationID, rec.Debug = "cid-mask", true
 	rec.RequestPayload, rec.BackendRequest = []byte(jsonBody), []byte(soap)
 	rec.ResponsePayload, rec.BackendResponse = []byte(jsonBody), []byte(soap)
-	rec.Headers = &dataplane.DebugHeaders{Request: headers, Response: headers, BackendRequest: headers, BackendResponse: headers}
+	rec.Headers = &model.DebugHeaders{Request: headers, Response: headers, BackendRequest: headers, BackendResponse: headers}
 	r.Record(rec)
 	waitFor(t, "record written", func() bool { return r.Stats().Written == 1 })
 	stop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -16,7 +17,7 @@ const trafficMarkEvery = time.Minute
 // markTraffic sets lastTrafficAt of the services of a written batch
 // (writer goroutine only). A failure is logged: the records are stored,
 // and the next batch of the service tries again.
-func (r *Recorder) markTraffic(ctx context.Context, batch []store.TxLog) {
+func (r *Recorder) markTraffic(ctx context.Context, batch []model.TxLog) {
 	latest := map[string]time.Time{}
 	for i := range batch {
 		id, at := batch[i].ServiceID, batch[i].OccurredAt

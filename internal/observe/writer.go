@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 
-	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -15,110 +14,37 @@ import (
 // Bounds on recorded strings, so a hostile request cannot make a record
 // arbitrarily large (payloads are bounded by debug_max_payload_kb).
 const (
-	maxPathLen   = 2048
-	maxFieldLen  = 256
-	retryBackoff = 100 * time.Millisecond
+	maxPathLen  = 2048
+	maxFieldLen = 256
 )
 
-// write is the batch writer loop: a batch is written when it is full or
-// FlushInterval after its first record. When ctx ends it drains.
-func (r *Recorder) write(ctx context.Context) {
-	// Writes survive ctx so shutdown can drain; they are cut DrainTimeout
-	// after ctx ends.
-	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	stop := context.AfterFunc(ctx, func() {
-		t := time.AfterFunc(r.cfg.DrainTimeout, cancel)
-		context.AfterFunc(wctx, func() { t.Stop() })
-	})
-	defer stop()
-
-	batch := make([]store.TxLog, 0, r.cfg.BatchSize)
-	tick := time.NewTicker(r.cfg.FlushInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case rec := <-r.queue:
-			batch = r.fill(append(batch, r.toLog(rec)))
-			if len(batch) >= r.cfg.BatchSize {
-				batch = r.flush(wctx, batch)
-			}
-		case <-tick.C:
-			if len(batch) > 0 {
-				batch = r.flush(wctx, batch)
-			}
-		case <-ctx.Done():
-			r.drain(wctx, batch)
-			return
-		}
-	}
+// writeBatch stores a batch of records: COPY on PostgreSQL (about 1.5x
+// the records/s of a multi-row INSERT, docs/PERFORMANCE.md), a multi-row
+// INSERT on SQLite.
+func (r *Recorder) writeBatch(ctx context.Context, batch []model.TxLog) error {
+	return r.cfg.Store.CopyTxLogs(ctx, batch)
 }
 
-// fill moves queued records into batch without waiting, up to BatchSize.
-func (r *Recorder) fill(batch []store.TxLog) []store.TxLog {
-	for len(batch) < r.cfg.BatchSize {
-		select {
-		case rec := <-r.queue:
-			batch = append(batch, r.toLog(rec))
-		default:
-			return batch
-		}
-	}
-	return batch
+// batchWritten counts a stored batch and marks its services' traffic.
+func (r *Recorder) batchWritten(ctx context.Context, batch []model.TxLog) {
+	r.written.Add(int64(len(batch)))
+	r.batches.Add(1)
+	r.metrics.written.Add(float64(len(batch)))
+	r.markTraffic(ctx, batch)
 }
 
-// drain writes everything queued, until the queue is empty or wctx ends;
-// whatever is left then counts as dropped.
-func (r *Recorder) drain(wctx context.Context, batch []store.TxLog) {
-	for {
-		batch = r.fill(batch)
-		if len(batch) == 0 {
-			return
-		}
-		batch = r.flush(wctx, batch)
-		if wctx.Err() != nil {
-			if n := len(r.queue); n > 0 {
-				r.countWriteDropped(n)
-				r.cfg.Logger.Error("recorder: shutdown drain timed out; records dropped", "dropped", n)
-			}
-			return
-		}
-	}
+// batchFailed counts a batch that could not be stored.
+func (r *Recorder) batchFailed(n int, err error) {
+	r.countWriteDropped(n)
+	r.cfg.Logger.Error("recorder: batch not written; records dropped",
+		"dropped", n, "attempts", r.cfg.WriteAttempts, "error", err.Error())
 }
 
-// flush writes batch, retrying up to WriteAttempts times; a batch that
-// still fails is counted as dropped. It returns batch emptied for reuse.
-func (r *Recorder) flush(wctx context.Context, batch []store.TxLog) []store.TxLog {
-	var err error
-	for attempt := range r.cfg.WriteAttempts {
-		if attempt > 0 {
-			select {
-			case <-wctx.Done():
-			case <-time.After(retryBackoff << (attempt - 1)):
-			}
-		}
-		if wctx.Err() != nil {
-			err = wctx.Err()
-			break
-		}
-		// COPY on PostgreSQL (about 1.5x the records/s of a multi-row
-		// INSERT, docs/PERFORMANCE.md), a multi-row INSERT on SQLite.
-		err = r.cfg.Store.CopyTxLogs(wctx, batch)
-		if err == nil {
-			r.written.Add(int64(len(batch)))
-			r.batches.Add(1)
-			r.metrics.written.Add(float64(len(batch)))
-			r.markTraffic(wctx, batch)
-			break
-		}
-	}
-	if err != nil {
-		r.countWriteDropped(len(batch))
-		r.cfg.Logger.Error("recorder: batch not written; records dropped",
-			"dropped", len(batch), "attempts", r.cfg.WriteAttempts, "error", err.Error())
-	}
-	clear(batch)
-	return batch[:0]
+// drainAbandoned counts the records left queued when the shutdown drain
+// timed out.
+func (r *Recorder) drainAbandoned(n int) {
+	r.countWriteDropped(n)
+	r.cfg.Logger.Error("recorder: shutdown drain timed out; records dropped", "dropped", n)
 }
 
 func (r *Recorder) countWriteDropped(n int) {
@@ -129,12 +55,12 @@ func (r *Recorder) countWriteDropped(n int) {
 // toLog observes rec's metrics and turns it into a stored log: strings
 // bounded, the backend target stripped of credentials and query, payloads
 // kept only for debug records and cut at debug_max_payload_kb.
-func (r *Recorder) toLog(rec *dataplane.TxRecord) store.TxLog {
+func (r *Recorder) toLog(rec *model.TxRecord) model.TxLog {
 	r.metrics.observe(rec)
-	l := store.TxLog{
+	l := model.TxLog{
 		CorrelationID: store.StorableText(rec.CorrelationID, maxFieldLen),
 		OccurredAt:    rec.OccurredAt,
-		Direction:     store.StorableText(string(rec.Direction), maxFieldLen),
+		Direction:     store.StorableText(rec.Direction, maxFieldLen),
 		Environment:   store.StorableText(rec.Environment, maxFieldLen),
 		ServiceKey:    store.StorableText(rec.ServiceKey, maxFieldLen),
 		ServiceID:     store.StorableText(rec.ServiceID, maxFieldLen),
@@ -181,7 +107,7 @@ type StoredHeaders struct {
 }
 
 // debugHeaders masks and encodes h ("" for none).
-func debugHeaders(red *redact.Redactor, h *dataplane.DebugHeaders) string {
+func debugHeaders(red *redact.Redactor, h *model.DebugHeaders) string {
 	if h == nil {
 		return ""
 	}
@@ -198,7 +124,7 @@ func debugHeaders(red *redact.Redactor, h *dataplane.DebugHeaders) string {
 // backend. Only the writer goroutine calls it.
 func (r *Recorder) redactTarget(raw string) string {
 	if raw != r.lastTarget || r.lastRedacted == nil {
-		t := store.StorableText(dataplane.RedactTarget(raw), maxPathLen)
+		t := store.StorableText(model.RedactTarget(raw), maxPathLen)
 		r.lastTarget, r.lastRedacted = raw, &t
 	}
 	return *r.lastRedacted

@@ -10,14 +10,13 @@ import (
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
-	"github.com/s2r-project/s2r/internal/obs"
 )
 
 // benchHandlers returns the bare dispatcher and the full main handler
 // around it (recover, correlation, access log to a discarding JSON
 // handler, metrics, surface router), to measure what the frame adds.
 func benchHandlers(b *testing.B) (bare, full http.Handler) {
-	reg := obs.NewRegistry()
+	reg := NewRegistry()
 	m, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
 		b.Fatal(err)

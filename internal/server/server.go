@@ -11,7 +11,6 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/httpx"
-	"github.com/s2r-project/s2r/internal/obs"
 )
 
 // Config lists the surface handlers to mount.
@@ -42,7 +41,7 @@ func (c Config) MainHandler() http.Handler {
 	}
 	rt := router{
 		health:  c.Health,
-		metrics: obs.MetricsHandler(c.Registry),
+		metrics: metricsHandler(c.Registry),
 		admin:   httpx.CrossOrigin(admin),
 		console: console,
 		ingest:  orNotFound(c.Ingest, apierr.RunNotFound, "the ingest API is not available"),

@@ -16,7 +16,6 @@ import (
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
-	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/tests/poll"
@@ -24,7 +23,7 @@ import (
 
 func testConfig(t *testing.T, separate bool) Config {
 	t.Helper()
-	reg := obs.NewRegistry()
+	reg := NewRegistry()
 	m, err := httpx.NewHTTPMetrics(reg)
 	if err != nil {
 		t.Fatal(err)

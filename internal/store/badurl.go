@@ -6,15 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// BadURLAttempt is one request rejected because its direction segment was
-// missing or invalid (S2R-RUN-0405).
-type BadURLAttempt struct {
-	Path   string
-	Method string
-	At     time.Time
-}
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // badURLBatch bounds the rows of one multi-row INSERT (4 parameters each;
 // well under SQLite's and PostgreSQL's parameter limits).
@@ -24,7 +18,7 @@ const badURLBatch = 500
 const maxBadURLText = 512
 
 // InsertBadURLAttempts stores attempts with multi-row INSERTs.
-func (tx *Tx) InsertBadURLAttempts(ctx context.Context, attempts []BadURLAttempt) error {
+func (tx *Tx) InsertBadURLAttempts(ctx context.Context, attempts []model.BadURLAttempt) error {
 	for len(attempts) > 0 {
 		n := min(len(attempts), badURLBatch)
 		if err := insertBadURLChunk(ctx, tx, attempts[:n]); err != nil {
@@ -35,7 +29,7 @@ func (tx *Tx) InsertBadURLAttempts(ctx context.Context, attempts []BadURLAttempt
 	return nil
 }
 
-func insertBadURLChunk(ctx context.Context, tx *Tx, chunk []BadURLAttempt) error {
+func insertBadURLChunk(ctx context.Context, tx *Tx, chunk []model.BadURLAttempt) error {
 	var b strings.Builder
 	b.WriteString("INSERT INTO bad_url_attempts (path, method, at) VALUES ")
 	args := make([]any, 0, 3*len(chunk))
@@ -60,15 +54,9 @@ func insertBadURLChunk(ctx context.Context, tx *Tx, chunk []BadURLAttempt) error
 	return nil
 }
 
-// BadURLCount is the number of attempts at one path.
-type BadURLCount struct {
-	Path  string
-	Count int64
-}
-
 // BadURLSummary groups attempts since the given time by path, most
 // frequent first.
-func (s *Store) BadURLSummary(ctx context.Context, since time.Time) ([]BadURLCount, error) {
+func (s *Store) BadURLSummary(ctx context.Context, since time.Time) ([]model.BadURLCount, error) {
 	rows, err := s.reader().Query(ctx,
 		`SELECT path, COUNT(*) FROM bad_url_attempts WHERE at >= $1 GROUP BY path ORDER BY COUNT(*) DESC, path`,
 		NewTime(since))
@@ -76,9 +64,9 @@ func (s *Store) BadURLSummary(ctx context.Context, since time.Time) ([]BadURLCou
 		return nil, fmt.Errorf("store: bad url summary: %w", err)
 	}
 	defer rows.Close()
-	var out []BadURLCount
+	var out []model.BadURLCount
 	for rows.Next() {
-		var c BadURLCount
+		var c model.BadURLCount
 		if err := rows.Scan(&c.Path, &c.Count); err != nil {
 			return nil, fmt.Errorf("store: bad url summary: %w", err)
 		}

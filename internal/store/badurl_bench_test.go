@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-func badURLBatch() []store.BadURLAttempt {
-	batch := make([]store.BadURLAttempt, 500)
+func badURLBatch() []model.BadURLAttempt {
+	batch := make([]model.BadURLAttempt, 500)
 	for i := range batch {
-		batch[i] = store.BadURLAttempt{Path: "/foo/bar", Method: "GET", At: time.Now()}
+		batch[i] = model.BadURLAttempt{Path: "/foo/bar", Method: "GET", At: time.Now()}
 	}
 	return batch
 }

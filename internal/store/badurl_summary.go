@@ -6,19 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"time"
-)
 
-// BadURLGroup is the attempts at one path rejected with S2R-RUN-0405.
-type BadURLGroup struct {
-	Path       string
-	Count      int64
-	LastSeenAt time.Time
-	Methods    []string // sorted
-}
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // BadURLGroups groups the attempts since the given time by path, most
 // frequent first (ties by path), at most limit paths.
-func (s *Store) BadURLGroups(ctx context.Context, since time.Time, limit int) ([]BadURLGroup, error) {
+func (s *Store) BadURLGroups(ctx context.Context, since time.Time, limit int) ([]model.BadURLGroup, error) {
 	rows, err := s.reader().Query(ctx,
 		`SELECT path, method, COUNT(*), MAX(at) FROM bad_url_attempts WHERE at >= $1 GROUP BY path, method`,
 		NewTime(since))
@@ -26,7 +20,7 @@ func (s *Store) BadURLGroups(ctx context.Context, since time.Time, limit int) ([
 		return nil, fmt.Errorf("store: bad url groups: %w", err)
 	}
 	defer rows.Close()
-	byPath := map[string]*BadURLGroup{}
+	byPath := map[string]*model.BadURLGroup{}
 	for rows.Next() {
 		var (
 			path, method string
@@ -38,7 +32,7 @@ func (s *Store) BadURLGroups(ctx context.Context, since time.Time, limit int) ([
 		}
 		g := byPath[path]
 		if g == nil {
-			g = &BadURLGroup{Path: path}
+			g = &model.BadURLGroup{Path: path}
 			byPath[path] = g
 		}
 		g.Count += n
@@ -50,12 +44,12 @@ func (s *Store) BadURLGroups(ctx context.Context, since time.Time, limit int) ([
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: bad url groups: %w", mapError(err))
 	}
-	out := make([]BadURLGroup, 0, len(byPath))
+	out := make([]model.BadURLGroup, 0, len(byPath))
 	for _, g := range byPath {
 		slices.Sort(g.Methods)
 		out = append(out, *g)
 	}
-	slices.SortFunc(out, func(a, b BadURLGroup) int {
+	slices.SortFunc(out, func(a, b model.BadURLGroup) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Path, b.Path))
 	})
 	if limit > 0 && len(out) > limit {

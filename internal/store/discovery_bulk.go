@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // BulkLoad stores a batch of generated data quickly: the rows are ensured
@@ -11,7 +13,7 @@ import (
 // check, and no rollups are maintained; RebuildDiscoveryRollups must run
 // afterwards. A key already stored fails the batch. It exists for loading
 // benchmark data (s2r loadgen -bulk), never for ingest.
-func (s *Store) BulkLoad(ctx context.Context, b *IngestBatch) error {
+func (s *Store) BulkLoad(ctx context.Context, b *model.IngestBatch) error {
 	full := s.fullInsertStmt(ctx, b)
 	return s.transactWithCopy(ctx, func(tx *Tx, cp copier) error {
 		ids, err := ensureRows(ctx, tx, b, rowSpans(b))

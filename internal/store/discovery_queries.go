@@ -6,17 +6,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// Sources of a drill-down (SPEC 4.9).
-const SourceAll = "all"
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // scope returns the condition selecting row's data of source in a table
 // with source and vendor columns (rollups) or of one kind (events), and
 // its arguments numbered after n. SPEC 4.9: an lb-observed row (with an
 // lb instance) sees generic logs of every vendor; any other row sees
 // generic logs of its own vendor only.
-func scope(row DiscoveryRow, source string, n int) (string, []any) {
+func scope(row model.DiscoveryRow, source string, n int) (string, []any) {
 	generic := "source = 'generic'"
 	var args []any
 	if row.LBInstanceID == "" {
@@ -24,26 +23,17 @@ func scope(row DiscoveryRow, source string, n int) (string, []any) {
 		args = append(args, row.Vendor)
 	}
 	switch source {
-	case SourceLB:
+	case model.SourceLB:
 		return "source = 'lb'", nil
-	case SourceGeneric:
+	case model.SourceGeneric:
 		return generic, args
 	}
 	return "(source = 'lb' OR " + generic + ")", args
 }
 
-// HourlyPoint is one hour of a row's timeline.
-type HourlyPoint struct {
-	Hour         time.Time
-	Calls        int64
-	Failures     int64
-	LatencySumMs float64
-	LatencyMaxMs float64
-}
-
 // DiscoveryTimeline returns row's hourly rollups of source from the hour
 // from on, oldest first; hours without calls are absent.
-func (s *Store) DiscoveryTimeline(ctx context.Context, row DiscoveryRow, source string, from time.Time) ([]HourlyPoint, error) {
+func (s *Store) DiscoveryTimeline(ctx context.Context, row model.DiscoveryRow, source string, from time.Time) ([]model.HourlyPoint, error) {
 	cond, extra := scope(row, source, 2)
 	q := "SELECT hour, SUM(calls), SUM(failures), SUM(latency_sum_ms), MAX(latency_max_ms) FROM discovery_hourly " +
 		"WHERE row_id = $1 AND hour >= $2 AND " + cond + " GROUP BY hour ORDER BY hour"
@@ -52,10 +42,10 @@ func (s *Store) DiscoveryTimeline(ctx context.Context, row DiscoveryRow, source 
 		return nil, fmt.Errorf("store: discovery timeline: %w", err)
 	}
 	defer rows.Close()
-	var out []HourlyPoint
+	var out []model.HourlyPoint
 	for rows.Next() {
 		var (
-			p HourlyPoint
+			p model.HourlyPoint
 			h Time
 		)
 		if err := rows.Scan(&h, &p.Calls, &p.Failures, &p.LatencySumMs, &p.LatencyMaxMs); err != nil {
@@ -70,18 +60,10 @@ func (s *Store) DiscoveryTimeline(ctx context.Context, row DiscoveryRow, source 
 	return out, nil
 }
 
-// Consumer is one consumer IP of a row.
-type Consumer struct {
-	ConsumerIP string
-	Calls      int64
-	Failures   int64
-	LastSeen   time.Time
-}
-
 // DiscoveryConsumers returns row's busiest consumers of source over the
 // days from from's day on (at most limit, most calls first) and how many
 // distinct consumers there are.
-func (s *Store) DiscoveryConsumers(ctx context.Context, row DiscoveryRow, source string, from time.Time, limit int) ([]Consumer, int64, error) {
+func (s *Store) DiscoveryConsumers(ctx context.Context, row model.DiscoveryRow, source string, from time.Time, limit int) ([]model.Consumer, int64, error) {
 	cond, extra := scope(row, source, 2)
 	where := " FROM discovery_consumers WHERE row_id = $1 AND day >= $2 AND " + cond
 	args := append([]any{row.RowID, NewTime(from.UTC().Truncate(24 * time.Hour))}, extra...)
@@ -96,10 +78,10 @@ func (s *Store) DiscoveryConsumers(ctx context.Context, row DiscoveryRow, source
 		return nil, 0, fmt.Errorf("store: discovery consumers: %w", err)
 	}
 	defer rows.Close()
-	out := []Consumer{}
+	out := []model.Consumer{}
 	for rows.Next() {
 		var (
-			c    Consumer
+			c    model.Consumer
 			last Time
 		)
 		if err := rows.Scan(&c.ConsumerIP, &c.Calls, &c.Failures, &last); err != nil {
@@ -112,30 +94,6 @@ func (s *Store) DiscoveryConsumers(ctx context.Context, row DiscoveryRow, source
 		return nil, 0, fmt.Errorf("store: discovery consumers: %w", mapError(err))
 	}
 	return out, total, nil
-}
-
-// Exchange is one call of a row with its request and response: an lb
-// transaction (its stages merged) or a generic log.
-type Exchange struct {
-	Source              string
-	ID                  string // lb: event id of the client_response; generic: the log's id
-	EventID             string
-	GlobalTransactionID string // lb only
-	InstanceID          string
-	Vendor              string
-	OccurredAt          time.Time
-	Method              string
-	URI                 string
-	StatusCode          int
-	ResultCode          string
-	SoapFault           bool
-	DurationMs          float64
-	ConsumerIP          string
-	Backend             string
-	RequestHeaders      string // lb only: JSON object
-	RequestPayload      string
-	ResponseHeaders     string // lb only
-	ResponsePayload     string
 }
 
 // lbExchangeColumns are read from a client_response event.
@@ -151,15 +109,15 @@ const genericExchangeColumns = "id, event_id, instance_id, vendor, occurred_at, 
 // with the request of its client_request (or server_request) stage.
 // Failures come from the partial index lb_events_failures; successes
 // walk lb_events_row_time backwards.
-func (s *Store) LBExchanges(ctx context.Context, rowID int64, from time.Time, failures bool, limit int) ([]Exchange, error) {
+func (s *Store) LBExchanges(ctx context.Context, rowID int64, from time.Time, failures bool, limit int) ([]model.Exchange, error) {
 	rows, err := s.reader().Query(ctx, lbExchangesSQL(failures), rowID, NewTime(from), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: lb exchanges: %w", err)
 	}
 	defer rows.Close()
-	var out []Exchange
+	var out []model.Exchange
 	for rows.Next() {
-		x := Exchange{Source: SourceLB}
+		x := model.Exchange{Source: model.SourceLB}
 		var at Time
 		if err := rows.Scan(&x.EventID, &x.GlobalTransactionID, &x.InstanceID, &x.Vendor, &at, &x.Method, &x.URI,
 			&x.StatusCode, &x.ResultCode, &x.SoapFault, &x.DurationMs, &x.ConsumerIP, &x.Backend,
@@ -199,7 +157,7 @@ func lbRequestsSQL(n int) string {
 // addLBRequests fills each exchange's request from its transaction's
 // client_request event, or server_request when there is none (one query
 // through lb_events_gtid).
-func (s *Store) addLBRequests(ctx context.Context, xs []Exchange) error {
+func (s *Store) addLBRequests(ctx context.Context, xs []model.Exchange) error {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -263,7 +221,7 @@ func genericScanSQL(failures bool) string {
 // newest scanLimit candidates of every vendor are read and filtered;
 // exhausted reports that the scan reached that bound, so older logs of
 // the vendor may exist beyond it.
-func (s *Store) GenericExchanges(ctx context.Context, rowID int64, vendor string, from time.Time, failures bool, limit, scanLimit int) (out []Exchange, exhausted bool, err error) {
+func (s *Store) GenericExchanges(ctx context.Context, rowID int64, vendor string, from time.Time, failures bool, limit, scanLimit int) (out []model.Exchange, exhausted bool, err error) {
 	args := []any{rowID, NewTime(from)}
 	q := genericExchangesSQL(failures, vendor != "")
 	if vendor != "" {
@@ -282,7 +240,7 @@ func (s *Store) GenericExchanges(ctx context.Context, rowID int64, vendor string
 	}
 	defer rows.Close()
 	for rows.Next() {
-		x := Exchange{Source: SourceGeneric}
+		x := model.Exchange{Source: model.SourceGeneric}
 		var (
 			at Time
 			id int64

@@ -10,43 +10,13 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// DiscoveryRow is one master discovery row (table discovery_rows) with its
-// vendors and its last-24-hour counts.
-type DiscoveryRow struct {
-	RowID              int64
-	TenantID           string
-	ServiceURI         string
-	SampleURI          string
-	LBInstanceID       string // "" when no lb instance reported the URI
-	Vendor             string
-	Vendors            []string
-	SeenLB             bool
-	SeenGeneric        bool
-	FirstSeen          time.Time
-	LastSeen           time.Time
-	OnboardedServiceID string
-	Environment        string
-	ServiceKey         string
-	Calls24h           int64
-	Errors24h          int64
-}
-
-// DiscoveryRowFilter selects rows of one tenant. Zero fields do not
-// filter.
-type DiscoveryRowFilter struct {
-	TenantID  string
-	Q         string // substring of the serviceUri or serviceKey, any case
-	Vendor    string // a vendor that reported the row
-	Source    string // SourceLB or SourceGeneric
-	Onboarded *bool
-}
-
 // rowScope is the SQL condition (on discovery_rows r and a rollup h) of
 // the gateway-type scoping of SPEC 4.9: lb data always; generic data of
 // every vendor for an lb-observed row, else of the row's vendor only.
 const rowScope = "(h.source = 'lb' OR r.lb_instance_id IS NOT NULL OR h.vendor = r.vendor)"
 
-func (f DiscoveryRowFilter) where() (string, []any) {
+// discoveryRowWhere returns the conditions of f and their arguments.
+func discoveryRowWhere(f model.DiscoveryRowFilter) (string, []any) {
 	var w whereClause
 	w.add("tenant_id = ?", f.TenantID)
 	if f.Q != "" {
@@ -56,9 +26,9 @@ func (f DiscoveryRowFilter) where() (string, []any) {
 		w.add("(vendor = ? OR EXISTS (SELECT 1 FROM discovery_row_vendors v WHERE v.row_id = discovery_rows.row_id AND v.vendor = ?))", f.Vendor)
 	}
 	switch f.Source {
-	case SourceLB:
+	case model.SourceLB:
 		w.literal("seen_lb")
-	case SourceGeneric:
+	case model.SourceGeneric:
 		w.literal("seen_generic")
 	}
 	if f.Onboarded != nil {
@@ -76,11 +46,11 @@ const discoveryRowColumnsRead = "r.row_id, r.tenant_id, r.service_uri, r.sample_
 
 // DiscoveryRows returns one page of f's rows, most recently seen first,
 // with calls and errors of the 24 hourly buckets up to now.
-func (s *Store) DiscoveryRows(ctx context.Context, f DiscoveryRowFilter, now time.Time, page model.PageRequest) (model.ObservabilityPageRecord[DiscoveryRow], error) {
-	where, args := f.where()
+func (s *Store) DiscoveryRows(ctx context.Context, f model.DiscoveryRowFilter, now time.Time, page model.PageRequest) (model.ObservabilityPageRecord[model.DiscoveryRow], error) {
+	where, args := discoveryRowWhere(f)
 	var total int64
 	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM discovery_rows"+where, args...).Scan(&total); err != nil {
-		return model.ObservabilityPageRecord[DiscoveryRow]{}, fmt.Errorf("store: count discovery rows: %w", err)
+		return model.ObservabilityPageRecord[model.DiscoveryRow]{}, fmt.Errorf("store: count discovery rows: %w", err)
 	}
 	n := len(args)
 	q := "SELECT " + discoveryRowColumnsRead + ", COALESCE(SUM(h.calls), 0), COALESCE(SUM(h.failures), 0) FROM " +
@@ -91,7 +61,7 @@ func (s *Store) DiscoveryRows(ctx context.Context, f DiscoveryRowFilter, now tim
 	args = append(args, page.PageSize, page.Offset(), NewTime(Since24h(now)))
 	items, err := s.queryDiscoveryRows(ctx, q, args...)
 	if err != nil {
-		return model.ObservabilityPageRecord[DiscoveryRow]{}, err
+		return model.ObservabilityPageRecord[model.DiscoveryRow]{}, err
 	}
 	return model.NewPage(items, page, total), nil
 }
@@ -102,33 +72,33 @@ func Since24h(now time.Time) time.Time { return now.UTC().Truncate(time.Hour).Ad
 
 // DiscoveryRow returns one row of any tenant (the caller checks the
 // tenant) with its 24-hour counts; ErrNotFound when there is none.
-func (s *Store) DiscoveryRow(ctx context.Context, rowID int64, now time.Time) (DiscoveryRow, error) {
+func (s *Store) DiscoveryRow(ctx context.Context, rowID int64, now time.Time) (model.DiscoveryRow, error) {
 	q := "SELECT " + discoveryRowColumnsRead + ", COALESCE(SUM(h.calls), 0), COALESCE(SUM(h.failures), 0) FROM discovery_rows r " +
 		"LEFT JOIN discovery_hourly h ON h.row_id = r.row_id AND h.hour >= $2 AND " + rowScope +
 		" WHERE r.row_id = $1 GROUP BY " + discoveryRowColumnsRead
 	rows, err := s.queryDiscoveryRows(ctx, q, rowID, NewTime(Since24h(now)))
 	if err != nil {
-		return DiscoveryRow{}, err
+		return model.DiscoveryRow{}, err
 	}
 	if len(rows) == 0 {
-		return DiscoveryRow{}, fmt.Errorf("store: discovery row %d: %w", rowID, ErrNotFound)
+		return model.DiscoveryRow{}, fmt.Errorf("store: discovery row %d: %w", rowID, ErrNotFound)
 	}
 	return rows[0], nil
 }
 
-func (s *Store) queryDiscoveryRows(ctx context.Context, q string, args ...any) ([]DiscoveryRow, error) {
+func (s *Store) queryDiscoveryRows(ctx context.Context, q string, args ...any) ([]model.DiscoveryRow, error) {
 	rows, err := s.reader().Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: discovery rows: %w", err)
 	}
 	defer rows.Close()
 	var (
-		out   []DiscoveryRow
+		out   []model.DiscoveryRow
 		index = map[int64]int{}
 	)
 	for rows.Next() {
 		var (
-			r               DiscoveryRow
+			r               model.DiscoveryRow
 			lb, onboarded   *string
 			first, lastSeen Time
 		)
@@ -158,7 +128,7 @@ func (s *Store) queryDiscoveryRows(ctx context.Context, q string, args ...any) (
 }
 
 // addRowVendors fills Vendors of rows (index maps row id to position).
-func (s *Store) addRowVendors(ctx context.Context, rows []DiscoveryRow, index map[int64]int) error {
+func (s *Store) addRowVendors(ctx context.Context, rows []model.DiscoveryRow, index map[int64]int) error {
 	var sb strings.Builder
 	sb.WriteString("SELECT row_id, vendor FROM discovery_row_vendors WHERE row_id IN ")
 	inList(&sb, Postgres, 0, len(rows))

@@ -5,48 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // maxTxEvents bounds the events read for one lb transaction (four stages;
 // more only when a connector sent an event twice under different ids).
 const maxTxEvents = 16
 
-// LBEventRecord is one stored lb event, as a transaction's detail shows
-// it. Headers and Payload are empty unless asked for.
-type LBEventRecord struct {
-	EventID            string
-	Stage              string
-	OccurredAt         time.Time
-	ReceivedAt         time.Time
-	InstanceID         string
-	Vendor             string
-	RowID              int64
-	ServiceURI         string
-	FrontVirtualServer string
-	BackVirtualServer  string
-	ClientIP           string
-	Method             string
-	Host               string
-	URI                string
-	Backend            string
-	StatusCode         int
-	DurationMs         float64
-	BytesIn            int64
-	BytesOut           int64
-	ResultCode         string
-	SoapFault          bool
-	Headers            string // JSON object
-	Payload            string
-	PayloadBytes       int64
-}
-
 // LBTransaction returns the stored events of the lb transaction gtid of
 // tenant (every tenant when ""), in stage order, with headers and
 // payloads when payloads is true; none when there is no such transaction.
-func (s *Store) LBTransaction(ctx context.Context, tenant, gtid string, payloads bool) ([]LBEventRecord, error) {
+func (s *Store) LBTransaction(ctx context.Context, tenant, gtid string, payloads bool) ([]model.LBEventRecord, error) {
 	hp := "'{}', ''"
 	if payloads {
 		hp = "headers, payload"
@@ -59,9 +31,9 @@ func (s *Store) LBTransaction(ctx context.Context, tenant, gtid string, payloads
 		q += " AND tenant_id = " + a.add(tenant)
 	}
 	q += " ORDER BY occurred_at LIMIT " + a.add(maxTxEvents)
-	out, err := queryRows(ctx, s, "lb transaction", q, a.list, func(rows *sql.Rows) (LBEventRecord, bool, error) {
+	out, err := queryRows(ctx, s, "lb transaction", q, a.list, func(rows *sql.Rows) (model.LBEventRecord, bool, error) {
 		var (
-			e       LBEventRecord
+			e       model.LBEventRecord
 			at, rec Time
 		)
 		err := rows.Scan(&e.EventID, &e.Stage, &at, &rec, &e.InstanceID, &e.Vendor, &e.RowID, &e.ServiceURI,
@@ -70,28 +42,16 @@ func (s *Store) LBTransaction(ctx context.Context, tenant, gtid string, payloads
 		e.OccurredAt, e.ReceivedAt = at.Time, rec.Time
 		return e, true, err
 	})
-	slices.SortStableFunc(out, func(x, y LBEventRecord) int {
-		return slices.Index(LBStages, x.Stage) - slices.Index(LBStages, y.Stage)
+	slices.SortStableFunc(out, func(x, y model.LBEventRecord) int {
+		return slices.Index(model.LBStages, x.Stage) - slices.Index(model.LBStages, y.Stage)
 	})
 	return out, err
-}
-
-// GenericLogRecord is one stored generic log with its payloads (empty
-// unless asked for).
-type GenericLogRecord struct {
-	EdgeTx
-	EventID              string
-	ReceivedAt           time.Time
-	RequestPayload       string
-	ResponsePayload      string
-	RequestPayloadBytes  int64
-	ResponsePayloadBytes int64
 }
 
 // GenericLogByID returns the generic log id of tenant (every tenant when
 // ""), with its payloads when payloads is true, and its discovery row's
 // current match; ErrNotFound when there is none.
-func (s *Store) GenericLogByID(ctx context.Context, tenant string, id int64, payloads bool) (GenericLogRecord, error) {
+func (s *Store) GenericLogByID(ctx context.Context, tenant string, id int64, payloads bool) (model.GenericLogRecord, error) {
 	pl := "'', ''"
 	if payloads {
 		pl = "g.request_payload, g.response_payload"
@@ -106,7 +66,7 @@ func (s *Store) GenericLogByID(ctx context.Context, tenant string, id int64, pay
 		q += " AND g.tenant_id = " + a.add(tenant)
 	}
 	var (
-		g       = GenericLogRecord{EdgeTx: EdgeTx{Source: SourceGeneric}}
+		g       = model.GenericLogRecord{EdgeTx: model.EdgeTx{Source: model.SourceGeneric}}
 		at, rec Time
 	)
 	err := s.reader().QueryRow(ctx, q, a.list...).Scan(&g.ID, &g.Vendor, &g.InstanceID, &g.RowID, &at, &g.ServiceURI, &g.URI,
@@ -124,21 +84,11 @@ func (s *Store) GenericLogByID(ctx context.Context, tenant string, id int64, pay
 // RowServiceMatch returns the current service match of discovery row id,
 // and
 // the matched service's direction.
-func (s *Store) RowServiceMatch(ctx context.Context, rowID int64) (m RowMatch, direction string, err error) {
+func (s *Store) RowServiceMatch(ctx context.Context, rowID int64) (m model.RowMatch, direction string, err error) {
 	err = s.reader().QueryRow(ctx, "SELECT r.row_id, r.service_uri, COALESCE(r.onboarded_service_id, ''), r.environment, "+
 		"r.service_key, COALESCE(sv.direction, '') FROM discovery_rows r LEFT JOIN services sv ON sv.service_id = r.onboarded_service_id "+
 		"WHERE r.row_id = $1", rowID).Scan(&m.RowID, &m.ServiceURI, &m.OnboardedServiceID, &m.Environment, &m.ServiceKey, &direction)
 	return m, direction, err
-}
-
-// VSFailure is the count of one edge result code at one pair of virtual
-// servers.
-type VSFailure struct {
-	FrontVirtualServer string
-	BackVirtualServer  string
-	ResultCode         string
-	Count              int64
-	LastSeen           time.Time
 }
 
 // vsLevelExcluded are the result codes that are not virtual-server-level
@@ -152,7 +102,7 @@ var vsLevelExcluded = []string{"", "ok", "success", "timeout", "failed", "backen
 // whose result code is the edge's own (reset, no_backend, tls_error, …;
 // see vsLevelExcluded). Such a failure happened at the virtual server
 // before any service could answer, so it is not attributed to a service.
-func (s *Store) VSLevelFailures(ctx context.Context, tenant string, since, until time.Time) ([]VSFailure, error) {
+func (s *Store) VSLevelFailures(ctx context.Context, tenant string, since, until time.Time) ([]model.VSFailure, error) {
 	a := sqlArgs{}
 	ph := make([]string, 0, len(vsLevelExcluded))
 	for _, c := range vsLevelExcluded[2:] {
@@ -165,9 +115,9 @@ func (s *Store) VSLevelFailures(ctx context.Context, tenant string, since, until
 		q += " AND tenant_id = " + a.add(tenant)
 	}
 	q += " GROUP BY front_virtual_server, back_virtual_server, result_code"
-	return queryRows(ctx, s, "virtual-server failures", q, a.list, func(rows *sql.Rows) (VSFailure, bool, error) {
+	return queryRows(ctx, s, "virtual-server failures", q, a.list, func(rows *sql.Rows) (model.VSFailure, bool, error) {
 		var (
-			f    VSFailure
+			f    model.VSFailure
 			last Time
 		)
 		err := rows.Scan(&f.FrontVirtualServer, &f.BackVirtualServer, &f.ResultCode, &f.Count, &last)
@@ -176,27 +126,21 @@ func (s *Store) VSLevelFailures(ctx context.Context, tenant string, since, until
 	})
 }
 
-// ParseGenericID reads a generic log id: a positive decimal integer.
-func ParseGenericID(v string) (int64, bool) {
-	n, err := strconv.ParseInt(v, 10, 64)
-	return n, err == nil && n > 0 && strconv.FormatInt(n, 10) == v
-}
-
 // LBTransactionSummary merges the events of one lb transaction (from
 // LBTransaction, in stage order) into its list item: anchored on its
 // client_response (else its latest stage), with the request and answer
 // merged from the other stages and the discovery row's current match.
-func (s *Store) LBTransactionSummary(ctx context.Context, gtid string, events []LBEventRecord) (EdgeTx, error) {
+func (s *Store) LBTransactionSummary(ctx context.Context, gtid string, events []model.LBEventRecord) (model.EdgeTx, error) {
 	last := events[len(events)-1]
-	t := EdgeTx{Source: SourceLB, ID: gtid, Vendor: last.Vendor, InstanceID: last.InstanceID, RowID: last.RowID,
+	t := model.EdgeTx{Source: model.SourceLB, ID: gtid, Vendor: last.Vendor, InstanceID: last.InstanceID, RowID: last.RowID,
 		OccurredAt: last.OccurredAt, StartedAt: last.OccurredAt, ServiceURI: last.ServiceURI, URI: last.URI}
 	for _, e := range events {
-		if e.Stage == StageClientResponse {
+		if e.Stage == model.StageClientResponse {
 			t.OccurredAt = e.OccurredAt
 		}
 	}
 	ordered := slices.Clone(events)
-	slices.SortStableFunc(ordered, func(x, y LBEventRecord) int { return mergeRank(x.Stage) - mergeRank(y.Stage) })
+	slices.SortStableFunc(ordered, func(x, y model.LBEventRecord) int { return mergeRank(x.Stage) - mergeRank(y.Stage) })
 	for _, e := range ordered {
 		mergeStage(&t, lbStageMeta{gtid: gtid, stage: e.Stage, at: e.OccurredAt, method: e.Method, uri: e.URI,
 			status: e.StatusCode, result: e.ResultCode, fault: e.SoapFault, duration: e.DurationMs, bytesIn: e.BytesIn,

@@ -12,66 +12,6 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// LBStages are the stages of an lb transaction in their order.
-var LBStages = []string{StageClientRequest, StageServerRequest, StageServerResponse, StageClientResponse}
-
-// EdgeTx is one edge transaction in a list: an lb transaction (its stage
-// events merged by global transaction id) or a generic log. Environment,
-// ServiceKey, ServiceID and Direction are the current service match of
-// its discovery row.
-type EdgeTx struct {
-	Source     string
-	ID         string // lb: the global transaction id; generic: the log's numeric id
-	Vendor     string
-	InstanceID string
-	RowID      int64
-	// OccurredAt is the time of the event the list is ordered by (lb: the
-	// anchor stage, client_response unless a stage is asked for);
-	// StartedAt the earliest stage's (lb), else OccurredAt.
-	OccurredAt  time.Time
-	StartedAt   time.Time
-	ServiceURI  string
-	URI         string // as sent
-	Environment string
-	ServiceKey  string
-	ServiceID   string
-	Direction   string
-	Method      string
-	StatusCode  int
-	ResultCode  string
-	SoapFault   bool
-	LatencyMs   float64
-	ConsumerIP  string
-	Backend     string
-	FrontVS     string
-	BackVS      string
-	BytesIn     int64
-	BytesOut    int64
-	// Stages lists the lb stages stored for the transaction, in order.
-	Stages []string
-}
-
-// EdgeFilter selects edge transactions for a list (SPEC 4.10 traffic
-// logs and the legacy lb logs). Zero fields do not filter; substrings
-// match case-insensitively with % and _ taken literally.
-type EdgeFilter struct {
-	TenantID string
-	// Sources are lb, generic or both.
-	Sources     []string
-	Vendors     []string
-	InstanceID  string
-	ResultCodes []string // lb only: a result-code filter leaves generic logs out
-	ServiceURI  string   // substring of the normalised serviceUri or the URI as sent
-	Customer    string   // substring of the consumer IP
-	FrontVS     string   // substring; lb only
-	BackVS      string   // substring; lb only
-	// Stage is the lb stage the list shows transactions by (default
-	// client_response: completed transactions; client_request also lists
-	// those still in flight).
-	Stage        string
-	Since, Until time.Time // inclusive
-}
-
 // edgeSelect is one source of an edge list: its table, alias and list
 // columns.
 type edgeSelect struct {
@@ -86,10 +26,10 @@ var edgeListNames = []string{"source", "id", "vendor", "instance_id", "row_id", 
 
 // edgeSelects are the edge sources with their list columns.
 var edgeSelects = []edgeSelect{
-	{SourceLB, "lb_events", "e", []string{"'lb'", "CAST(e.global_transaction_id AS TEXT)", "e.vendor", "e.instance_id", "e.row_id",
+	{model.SourceLB, "lb_events", "e", []string{"'lb'", "CAST(e.global_transaction_id AS TEXT)", "e.vendor", "e.instance_id", "e.row_id",
 		"e.occurred_at", "e.service_uri", "e.uri", "e.method", "e.status_code", "e.result_code", "e.soap_fault", "e.duration_ms",
 		"e.client_ip", "e.backend", "e.front_virtual_server", "e.back_virtual_server", "e.bytes_in", "e.bytes_out"}},
-	{SourceGeneric, "generic_logs", "g", []string{"'generic'", "CAST(g.id AS TEXT)", "g.vendor", "g.instance_id", "g.row_id",
+	{model.SourceGeneric, "generic_logs", "g", []string{"'generic'", "CAST(g.id AS TEXT)", "g.vendor", "g.instance_id", "g.row_id",
 		"g.occurred_at", "g.service_uri", "g.raw_uri", "g.method", "g.status_code", "g.result_code", "g.soap_fault", "g.latency_ms",
 		"g.consumer_ip", "g.backend", "''", "''", "g.request_payload_bytes", "g.response_payload_bytes"}},
 }
@@ -106,7 +46,7 @@ func (src edgeSelect) listColumns() string {
 // edgePart returns "SELECT cols FROM table WHERE …" of src under f; ok
 // is false when f leaves src out (a source not asked for, or filters its
 // rows cannot match).
-func edgePart(f EdgeFilter, a *sqlArgs, src edgeSelect, cols string) (string, bool) {
+func edgePart(f model.EdgeFilter, a *sqlArgs, src edgeSelect, cols string) (string, bool) {
 	if len(f.Sources) > 0 && !slices.Contains(f.Sources, src.source) {
 		return "", false
 	}
@@ -122,17 +62,17 @@ func edgePart(f EdgeFilter, a *sqlArgs, src edgeSelect, cols string) (string, bo
 // lb_events_calls (stage = 'client_response') applies only when the
 // query repeats its condition (SQLite does not match a parameter).
 func stageCond(x, stage string) string {
-	if !slices.Contains(LBStages, stage) {
-		stage = StageClientResponse
+	if !slices.Contains(model.LBStages, stage) {
+		stage = model.StageClientResponse
 	}
 	return x + "stage = '" + stage + "'"
 }
 
 // edgeConds returns the conditions of f on one source; ok is false when
 // no row of the source can match.
-func edgeConds(f EdgeFilter, a *sqlArgs, src edgeSelect) (conds []string, ok bool) {
+func edgeConds(f model.EdgeFilter, a *sqlArgs, src edgeSelect) (conds []string, ok bool) {
 	x := src.alias + "."
-	lb := src.source == SourceLB
+	lb := src.source == model.SourceLB
 	if !lb && (len(f.ResultCodes) > 0 || f.FrontVS != "" || f.BackVS != "") {
 		return nil, false
 	}
@@ -181,7 +121,7 @@ func edgeConds(f EdgeFilter, a *sqlArgs, src edgeSelect) (conds []string, ok boo
 // through its time index, at most up to the page's end; the page's rows
 // then get their discovery row's service match and, for lb, their other
 // stages merged.
-func (s *Store) EdgeLogs(ctx context.Context, f EdgeFilter, p model.PageRequest) (model.ObservabilityPageRecord[EdgeTx], error) {
+func (s *Store) EdgeLogs(ctx context.Context, f model.EdgeFilter, p model.PageRequest) (model.ObservabilityPageRecord[model.EdgeTx], error) {
 	var (
 		a     sqlArgs
 		total int64
@@ -196,18 +136,18 @@ func (s *Store) EdgeLogs(ctx context.Context, f EdgeFilter, p model.PageRequest)
 		}
 		var n int64
 		if err := s.reader().QueryRow(ctx, part, c.list...).Scan(&n); err != nil {
-			return model.ObservabilityPageRecord[EdgeTx]{}, fmt.Errorf("store: count edge logs: %w", err)
+			return model.ObservabilityPageRecord[model.EdgeTx]{}, fmt.Errorf("store: count edge logs: %w", err)
 		}
 		total += n
 		part, _ = edgePart(f, &a, src, src.listColumns())
 		parts = append(parts, "SELECT * FROM ("+part+" ORDER BY "+src.alias+".occurred_at DESC LIMIT "+end+") p"+strconv.Itoa(i))
 	}
 	if total == 0 {
-		return model.NewPage[EdgeTx](nil, p, total), nil
+		return model.NewPage[model.EdgeTx](nil, p, total), nil
 	}
 	items, err := s.edgeRows(ctx, parts, &a, f.TenantID, p.PageSize, p.Offset())
 	if err != nil {
-		return model.ObservabilityPageRecord[EdgeTx]{}, err
+		return model.ObservabilityPageRecord[model.EdgeTx]{}, err
 	}
 	return model.NewPage(items, p, total), nil
 }
@@ -215,7 +155,7 @@ func (s *Store) EdgeLogs(ctx context.Context, f EdgeFilter, p model.PageRequest)
 // edgeRows runs the union of parts (each ordered newest first and
 // limited), keeps limit rows after offset, adds their discovery row's
 // service match and merges the stages of lb transactions.
-func (s *Store) edgeRows(ctx context.Context, parts []string, a *sqlArgs, tenant string, limit, offset int) ([]EdgeTx, error) {
+func (s *Store) edgeRows(ctx context.Context, parts []string, a *sqlArgs, tenant string, limit, offset int) ([]model.EdgeTx, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
@@ -232,10 +172,10 @@ func (s *Store) edgeRows(ctx context.Context, parts []string, a *sqlArgs, tenant
 
 // queryEdgeTxs scans edge list rows followed by the match columns
 // (environment, service key, service id, direction).
-func (s *Store) queryEdgeTxs(ctx context.Context, q string, args []any) ([]EdgeTx, error) {
-	return queryRows(ctx, s, "edge logs", q, args, func(rows *sql.Rows) (EdgeTx, bool, error) {
+func (s *Store) queryEdgeTxs(ctx context.Context, q string, args []any) ([]model.EdgeTx, error) {
+	return queryRows(ctx, s, "edge logs", q, args, func(rows *sql.Rows) (model.EdgeTx, bool, error) {
 		var (
-			t  EdgeTx
+			t  model.EdgeTx
 			at Time
 		)
 		err := rows.Scan(&t.Source, &t.ID, &t.Vendor, &t.InstanceID, &t.RowID, &at, &t.ServiceURI, &t.URI, &t.Method,
@@ -263,12 +203,12 @@ type lbStageMeta struct {
 // events (one query through lb_events_gtid): the stages present, the
 // earliest time, the request from the request stages and the answer from
 // the response stages (client-facing ones first).
-func (s *Store) mergeLBStages(ctx context.Context, tenant string, items []EdgeTx) error {
+func (s *Store) mergeLBStages(ctx context.Context, tenant string, items []model.EdgeTx) error {
 	byTx := map[string][]int{}
 	var a sqlArgs
 	var ph []string
 	for i, t := range items {
-		if t.Source != SourceLB {
+		if t.Source != model.SourceLB {
 			continue
 		}
 		if _, ok := byTx[t.ID]; !ok {
@@ -314,21 +254,21 @@ func (s *Store) mergeLBStages(ctx context.Context, tenant string, items []EdgeTx
 // client_response (the client's answer wins).
 func mergeRank(stage string) int {
 	switch stage {
-	case StageServerRequest:
+	case model.StageServerRequest:
 		return 0
-	case StageClientRequest:
+	case model.StageClientRequest:
 		return 1
-	case StageServerResponse:
+	case model.StageServerResponse:
 		return 2
 	}
 	return 3
 }
 
 // mergeStage folds one stage event into a transaction item.
-func mergeStage(t *EdgeTx, m lbStageMeta) {
+func mergeStage(t *model.EdgeTx, m lbStageMeta) {
 	if !slices.Contains(t.Stages, m.stage) {
 		t.Stages = append(t.Stages, m.stage)
-		slices.SortFunc(t.Stages, func(x, y string) int { return slices.Index(LBStages, x) - slices.Index(LBStages, y) })
+		slices.SortFunc(t.Stages, func(x, y string) int { return slices.Index(model.LBStages, x) - slices.Index(model.LBStages, y) })
 	}
 	if m.at.Before(t.StartedAt) {
 		t.StartedAt = m.at
@@ -343,7 +283,7 @@ func mergeStage(t *EdgeTx, m lbStageMeta) {
 	set(&t.FrontVS, m.fv)
 	set(&t.BackVS, m.bv)
 	switch m.stage {
-	case StageClientRequest, StageServerRequest:
+	case model.StageClientRequest, model.StageServerRequest:
 		set(&t.Method, m.method)
 		set(&t.URI, m.uri)
 		t.BytesIn = max(t.BytesIn, m.bytesIn)

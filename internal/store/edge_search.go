@@ -5,35 +5,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-)
 
-// EdgeSearch is a free-text search over lb transactions (their
-// client_response, the counted stage) and generic logs (SPEC 4.10 traffic
-// search). Zero fields do not filter; substrings match case-insensitively
-// with % and _ taken literally.
-type EdgeSearch struct {
-	TenantID string
-	Sources  []string // lb, generic
-	// Since and Until bound the time, inclusive.
-	Since, Until time.Time
-	// URIContains matches the normalised serviceUri, the URI as sent and
-	// the service key the event was ingested with.
-	URIContains        string
-	BackendContains    string
-	ConsumerIPContains string
-	// PayloadContains matches any stored payload of the transaction (lb:
-	// of any of its stages; generic: request or response).
-	PayloadContains string
-	// StatusMin and StatusMax bound the HTTP status when StatusMax is not 0.
-	StatusMin, StatusMax int
-	Limit                int
-}
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // SearchEdge returns at most q.Limit edge transactions matching q, newest
 // first, with their discovery row's service match and, for lb, their
 // stages merged.
-func (s *Store) SearchEdge(ctx context.Context, q EdgeSearch) ([]EdgeTx, error) {
+func (s *Store) SearchEdge(ctx context.Context, q model.EdgeSearch) ([]model.EdgeTx, error) {
 	var (
 		a     sqlArgs
 		parts []string
@@ -51,9 +30,9 @@ func (s *Store) SearchEdge(ctx context.Context, q EdgeSearch) ([]EdgeTx, error) 
 }
 
 // edgeSearchConds returns the conditions of q on one edge source.
-func edgeSearchConds(q EdgeSearch, a *sqlArgs, src edgeSelect) []string {
+func edgeSearchConds(q model.EdgeSearch, a *sqlArgs, src edgeSelect) []string {
 	x := src.alias + "."
-	lb := src.source == SourceLB
+	lb := src.source == model.SourceLB
 	conds := []string{x + "occurred_at >= " + a.add(NewTime(q.Since)), x + "occurred_at <= " + a.add(NewTime(q.Until))}
 	if lb {
 		conds = append(conds, x+"stage = 'client_response'")

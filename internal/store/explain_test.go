@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/s2r-project/s2r/internal/discovery"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -29,18 +31,18 @@ func TestDiscoveryQueryPlans(t *testing.T) {
 					e.Failure, e.StatusCode, e.ResultCode = false, 200, "ok"
 				}
 			}
-			if _, err := st.Ingest(ctx, b); err != nil {
+			if _, err := st.Ingest(ctx, b, discovery.Rollups); err != nil {
 				t.Fatal(err)
 			}
 			gtids = append(gtids, uuid.UUID(b.LB[0].GlobalTransactionID).String())
 		}
-		gb := &store.IngestBatch{TenantID: "default", InstanceID: "inst-2", InstanceVendor: "kong", ReceivedAt: at,
-			Rows: []store.RowRef{{ServiceURI: "/g", SampleURI: "/g", Vendor: "kong", Environment: "discovered", ServiceKey: "/g"}}}
+		gb := &model.IngestBatch{TenantID: "default", InstanceID: "inst-2", InstanceVendor: "kong", ReceivedAt: at,
+			Rows: []model.RowRef{{ServiceURI: "/g", SampleURI: "/g", Vendor: "kong", Environment: "discovered", ServiceKey: "/g"}}}
 		for i := range 2000 {
-			gb.Generic = append(gb.Generic, store.GenericLog{EventID: uuid.New(), Vendor: "kong", RawURI: "/g",
+			gb.Generic = append(gb.Generic, model.GenericLog{EventID: uuid.New(), Vendor: "kong", RawURI: "/g",
 				OccurredAt: at.Add(time.Duration(i) * time.Second), StatusCode: 200 + 300*(i%7/6), ResultCode: "ok", Failure: i%7 == 6})
 		}
-		if _, err := st.Ingest(ctx, gb); err != nil {
+		if _, err := st.Ingest(ctx, gb, discovery.Rollups); err != nil {
 			t.Fatal(err)
 		}
 		if st.Dialect() == store.Postgres {
@@ -48,7 +50,7 @@ func TestDiscoveryQueryPlans(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rows, err := st.DiscoveryRows(ctx, store.DiscoveryRowFilter{TenantID: "default"}, at, pageOf(100))
+		rows, err := st.DiscoveryRows(ctx, model.DiscoveryRowFilter{TenantID: "default"}, at, pageOf(100))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,105 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
-
-// Stages of a load-balancer transaction (DESIGN 9): one transaction has up
-// to four events sharing a global transaction id.
-const (
-	StageClientRequest  = "client_request"
-	StageServerRequest  = "server_request"
-	StageServerResponse = "server_response"
-	StageClientResponse = "client_response"
-)
-
-// Traffic sources of discovery rollups.
-const (
-	SourceLB      = "lb"
-	SourceGeneric = "generic"
-)
-
-// LBEvent is one raw load-balancer event as stored in lb_events. Strings
-// are validated and bounded by the caller (internal/discovery).
-type LBEvent struct {
-	EventID             [16]byte
-	GlobalTransactionID [16]byte
-	// Row is the index of the event's discovery row in IngestBatch.Rows.
-	Row                int
-	Stage              string
-	OccurredAt         time.Time
-	FrontVirtualServer string
-	BackVirtualServer  string
-	ClientIP           string
-	Method             string
-	Host               string
-	URI                string
-	Backend            string
-	StatusCode         int
-	DurationMs         float64
-	BytesIn, BytesOut  int64
-	ResultCode         string
-	SoapFault          bool
-	// Failure is set on a failing client_response, the stage that counts
-	// as the transaction's call.
-	Failure      bool
-	Headers      string // JSON object
-	Payload      string // at most 64 KB
-	PayloadBytes int64  // size as sent
-}
-
-// Counted reports whether the event is a call in the rollups.
-func (e *LBEvent) Counted() bool { return e.Stage == StageClientResponse }
-
-// GenericLog is one access-log record of another gateway (generic_logs).
-type GenericLog struct {
-	EventID              [16]byte
-	Row                  int // index in IngestBatch.Rows
-	Vendor               string
-	RawURI               string
-	OccurredAt           time.Time
-	Method               string
-	StatusCode           int
-	LatencyMs            float64
-	ConsumerIP           string
-	Backend              string
-	ResultCode           string
-	SoapFault            bool
-	Failure              bool
-	RequestPayload       string
-	ResponsePayload      string
-	RequestPayloadBytes  int64
-	ResponsePayloadBytes int64
-}
-
-// RowRef names the discovery row of a batch's events: the normalised
-// service URI and the onboarded service it matches (empty: none, and
-// Environment/ServiceKey are "discovered" and the URI).
-type RowRef struct {
-	ServiceURI         string
-	SampleURI          string
-	Vendor             string // vendor a new row gets from this batch
-	OnboardedServiceID string
-	Environment        string
-	ServiceKey         string
-}
-
-// IngestBatch is one validated ingest call: lb events or generic logs
-// (one kind per batch) of one connector instance.
-type IngestBatch struct {
-	TenantID       string
-	InstanceID     string
-	InstanceVendor string
-	ReceivedAt     time.Time
-	Rows           []RowRef
-	LB             []LBEvent
-	Generic        []GenericLog
-}
-
-// IngestResult counts what an ingest call stored.
-type IngestResult struct {
-	Stored     int // events newly stored
-	Duplicates int // events whose id was already stored (or repeated in the batch)
-}
 
 // ingestAttempts bounds the retries of an ingest transaction that lost a
 // race: a concurrent batch stored one of its event ids first (unique
@@ -116,15 +20,16 @@ const ingestAttempts = 3
 // the discovery rows it touches, its events whose ids are not stored yet,
 // and the rollups of exactly those events. Duplicates (ids already stored
 // or repeated within the batch) are counted, not stored. When Ingest
-// returns nil the batch is committed.
-func (s *Store) Ingest(ctx context.Context, b *IngestBatch) (IngestResult, error) {
+// returns nil the batch is committed. rollup computes the rollups of the
+// newly stored events (discovery.Rollups).
+func (s *Store) Ingest(ctx context.Context, b *model.IngestBatch, rollup RollupFunc) (model.IngestResult, error) {
 	if len(b.LB) > 0 && len(b.Generic) > 0 {
-		return IngestResult{}, errors.New("store: ingest batch mixes lb events and generic logs")
+		return model.IngestResult{}, errors.New("store: ingest batch mixes lb events and generic logs")
 	}
 	var err error
 	for range ingestAttempts {
-		var res IngestResult
-		res, err = s.ingestOnce(ctx, b)
+		var res model.IngestResult
+		res, err = s.ingestOnce(ctx, b, rollup)
 		if err == nil {
 			return res, nil
 		}
@@ -132,11 +37,11 @@ func (s *Store) Ingest(ctx context.Context, b *IngestBatch) (IngestResult, error
 			break
 		}
 	}
-	return IngestResult{}, err
+	return model.IngestResult{}, err
 }
 
-func (s *Store) ingestOnce(ctx context.Context, b *IngestBatch) (IngestResult, error) {
-	var res IngestResult
+func (s *Store) ingestOnce(ctx context.Context, b *model.IngestBatch, rollup RollupFunc) (model.IngestResult, error) {
+	var res model.IngestResult
 	spans := rowSpans(b)
 	full := s.fullInsertStmt(ctx, b)
 	err := s.transactWithCopy(ctx, func(tx *Tx, cp copier) error {
@@ -144,7 +49,7 @@ func (s *Store) ingestOnce(ctx context.Context, b *IngestBatch) (IngestResult, e
 		if err != nil {
 			return err
 		}
-		var fresh ingested
+		var fresh []int
 		if len(b.LB) > 0 {
 			fresh, err = insertLBEvents(ctx, tx, cp, full, b, rowIDs)
 		} else {
@@ -153,9 +58,9 @@ func (s *Store) ingestOnce(ctx context.Context, b *IngestBatch) (IngestResult, e
 		if err != nil {
 			return err
 		}
-		res.Stored = fresh.stored
-		res.Duplicates = len(b.LB) + len(b.Generic) - fresh.stored
-		return applyRollups(ctx, tx, b, rowIDs, spans, fresh.calls)
+		res.Stored = len(fresh)
+		res.Duplicates = len(b.LB) + len(b.Generic) - len(fresh)
+		return applyRollups(ctx, tx, b, rowIDs, spans, rollup(b, rowIDs, fresh))
 	})
 	return res, err
 }
@@ -170,7 +75,7 @@ var discoveryRowColumns = []string{"tenant_id", "service_uri", "sample_uri", "lb
 // ensureRows creates the batch's missing discovery rows (without locking
 // existing ones, so concurrent batches of the same services do not queue
 // here) and returns every row's id, indexed like b.Rows.
-func ensureRows(ctx context.Context, tx *Tx, b *IngestBatch, spans []rowSpan) ([]int64, error) {
+func ensureRows(ctx context.Context, tx *Tx, b *model.IngestBatch, spans []rowSpan) ([]int64, error) {
 	order := make([]int, len(b.Rows))
 	for i := range order {
 		order[i] = i
@@ -202,7 +107,7 @@ func ensureRows(ctx context.Context, tx *Tx, b *IngestBatch, spans []rowSpan) ([
 }
 
 // rowIDs reads the ids of the rows chunk (indexes into b.Rows) into ids.
-func rowIDs(ctx context.Context, tx *Tx, b *IngestBatch, chunk []int, ids []int64) error {
+func rowIDs(ctx context.Context, tx *Tx, b *model.IngestBatch, chunk []int, ids []int64) error {
 	index := make(map[string]int, len(chunk))
 	args := make([]any, 0, len(chunk)+1)
 	args = append(args, b.TenantID)
@@ -248,7 +153,7 @@ func rowIDs(ctx context.Context, tx *Tx, b *IngestBatch, chunk []int, ids []int6
 type rowSpan struct{ first, last time.Time }
 
 // rowSpans returns the span of b's events per row, indexed like b.Rows.
-func rowSpans(b *IngestBatch) []rowSpan {
+func rowSpans(b *model.IngestBatch) []rowSpan {
 	spans := make([]rowSpan, len(b.Rows))
 	add := func(row int, at time.Time) {
 		sp := &spans[row]

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // lbEventColumns and genericLogColumns are the columns ingest writes, in
@@ -36,7 +38,7 @@ var (
 
 // fullInsertStmt returns the prepared full-chunk INSERT of b's kind on
 // SQLite when b fills at least one chunk; nil otherwise.
-func (s *Store) fullInsertStmt(ctx context.Context, b *IngestBatch) *sql.Stmt {
+func (s *Store) fullInsertStmt(ctx context.Context, b *model.IngestBatch) *sql.Stmt {
 	switch {
 	case s.dialect != SQLite:
 		return nil
@@ -46,25 +48,6 @@ func (s *Store) fullInsertStmt(ctx context.Context, b *IngestBatch) *sql.Stmt {
 		return s.stmts.get(ctx, s.write, genericInsertSQLite)
 	}
 	return nil
-}
-
-// ingested is what an event insert stored: the count, and the calls the
-// rollups must add.
-type ingested struct {
-	stored int
-	calls  []call
-}
-
-// call is one counted event for the rollups.
-type call struct {
-	row       int // index in IngestBatch.Rows
-	source    string
-	vendor    string
-	at        time.Time
-	failure   bool // discovery's failure
-	isError   bool // SPEC 4.11 rule 4 (EdgeError)
-	latencyMs float64
-	consumer  string
 }
 
 // eventKey identifies a stored event: its time (microseconds, as
@@ -235,56 +218,40 @@ func sqliteValues(v []any) []any {
 	return v
 }
 
-// insertLBEvents stores b's new lb events and returns the calls among them.
-func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
+// insertLBEvents stores b's new lb events and returns their indexes.
+func insertLBEvents(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *model.IngestBatch, rowIDs []int64) ([]int, error) {
 	keys := make([]eventKey, len(b.LB))
 	for i := range b.LB {
 		keys[i] = keyOf(b.LB[i].OccurredAt, b.LB[i].EventID)
 	}
 	idx, err := freshIndexes(ctx, tx, "lb_events", keys)
 	if err != nil {
-		return ingested{}, err
+		return nil, err
 	}
 	if err := insertRows(ctx, tx, cp, full, "lb_events", lbEventColumns, idx, lbEventValues(b, rowIDs)); err != nil {
-		return ingested{}, err
+		return nil, err
 	}
-	out := ingested{stored: len(idx)}
-	for _, i := range idx {
-		e := &b.LB[i]
-		if e.Counted() {
-			out.calls = append(out.calls, call{row: e.Row, source: SourceLB, vendor: b.InstanceVendor, at: e.OccurredAt,
-				failure: e.Failure, isError: EdgeError(e.StatusCode, e.ResultCode, e.SoapFault), latencyMs: e.DurationMs,
-				consumer: e.ClientIP})
-		}
-	}
-	return out, nil
+	return idx, nil
 }
 
-// insertGenericLogs stores b's new generic logs; each is a call.
-func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *IngestBatch, rowIDs []int64) (ingested, error) {
+// insertGenericLogs stores b's new generic logs and returns their indexes.
+func insertGenericLogs(ctx context.Context, tx *Tx, cp copier, full *sql.Stmt, b *model.IngestBatch, rowIDs []int64) ([]int, error) {
 	keys := make([]eventKey, len(b.Generic))
 	for i := range b.Generic {
 		keys[i] = keyOf(b.Generic[i].OccurredAt, b.Generic[i].EventID)
 	}
 	idx, err := freshIndexes(ctx, tx, "generic_logs", keys)
 	if err != nil {
-		return ingested{}, err
+		return nil, err
 	}
 	if err := insertRows(ctx, tx, cp, full, "generic_logs", genericLogColumns, idx, genericLogValues(b, rowIDs)); err != nil {
-		return ingested{}, err
+		return nil, err
 	}
-	out := ingested{stored: len(idx), calls: make([]call, 0, len(idx))}
-	for _, i := range idx {
-		g := &b.Generic[i]
-		out.calls = append(out.calls, call{row: g.Row, source: SourceGeneric, vendor: g.Vendor, at: g.OccurredAt,
-			failure: g.Failure, isError: EdgeError(g.StatusCode, g.ResultCode, g.SoapFault), latencyMs: g.LatencyMs,
-			consumer: g.ConsumerIP})
-	}
-	return out, nil
+	return idx, nil
 }
 
 // lbEventValues returns the lbEventColumns values of b's event i.
-func lbEventValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+func lbEventValues(b *model.IngestBatch, rowIDs []int64) func(i int) []any {
 	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
 	return func(i int) []any {
 		e := &b.LB[i]
@@ -298,7 +265,7 @@ func lbEventValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
 }
 
 // genericLogValues returns the genericLogColumns values of b's log i.
-func genericLogValues(b *IngestBatch, rowIDs []int64) func(i int) []any {
+func genericLogValues(b *model.IngestBatch, rowIDs []int64) func(i int) []any {
 	received := b.ReceivedAt.UTC().Truncate(time.Microsecond)
 	return func(i int) []any {
 		g := &b.Generic[i]

@@ -6,30 +6,15 @@ import (
 	"maps"
 	"slices"
 	"time"
-)
 
-// IngestInstance is a registered ingest connector (table ingest_instances).
-// The token itself is never stored: TokenHash is the hex SHA-256 the
-// connector's bearer token must hash to.
-type IngestInstance struct {
-	InstanceID      string
-	Vendor          string
-	Name            string
-	TenantID        string
-	TokenHash       string
-	CreatedAt       time.Time
-	CreatedBy       string
-	RevokedAt       time.Time // zero while active
-	RevokedBy       string
-	LastEventAt     time.Time // zero before the first stored event
-	LastHeartbeatAt time.Time // zero before the first heartbeat
-}
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 const ingestInstanceColumns = "instance_id, vendor, name, tenant_id, token_hash, created_at, created_by, " +
 	"revoked_at, revoked_by, last_event_at, last_heartbeat_at"
 
 // InsertIngestInstance stores a new instance.
-func (tx *Tx) InsertIngestInstance(ctx context.Context, in IngestInstance) error {
+func (tx *Tx) InsertIngestInstance(ctx context.Context, in model.IngestInstance) error {
 	_, err := tx.Exec(ctx, "INSERT INTO ingest_instances ("+ingestInstanceColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
 		in.InstanceID, in.Vendor, in.Name, in.TenantID, in.TokenHash, NewTime(in.CreatedAt), in.CreatedBy,
 		NewTime(in.RevokedAt), in.RevokedBy, NewTime(in.LastEventAt), NewTime(in.LastHeartbeatAt))
@@ -41,7 +26,7 @@ func (tx *Tx) InsertIngestInstance(ctx context.Context, in IngestInstance) error
 
 // IngestInstances returns the instances of tenant ("" = every tenant),
 // oldest first.
-func (s *Store) IngestInstances(ctx context.Context, tenant string) ([]IngestInstance, error) {
+func (s *Store) IngestInstances(ctx context.Context, tenant string) ([]model.IngestInstance, error) {
 	q := "SELECT " + ingestInstanceColumns + " FROM ingest_instances"
 	var args []any
 	if tenant != "" {
@@ -52,26 +37,26 @@ func (s *Store) IngestInstances(ctx context.Context, tenant string) ([]IngestIns
 }
 
 // IngestInstance returns one instance; ErrNotFound when there is none.
-func (tx *Tx) IngestInstance(ctx context.Context, id string) (IngestInstance, error) {
+func (tx *Tx) IngestInstance(ctx context.Context, id string) (model.IngestInstance, error) {
 	out, err := queryIngestInstances(ctx, tx, "SELECT "+ingestInstanceColumns+" FROM ingest_instances WHERE instance_id = $1", id)
 	if err != nil {
-		return IngestInstance{}, err
+		return model.IngestInstance{}, err
 	}
 	if len(out) == 0 {
-		return IngestInstance{}, fmt.Errorf("store: ingest instance %s: %w", id, ErrNotFound)
+		return model.IngestInstance{}, fmt.Errorf("store: ingest instance %s: %w", id, ErrNotFound)
 	}
 	return out[0], nil
 }
 
 // IngestInstanceByTokenHash returns the instance whose token hashes to
 // hash, revoked or not; ErrNotFound when there is none.
-func (s *Store) IngestInstanceByTokenHash(ctx context.Context, hash string) (IngestInstance, error) {
+func (s *Store) IngestInstanceByTokenHash(ctx context.Context, hash string) (model.IngestInstance, error) {
 	out, err := queryIngestInstances(ctx, s.reader(), "SELECT "+ingestInstanceColumns+" FROM ingest_instances WHERE token_hash = $1", hash)
 	if err != nil {
-		return IngestInstance{}, err
+		return model.IngestInstance{}, err
 	}
 	if len(out) == 0 {
-		return IngestInstance{}, fmt.Errorf("store: ingest instance by token: %w", ErrNotFound)
+		return model.IngestInstance{}, fmt.Errorf("store: ingest instance by token: %w", ErrNotFound)
 	}
 	return out[0], nil
 }
@@ -119,16 +104,16 @@ func (s *Store) RecordIngestHeartbeat(ctx context.Context, id string, at time.Ti
 	})
 }
 
-func queryIngestInstances(ctx context.Context, q Querier, query string, args ...any) ([]IngestInstance, error) {
+func queryIngestInstances(ctx context.Context, q Querier, query string, args ...any) ([]model.IngestInstance, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: ingest instances: %w", err)
 	}
 	defer rows.Close()
-	out := []IngestInstance{}
+	out := []model.IngestInstance{}
 	for rows.Next() {
 		var (
-			in                                 IngestInstance
+			in                                 model.IngestInstance
 			created, revoked, event, heartbeat Time
 		)
 		if err := rows.Scan(&in.InstanceID, &in.Vendor, &in.Name, &in.TenantID, &in.TokenHash, &created, &in.CreatedBy,

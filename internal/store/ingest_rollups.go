@@ -9,187 +9,105 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
-// Rollup keys and values built from one batch's calls.
-type (
-	hourKey struct {
-		row            int64
-		source, vendor string
-		hour           time.Time
-	}
-	hourAgg struct {
-		calls, failures, errors int64
-		sumMs, maxMs            float64
-	}
-	minuteKey struct {
-		row    int64
-		source string
-		minute time.Time
-	}
-	countAgg   struct{ calls, failures int64 }
-	consumeKey struct {
-		row            int64
-		source, vendor string
-		day            time.Time
-		ip             string
-	}
-	consumeAgg struct {
-		calls, failures int64
-		last            time.Time
-	}
-	vendorKey struct {
-		row    int64
-		vendor string
-	}
-)
+// RollupFunc computes the discovery rollups of the events of b the store
+// newly stored (fresh: indexes into b.LB, or into b.Generic); rowIDs are
+// the ids of b.Rows. discovery.Rollups is the one the service uses: the
+// arithmetic lives there, the store writes its result.
+type RollupFunc func(b *model.IngestBatch, rowIDs []int64, fresh []int) model.IngestRollups
 
-// applyRollups adds the batch's stored calls to the hourly, per-minute and
+// applyRollups adds the batch's rollups to the hourly, per-minute and
 // consumer rollups, records the vendors, moves each touched row's first
 // and last seen, and marks the hours that received calls for the
 // observability aggregation (traffic_dirty_hours). Every statement handles
 // its keys in sorted order, so concurrent batches lock rollup rows in one
 // order (no deadlock); the marks are appended last and lock nothing.
-func applyRollups(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, spans []rowSpan, calls []call) error {
-	hours := map[hourKey]*hourAgg{}
-	minutes := map[minuteKey]*countAgg{}
-	consumers := map[consumeKey]*consumeAgg{}
-	vendors := map[vendorKey]bool{}
-	for i := range calls {
-		c := &calls[i]
-		row := rowIDs[c.row]
-		at := c.at.UTC()
-		fail := int64(0)
-		if c.failure {
-			fail = 1
-		}
-		h := hours[hourKey{row, c.source, c.vendor, at.Truncate(time.Hour)}]
-		if h == nil {
-			h = &hourAgg{}
-			hours[hourKey{row, c.source, c.vendor, at.Truncate(time.Hour)}] = h
-		}
-		h.calls++
-		h.failures += fail
-		if c.isError {
-			h.errors++
-		}
-		h.sumMs += c.latencyMs
-		h.maxMs = max(h.maxMs, c.latencyMs)
-		mk := minuteKey{row, c.source, at.Truncate(time.Minute)}
-		m := minutes[mk]
-		if m == nil {
-			m = &countAgg{}
-			minutes[mk] = m
-		}
-		m.calls++
-		m.failures += fail
-		if c.consumer != "" {
-			ck := consumeKey{row, c.source, c.vendor, at.Truncate(24 * time.Hour), c.consumer}
-			a := consumers[ck]
-			if a == nil {
-				a = &consumeAgg{}
-				consumers[ck] = a
-			}
-			a.calls++
-			a.failures += fail
-			if at.After(a.last) {
-				a.last = at
-			}
-		}
-		vendors[vendorKey{row, c.vendor}] = true
-	}
-	if err := upsertHours(ctx, tx, hours); err != nil {
+func applyRollups(ctx context.Context, tx *Tx, b *model.IngestBatch, rowIDs []int64, spans []rowSpan, r model.IngestRollups) error {
+	if err := upsertHours(ctx, tx, r.Hours); err != nil {
 		return err
 	}
-	if err := upsertMinutes(ctx, tx, minutes); err != nil {
+	if err := upsertMinutes(ctx, tx, r.Minutes); err != nil {
 		return err
 	}
-	if err := upsertConsumers(ctx, tx, consumers); err != nil {
+	if err := upsertConsumers(ctx, tx, r.Consumers); err != nil {
 		return err
 	}
-	if err := insertVendors(ctx, tx, vendors); err != nil {
+	if err := insertVendors(ctx, tx, r.Vendors); err != nil {
 		return err
 	}
 	if err := touchRows(ctx, tx, b, rowIDs, spans); err != nil {
 		return err
 	}
-	return markDirtyHours(ctx, tx, hours)
-}
-
-// dirtyKey is one (source, hour) that received calls.
-type dirtyKey struct {
-	source string
-	hour   time.Time
+	return markDirtyHours(ctx, tx, r.DirtyHours)
 }
 
 // markDirtyHours appends the (source, hour) pairs of the batch's calls to
 // traffic_dirty_hours, where the aggregation job finds the hours to
 // re-aggregate (back-dated calls included).
-func markDirtyHours(ctx context.Context, tx *Tx, hours map[hourKey]*hourAgg) error {
-	seen := map[dirtyKey]bool{}
-	for k := range hours {
-		seen[dirtyKey{k.source, k.hour}] = true
-	}
-	keys := slices.SortedFunc(maps.Keys(seen), func(a, b dirtyKey) int {
-		return cmp.Or(a.hour.Compare(b.hour), strings.Compare(a.source, b.source))
+func markDirtyHours(ctx context.Context, tx *Tx, dirty map[model.DirtyHour]bool) error {
+	keys := slices.SortedFunc(maps.Keys(dirty), func(a, b model.DirtyHour) int {
+		return cmp.Or(a.Hour.Compare(b.Hour), strings.Compare(a.Source, b.Source))
 	})
-	return upsertChunks(ctx, tx, "traffic_dirty_hours", []string{"source", "hour"}, "", keys, func(k dirtyKey) []any {
-		return []any{k.source, NewTime(k.hour)}
+	return upsertChunks(ctx, tx, "traffic_dirty_hours", []string{"source", "hour"}, "", keys, func(k model.DirtyHour) []any {
+		return []any{k.Source, NewTime(k.Hour)}
 	})
 }
 
 // rollupChunk bounds the keys of one rollup statement.
 const rollupChunk = 400
 
-func upsertHours(ctx context.Context, tx *Tx, m map[hourKey]*hourAgg) error {
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b hourKey) int {
-		return cmp.Or(cmp.Compare(a.row, b.row), strings.Compare(a.source, b.source), strings.Compare(a.vendor, b.vendor), a.hour.Compare(b.hour))
+func upsertHours(ctx context.Context, tx *Tx, m map[model.HourBucket]*model.HourCounts) error {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b model.HourBucket) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), strings.Compare(a.Source, b.Source), strings.Compare(a.Vendor, b.Vendor), a.Hour.Compare(b.Hour))
 	})
 	cols := []string{"row_id", "source", "vendor", "hour", "calls", "failures", "errors", "latency_sum_ms", "latency_max_ms"}
 	tail := " ON CONFLICT (row_id, source, vendor, hour) DO UPDATE SET calls = discovery_hourly.calls + excluded.calls, " +
 		"failures = discovery_hourly.failures + excluded.failures, errors = discovery_hourly.errors + excluded.errors, " +
 		"latency_sum_ms = discovery_hourly.latency_sum_ms + excluded.latency_sum_ms, " +
 		"latency_max_ms = " + greatest(tx.dialect) + "(discovery_hourly.latency_max_ms, excluded.latency_max_ms)"
-	return upsertChunks(ctx, tx, "discovery_hourly", cols, tail, keys, func(k hourKey) []any {
+	return upsertChunks(ctx, tx, "discovery_hourly", cols, tail, keys, func(k model.HourBucket) []any {
 		a := m[k]
-		return []any{k.row, k.source, k.vendor, NewTime(k.hour), a.calls, a.failures, a.errors, a.sumMs, a.maxMs}
+		return []any{k.Row, k.Source, k.Vendor, NewTime(k.Hour), a.Calls, a.Failures, a.Errors, a.LatencySumMs, a.LatencyMaxMs}
 	})
 }
 
-func upsertMinutes(ctx context.Context, tx *Tx, m map[minuteKey]*countAgg) error {
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b minuteKey) int {
-		return cmp.Or(cmp.Compare(a.row, b.row), strings.Compare(a.source, b.source), a.minute.Compare(b.minute))
+func upsertMinutes(ctx context.Context, tx *Tx, m map[model.MinuteBucket]*model.CallCounts) error {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b model.MinuteBucket) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), strings.Compare(a.Source, b.Source), a.Minute.Compare(b.Minute))
 	})
 	cols := []string{"row_id", "source", "minute", "calls", "failures"}
 	tail := " ON CONFLICT (row_id, source, minute) DO UPDATE SET calls = discovery_minutely.calls + excluded.calls, " +
 		"failures = discovery_minutely.failures + excluded.failures"
-	return upsertChunks(ctx, tx, "discovery_minutely", cols, tail, keys, func(k minuteKey) []any {
+	return upsertChunks(ctx, tx, "discovery_minutely", cols, tail, keys, func(k model.MinuteBucket) []any {
 		a := m[k]
-		return []any{k.row, k.source, NewTime(k.minute), a.calls, a.failures}
+		return []any{k.Row, k.Source, NewTime(k.Minute), a.Calls, a.Failures}
 	})
 }
 
-func upsertConsumers(ctx context.Context, tx *Tx, m map[consumeKey]*consumeAgg) error {
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b consumeKey) int {
-		return cmp.Or(cmp.Compare(a.row, b.row), strings.Compare(a.source, b.source), strings.Compare(a.vendor, b.vendor),
-			a.day.Compare(b.day), strings.Compare(a.ip, b.ip))
+func upsertConsumers(ctx context.Context, tx *Tx, m map[model.ConsumerBucket]*model.ConsumerCounts) error {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b model.ConsumerBucket) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), strings.Compare(a.Source, b.Source), strings.Compare(a.Vendor, b.Vendor),
+			a.Day.Compare(b.Day), strings.Compare(a.IP, b.IP))
 	})
 	cols := []string{"row_id", "source", "vendor", "day", "consumer_ip", "calls", "failures", "last_seen"}
 	tail := " ON CONFLICT (row_id, source, vendor, day, consumer_ip) DO UPDATE SET calls = discovery_consumers.calls + excluded.calls, " +
 		"failures = discovery_consumers.failures + excluded.failures, " +
 		"last_seen = " + greatest(tx.dialect) + "(discovery_consumers.last_seen, excluded.last_seen)"
-	return upsertChunks(ctx, tx, "discovery_consumers", cols, tail, keys, func(k consumeKey) []any {
+	return upsertChunks(ctx, tx, "discovery_consumers", cols, tail, keys, func(k model.ConsumerBucket) []any {
 		a := m[k]
-		return []any{k.row, k.source, k.vendor, NewTime(k.day), k.ip, a.calls, a.failures, NewTime(a.last)}
+		return []any{k.Row, k.Source, k.Vendor, NewTime(k.Day), k.IP, a.Calls, a.Failures, NewTime(a.LastSeen)}
 	})
 }
 
-func insertVendors(ctx context.Context, tx *Tx, m map[vendorKey]bool) error {
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b vendorKey) int {
-		return cmp.Or(cmp.Compare(a.row, b.row), strings.Compare(a.vendor, b.vendor))
+func insertVendors(ctx context.Context, tx *Tx, m map[model.RowVendor]bool) error {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b model.RowVendor) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), strings.Compare(a.Vendor, b.Vendor))
 	})
 	return upsertChunks(ctx, tx, "discovery_row_vendors", []string{"row_id", "vendor"},
-		" ON CONFLICT (row_id, vendor) DO NOTHING", keys, func(k vendorKey) []any { return []any{k.row, k.vendor} })
+		" ON CONFLICT (row_id, vendor) DO NOTHING", keys, func(k model.RowVendor) []any { return []any{k.Row, k.Vendor} })
 }
 
 // upsertChunks runs "INSERT … tail" over keys: on PostgreSQL one
@@ -266,7 +184,7 @@ func columnArrays(rows [][]any) ([]any, []string) {
 // its source seen, sets its lb instance (and that instance's vendor) when
 // it had none, and records the onboarded service it matches now. A row
 // that vanished (retention, concurrently) fails the batch for a retry.
-func touchRows(ctx context.Context, tx *Tx, b *IngestBatch, rowIDs []int64, spans []rowSpan) error {
+func touchRows(ctx context.Context, tx *Tx, b *model.IngestBatch, rowIDs []int64, spans []rowSpan) error {
 	order := make([]int, len(rowIDs))
 	for i := range order {
 		order[i] = i

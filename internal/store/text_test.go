@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -37,7 +38,7 @@ func TestBadURLAttemptsHostilePaths(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		attempts := []store.BadURLAttempt{
+		attempts := []model.BadURLAttempt{
 			{Path: "/x\xff", Method: "GET", At: now},
 			{Path: "/y\x00", Method: "GET", At: now},
 			{Path: "/" + strings.Repeat("é", 300), Method: "GET", At: now},

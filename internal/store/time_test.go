@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -19,7 +20,7 @@ func TestTimeRoundTrip(t *testing.T) {
 		ctx := context.Background()
 		var got, null store.Time
 		err := s.Transact(ctx, func(tx *store.Tx) error {
-			if err := tx.InsertBadURLAttempts(ctx, []store.BadURLAttempt{{Path: "/p", Method: "GET", At: in}}); err != nil {
+			if err := tx.InsertBadURLAttempts(ctx, []model.BadURLAttempt{{Path: "/p", Method: "GET", At: in}}); err != nil {
 				return err
 			}
 			if err := tx.QueryRow(ctx, "SELECT at FROM bad_url_attempts").Scan(&got); err != nil {
@@ -53,9 +54,9 @@ func TestTimeOrdering(t *testing.T) {
 	}
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		var attempts []store.BadURLAttempt
+		var attempts []model.BadURLAttempt
 		for i, at := range times {
-			attempts = append(attempts, store.BadURLAttempt{Path: string(rune('a' + i)), Method: "GET", At: at})
+			attempts = append(attempts, model.BadURLAttempt{Path: string(rune('a' + i)), Method: "GET", At: at})
 		}
 		if err := s.Transact(ctx, func(tx *store.Tx) error { return tx.InsertBadURLAttempts(ctx, attempts) }); err != nil {
 			t.Fatal(err)
@@ -97,16 +98,16 @@ func TestBadURLSummary(t *testing.T) {
 	now := time.Now()
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		var attempts []store.BadURLAttempt
+		var attempts []model.BadURLAttempt
 		for range 3 {
-			attempts = append(attempts, store.BadURLAttempt{Path: "/foo", Method: "GET", At: now})
+			attempts = append(attempts, model.BadURLAttempt{Path: "/foo", Method: "GET", At: now})
 		}
 		attempts = append(attempts,
-			store.BadURLAttempt{Path: "/publish/", Method: "POST", At: now},
-			store.BadURLAttempt{Path: "/old", Method: "GET", At: now.Add(-48 * time.Hour)})
+			model.BadURLAttempt{Path: "/publish/", Method: "POST", At: now},
+			model.BadURLAttempt{Path: "/old", Method: "GET", At: now.Add(-48 * time.Hour)})
 		// More than one INSERT chunk.
 		for range 600 {
-			attempts = append(attempts, store.BadURLAttempt{Path: "/bulk", Method: "GET", At: now.Add(-72 * time.Hour)})
+			attempts = append(attempts, model.BadURLAttempt{Path: "/bulk", Method: "GET", At: now.Add(-72 * time.Hour)})
 		}
 		if err := s.Transact(ctx, func(tx *store.Tx) error { return tx.InsertBadURLAttempts(ctx, attempts) }); err != nil {
 			t.Fatal(err)
@@ -115,7 +116,7 @@ func TestBadURLSummary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.BadURLCount{{Path: "/foo", Count: 3}, {Path: "/publish/", Count: 1}}
+		want := []model.BadURLCount{{Path: "/foo", Count: 3}, {Path: "/publish/", Count: 1}}
 		if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 			t.Errorf("summary = %v, want %v", got, want)
 		}

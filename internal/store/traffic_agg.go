@@ -7,51 +7,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
-
-// HourlyRow is one row of traffic_hourly: the traffic of one source,
-// hour and (direction, environment, service key, operation key, service
-// id) group.
-type HourlyRow struct {
-	Source string
-	Hour   time.Time
-	// TenantID is "" for runtime records (shared by every tenant), the
-	// reporting instance's tenant for edge traffic.
-	TenantID     string
-	Direction    string
-	Environment  string
-	ServiceKey   string
-	OperationKey string
-	ServiceID    string
-	Requests     int64
-	Errors       int64
-	LatencySumMs float64
-	LatencyMaxMs float64
-	// ConverterMaxMs is nil when no record of the group has a converter
-	// figure (sources without one).
-	ConverterMaxMs *float64
-}
-
-// AggregationState is the aggregation job's progress for one source
-// (table traffic_aggregation_state, migration 0012).
-type AggregationState struct {
-	Source string
-	// Raw rows with an id above LowWater are looked at again by the next
-	// run; HighWater is the largest id seen, at HighWaterAt.
-	LowWater, HighWater int64
-	HighWaterAt         time.Time
-	// RefreshedAt is the end of the last successful run (zero: never).
-	RefreshedAt time.Time
-}
 
 // AggregationStates returns the stored state of every source that has
 // one.
-func (s *Store) AggregationStates(ctx context.Context) ([]AggregationState, error) {
+func (s *Store) AggregationStates(ctx context.Context) ([]model.AggregationState, error) {
 	return queryRows(ctx, s, "aggregation states",
 		"SELECT source, low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state ORDER BY source", nil,
-		func(rows *sql.Rows) (AggregationState, bool, error) {
+		func(rows *sql.Rows) (model.AggregationState, bool, error) {
 			var (
-				st        AggregationState
+				st        model.AggregationState
 				hwAt, ref Time
 			)
 			err := rows.Scan(&st.Source, &st.LowWater, &st.HighWater, &hwAt, &ref)
@@ -62,8 +29,8 @@ func (s *Store) AggregationStates(ctx context.Context) ([]AggregationState, erro
 
 // AggregationState returns the state of one source; the zero state (with
 // Source set) when the job never ran for it.
-func (s *Store) AggregationState(ctx context.Context, source string) (AggregationState, error) {
-	st := AggregationState{Source: source}
+func (s *Store) AggregationState(ctx context.Context, source string) (model.AggregationState, error) {
+	st := model.AggregationState{Source: source}
 	var hwAt, ref Time
 	err := s.reader().QueryRow(ctx,
 		"SELECT low_water, high_water, high_water_at, refreshed_at FROM traffic_aggregation_state WHERE source = $1", source).
@@ -79,7 +46,7 @@ func (s *Store) AggregationState(ctx context.Context, source string) (Aggregatio
 }
 
 // PutAggregationState stores the state of st.Source.
-func (tx *Tx) PutAggregationState(ctx context.Context, st AggregationState) error {
+func (tx *Tx) PutAggregationState(ctx context.Context, st model.AggregationState) error {
 	_, err := tx.Exec(ctx, `INSERT INTO traffic_aggregation_state (source, low_water, high_water, high_water_at, refreshed_at)
 		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (source) DO UPDATE SET low_water = excluded.low_water,
 		high_water = excluded.high_water, high_water_at = excluded.high_water_at, refreshed_at = excluded.refreshed_at`,
@@ -142,7 +109,7 @@ func (s *Store) TrafficHoursBetweenIDs(ctx context.Context, source string, after
 // ComputeTrafficHour aggregates the traffic of source in the hour
 // starting at hour (UTC, whole hour) from scratch: from the raw rows, or
 // for the edge sources from their discovery_hourly rollups.
-func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time.Time) ([]HourlyRow, error) {
+func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time.Time) ([]model.HourlyRow, error) {
 	src, err := sourceByName(source)
 	if err != nil {
 		return nil, err
@@ -155,8 +122,8 @@ func (s *Store) ComputeTrafficHour(ctx context.Context, source string, hour time
 		"), MAX(" + src.converter + ") FROM " + src.table +
 		where(src.occurredAt+" >= $1", src.occurredAt+" < $2", src.where) + " GROUP BY " + groups
 	return queryRows(ctx, s, "aggregate "+source+" hour", q, []any{NewTime(hour), NewTime(hour.Add(time.Hour))},
-		func(rows *sql.Rows) (HourlyRow, bool, error) {
-			r := HourlyRow{Source: source, Hour: hour.UTC()}
+		func(rows *sql.Rows) (model.HourlyRow, bool, error) {
+			r := model.HourlyRow{Source: source, Hour: hour.UTC()}
 			var conv sql.NullFloat64
 			err := rows.Scan(&r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
 				&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs, &conv)
@@ -173,7 +140,7 @@ func nullFloat(v sql.NullFloat64) *float64 {
 	return &v.Float64
 }
 
-// hourlyColumns are the columns of traffic_hourly, in HourlyRow order.
+// hourlyColumns are the columns of traffic_hourly, in model.HourlyRow order.
 const hourlyColumns = "source, hour, tenant_id, direction, environment, service_key, operation_key, service_id, " +
 	"requests, errors, latency_sum_ms, latency_max_ms, converter_max_ms"
 
@@ -181,7 +148,7 @@ const hourlyColumns = "source, hour, tenant_id, direction, environment, service_
 const hourlyBatch = 400
 
 // ReplaceTrafficHour replaces the aggregates of source's hour with rows.
-func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.Time, rows []HourlyRow) error {
+func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.Time, rows []model.HourlyRow) error {
 	if _, err := tx.Exec(ctx, "DELETE FROM traffic_hourly WHERE source = $1 AND hour = $2", source, NewTime(hour)); err != nil {
 		return fmt.Errorf("store: replace %s hour: %w", source, err)
 	}
@@ -211,12 +178,12 @@ func (tx *Tx) ReplaceTrafficHour(ctx context.Context, source string, hour time.T
 
 // TrafficHourly returns the stored aggregates of source with from <= hour
 // < to, ordered by hour and group.
-func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.Time) ([]HourlyRow, error) {
+func (s *Store) TrafficHourly(ctx context.Context, source string, from, to time.Time) ([]model.HourlyRow, error) {
 	q := "SELECT " + hourlyColumns + " FROM traffic_hourly WHERE source = $1 AND hour >= $2 AND hour < $3" +
 		" ORDER BY hour, tenant_id, direction, environment, service_key, operation_key, service_id"
-	return queryRows(ctx, s, "traffic hourly", q, []any{source, NewTime(from), NewTime(to)}, func(rows *sql.Rows) (HourlyRow, bool, error) {
+	return queryRows(ctx, s, "traffic hourly", q, []any{source, NewTime(from), NewTime(to)}, func(rows *sql.Rows) (model.HourlyRow, bool, error) {
 		var (
-			r    HourlyRow
+			r    model.HourlyRow
 			h    Time
 			conv sql.NullFloat64
 		)

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 const day = 24 * time.Hour
@@ -15,7 +17,7 @@ const day = 24 * time.Hour
 // same figures, so the answer is the one the hours alone would give).
 // With buckets narrower than a day, or not starting at midnight, only
 // traffic_hourly is read.
-func (s *Store) aggregatedMetricsSQL(q MetricQuery, a *sqlArgs) string {
+func (s *Store) aggregatedMetricsSQL(q model.MetricQuery, a *sqlArgs) string {
 	from := q.Since.UTC().Truncate(time.Hour)
 	origin := q.BucketOrigin
 	if origin.IsZero() {
@@ -31,13 +33,13 @@ func (s *Store) aggregatedMetricsSQL(q MetricQuery, a *sqlArgs) string {
 			[]string{"day >= " + a.add(NewTime(first)), "day <= " + a.add(NewTime(last))}))
 	}
 	parts = append(parts, s.aggregatePart(q, a, "traffic_hourly", "hour", origin, hourly))
-	cols, _ := q.keys()
+	cols, _ := metricKeys(q)
 	keys := append([]string{"u.bucket"}, cols...)
 	table := "(" + strings.Join(parts, " UNION ALL ") + ") u"
 	var conds []string
 	if q.OnboardedOnly {
 		table += " JOIN services sv ON sv.service_id = u.service_id"
-		conds = q.filters(a, "sv.direction", "sv.environment", "sv.service_key")
+		conds = metricFilters(q, a, "sv.direction", "sv.environment", "sv.service_key")
 	}
 	group := make([]string, len(keys))
 	for i := range keys {
@@ -53,7 +55,7 @@ func (s *Store) aggregatedMetricsSQL(q MetricQuery, a *sqlArgs) string {
 
 // aggregatePart selects the rows of one aggregate table (time column
 // col) matching q's filters and the time conditions.
-func (s *Store) aggregatePart(q MetricQuery, a *sqlArgs, table, col string, origin time.Time, conds []string) string {
+func (s *Store) aggregatePart(q model.MetricQuery, a *sqlArgs, table, col string, origin time.Time, conds []string) string {
 	if len(q.Sources) > 0 {
 		conds = append(conds, a.in("source", q.Sources))
 	}
@@ -61,7 +63,7 @@ func (s *Store) aggregatePart(q MetricQuery, a *sqlArgs, table, col string, orig
 		conds = append(conds, "tenant_id IN ('', "+a.add(q.TenantID)+")")
 	}
 	if !q.OnboardedOnly {
-		conds = append(conds, q.filters(a, "direction", "environment", "service_key")...)
+		conds = append(conds, metricFilters(q, a, "direction", "environment", "service_key")...)
 	} else if q.Direction != "" {
 		conds = append(conds, "direction = "+a.add(q.Direction))
 	}

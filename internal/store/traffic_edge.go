@@ -5,22 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
-// EdgeError reports whether an lb call (its client_response) or a
-// generic log is an error by SPEC 4.11 rule 4, mapped onto the edge's
-// fields (docs/decisions-observe.md, "Edge sources: lb and generic"): a
-// SOAP fault is the in-body fault; an HTTP status of 500 or more a
-// backend_failure, of 400 to 499 a failed (refused) request, as s2r's own
-// records count them; any edge result code other than "ok" and "success"
-// (timeout, reset, no_backend, tls_error, or a gateway's own failed,
-// error, …) an error. Status 0 alone (no answer) says nothing: the edge
-// reports why with its result code.
-func EdgeError(statusCode int, resultCode string, soapFault bool) bool {
-	return soapFault || statusCode >= 400 || resultCode != "" && resultCode != "ok" && resultCode != "success"
-}
-
-// edgeErrorSQL is EdgeError over the columns of alias a (lb_events or
+// edgeErrorSQL is model.EdgeError over the columns of alias a (lb_events or
 // generic_logs), 1 or 0.
 func edgeErrorSQL(a string) string {
 	return "CASE WHEN " + a + ".soap_fault OR " + a + ".status_code >= 400 OR " + a +
@@ -53,23 +42,23 @@ func edgeSource(name, table, alias, where, latency string) trafficSource {
 // lbSource counts one call per lb transaction: its client_response event
 // (the answer the client got; a reset or timeout is reported as one too),
 // as discovery does, never the four stage events.
-var lbSource = edgeSource(SourceLB, "lb_events", "e", "e.stage = 'client_response'", "duration_ms")
+var lbSource = edgeSource(model.SourceLB, "lb_events", "e", "e.stage = 'client_response'", "duration_ms")
 
 // genericSource counts every generic log as one call.
-var genericSource = edgeSource(SourceGeneric, "generic_logs", "g", "", "latency_ms")
+var genericSource = edgeSource(model.SourceGeneric, "generic_logs", "g", "", "latency_ms")
 
 // computeRollupHour aggregates one hour of an edge source from its
 // discovery_hourly rollups: one group per discovery row (tenant and
 // serviceUri), reported with the row's current service match.
-func (s *Store) computeRollupHour(ctx context.Context, src trafficSource, hour time.Time) ([]HourlyRow, error) {
+func (s *Store) computeRollupHour(ctx context.Context, src trafficSource, hour time.Time) ([]model.HourlyRow, error) {
 	q := "SELECT r.tenant_id, COALESCE(sv.direction, ''), r.environment, r.service_key, r.service_uri, " +
 		"COALESCE(r.onboarded_service_id, ''), SUM(h.calls), SUM(h.errors), SUM(h.latency_sum_ms), MAX(h.latency_max_ms) " +
 		"FROM discovery_hourly h JOIN discovery_rows r ON r.row_id = h.row_id " +
 		"LEFT JOIN services sv ON sv.service_id = r.onboarded_service_id WHERE h.source = $1 AND h.hour = $2 " +
 		"GROUP BY r.row_id, r.tenant_id, sv.direction, r.environment, r.service_key, r.service_uri, r.onboarded_service_id"
 	return queryRows(ctx, s, "aggregate "+src.name+" hour", q, []any{src.rollup, NewTime(hour)},
-		func(rows *sql.Rows) (HourlyRow, bool, error) {
-			r := HourlyRow{Source: src.name, Hour: hour.UTC()}
+		func(rows *sql.Rows) (model.HourlyRow, bool, error) {
+			r := model.HourlyRow{Source: src.name, Hour: hour.UTC()}
 			err := rows.Scan(&r.TenantID, &r.Direction, &r.Environment, &r.ServiceKey, &r.OperationKey, &r.ServiceID,
 				&r.Requests, &r.Errors, &r.LatencySumMs, &r.LatencyMaxMs)
 			return r, true, err

@@ -6,97 +6,31 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
-
-// MetricQuery selects traffic and how to group it for the observability
-// figures (SPEC 4.10, 4.11).
-type MetricQuery struct {
-	// Sources to combine (union); empty means every source.
-	Sources []string
-	// Direction, Environments and ServiceKeys filter (empty: no filter).
-	// With OnboardedOnly they apply to the onboarded service's values.
-	Direction    string
-	Environments []string
-	ServiceKeys  []string
-	// Since and Until bound the time, inclusive. Aggregated queries read
-	// every hour that overlaps the range (whole hours).
-	Since, Until time.Time
-	// TenantID, when not "", keeps the edge traffic of that tenant only
-	// (runtime records belong to every tenant).
-	TenantID string
-	// OnboardedOnly keeps traffic of catalog services only, joined by
-	// canonical service id and reported with the service's own direction,
-	// environment and key (SPEC 4.11 rule 5).
-	OnboardedOnly bool
-	// Aggregated reads the hourly aggregates instead of the raw records.
-	Aggregated bool
-	// Group says which dimensions the rows keep.
-	Group Grouping
-	// BucketSeconds, when not 0, splits the range into buckets of that
-	// many seconds starting at BucketOrigin (zero: Since; aggregated:
-	// Since's hour), and MetricRow.Bucket is each row's bucket index.
-	// BucketCount, when not 0, folds later indexes into the last bucket
-	// (the inclusive end).
-	BucketSeconds int64
-	BucketCount   int64
-	BucketOrigin  time.Time
-}
-
-// Grouping is a set of dimensions to group metrics by.
-type Grouping uint8
-
-// Dimensions. ByService groups by direction, environment, service key
-// (and canonical service id with OnboardedOnly); ByOperation adds the
-// operation key.
-const (
-	BySource Grouping = 1 << iota
-	ByService
-	ByOperation
-)
-
-// MetricRow is the figures of one group (and bucket). On raw records the
-// percentiles are exact nearest-rank values; on aggregates P50 is the mean
-// and P95 and P99 the largest hourly maximum (SPEC 4.11 rule 2).
-type MetricRow struct {
-	Bucket       int64
-	Source       string
-	Direction    string
-	Environment  string
-	ServiceKey   string
-	OperationKey string
-	ServiceID    string
-	Requests     int64
-	Errors       int64
-	LatencySumMs float64
-	P50Ms        float64
-	P95Ms        float64
-	P99Ms        float64
-	// ConverterP95Ms is nil when no record of the group has a converter
-	// figure.
-	ConverterP95Ms *float64
-}
 
 // dimension is one grouping column: its name in the union of sources (or
 // in traffic_hourly) and, with OnboardedOnly, in the services join.
 type dimension struct {
-	group     Grouping
+	group     model.Grouping
 	col       string
 	onboarded string
-	dest      func(*MetricRow) *string
+	dest      func(*model.MetricRow) *string
 }
 
 var dimensions = []dimension{
-	{BySource, "source", "u.source", func(r *MetricRow) *string { return &r.Source }},
-	{ByService, "direction", "sv.direction", func(r *MetricRow) *string { return &r.Direction }},
-	{ByService, "environment", "sv.environment", func(r *MetricRow) *string { return &r.Environment }},
-	{ByService, "service_key", "sv.service_key", func(r *MetricRow) *string { return &r.ServiceKey }},
-	{ByOperation, "operation_key", "u.operation_key", func(r *MetricRow) *string { return &r.OperationKey }},
-	{ByService, "service_id", "sv.service_id", func(r *MetricRow) *string { return &r.ServiceID }},
+	{model.BySource, "source", "u.source", func(r *model.MetricRow) *string { return &r.Source }},
+	{model.ByService, "direction", "sv.direction", func(r *model.MetricRow) *string { return &r.Direction }},
+	{model.ByService, "environment", "sv.environment", func(r *model.MetricRow) *string { return &r.Environment }},
+	{model.ByService, "service_key", "sv.service_key", func(r *model.MetricRow) *string { return &r.ServiceKey }},
+	{model.ByOperation, "operation_key", "u.operation_key", func(r *model.MetricRow) *string { return &r.OperationKey }},
+	{model.ByService, "service_id", "sv.service_id", func(r *model.MetricRow) *string { return &r.ServiceID }},
 }
 
-// keys returns the grouping columns of q (selected from the union aliased
+// metricKeys returns the grouping columns of q (selected from the union aliased
 // u, or from the services join sv) and their scan destinations.
-func (q MetricQuery) keys() (cols []string, dest []func(*MetricRow) *string) {
+func metricKeys(q model.MetricQuery) (cols []string, dest []func(*model.MetricRow) *string) {
 	for _, d := range dimensions {
 		if q.Group&d.group == 0 {
 			continue
@@ -115,7 +49,7 @@ func (q MetricQuery) keys() (cols []string, dest []func(*MetricRow) *string) {
 }
 
 // Metrics answers q, rows ordered by bucket and group.
-func (s *Store) Metrics(ctx context.Context, q MetricQuery) ([]MetricRow, error) {
+func (s *Store) Metrics(ctx context.Context, q model.MetricQuery) ([]model.MetricRow, error) {
 	var (
 		query string
 		a     sqlArgs
@@ -126,10 +60,10 @@ func (s *Store) Metrics(ctx context.Context, q MetricQuery) ([]MetricRow, error)
 	} else if query, err = s.rawMetricsSQL(q, &a); err != nil {
 		return nil, err
 	}
-	cols, dest := q.keys()
-	return queryRows(ctx, s, "metrics", query, a.list, func(rows *sql.Rows) (MetricRow, bool, error) {
+	cols, dest := metricKeys(q)
+	return queryRows(ctx, s, "metrics", query, a.list, func(rows *sql.Rows) (model.MetricRow, bool, error) {
 		var (
-			r                      MetricRow
+			r                      model.MetricRow
 			keys                   = make([]string, len(cols))
 			latency, p50, p95, p99 sql.NullFloat64
 			conv                   sql.NullFloat64
@@ -154,9 +88,9 @@ func (s *Store) Metrics(ctx context.Context, q MetricQuery) ([]MetricRow, error)
 	})
 }
 
-// filters returns the conditions of q's list filters on the columns of a
+// metricFilters returns the conditions of q's list filters on the columns of a
 // source (env, key, dir) or of the services join.
-func (q MetricQuery) filters(a *sqlArgs, dir, env, key string) []string {
+func metricFilters(q model.MetricQuery, a *sqlArgs, dir, env, key string) []string {
 	var conds []string
 	if q.Direction != "" {
 		conds = append(conds, dir+" = "+a.add(q.Direction))
@@ -172,7 +106,7 @@ func (q MetricQuery) filters(a *sqlArgs, dir, env, key string) []string {
 
 // bucketSelect is the bucket index column over the time expression col
 // (0 when q has no buckets).
-func (s *Store) bucketSelect(q MetricQuery, a *sqlArgs, col string, origin time.Time) string {
+func (s *Store) bucketSelect(q model.MetricQuery, a *sqlArgs, col string, origin time.Time) string {
 	if q.BucketSeconds <= 0 {
 		return "0"
 	}
@@ -188,7 +122,7 @@ func (s *Store) bucketSelect(q MetricQuery, a *sqlArgs, col string, origin time.
 // sources' rows in the range, ranked per group by latency and by
 // converter overhead, and the nearest-rank percentiles picked with exact
 // integer ranks ceil(n*p/100).
-func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
+func (s *Store) rawMetricsSQL(q model.MetricQuery, a *sqlArgs) (string, error) {
 	srcs, err := selectedSources(q.Sources)
 	if err != nil {
 		return "", err
@@ -204,7 +138,7 @@ func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
 			conds = append(conds, src.tenant+" = "+a.add(q.TenantID))
 		}
 		if !q.OnboardedOnly {
-			conds = append(conds, q.filters(a, src.direction, src.environment, src.serviceKey)...)
+			conds = append(conds, metricFilters(q, a, src.direction, src.environment, src.serviceKey)...)
 		} else if q.Direction != "" {
 			conds = append(conds, src.direction+" = "+a.add(q.Direction))
 		}
@@ -217,11 +151,11 @@ func (s *Store) rawMetricsSQL(q MetricQuery, a *sqlArgs) (string, error) {
 			src.operationKey + " AS operation_key, " + src.serviceID + " AS service_id, " + src.latency + " AS latency, " +
 			src.converter + " AS converter, " + src.isError + " AS err FROM " + src.table + " WHERE " + strings.Join(conds, " AND ")
 	}
-	cols, _ := q.keys()
+	cols, _ := metricKeys(q)
 	from := "(" + strings.Join(parts, " UNION ALL ") + ") u"
 	if q.OnboardedOnly {
 		from += " JOIN services sv ON sv.service_id = u.service_id"
-		if conds := q.filters(a, "sv.direction", "sv.environment", "sv.service_key"); len(conds) > 0 {
+		if conds := metricFilters(q, a, "sv.direction", "sv.environment", "sv.service_key"); len(conds) > 0 {
 			from += " WHERE " + strings.Join(conds, " AND ")
 		}
 	}

@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-)
 
-// Traffic sources (SPEC 4.10): s2r's own transaction records and the
-// edge feeds of the ingest API (SourceLB, SourceGeneric).
-const (
-	SourceRuntime = "runtime"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // errorResultCodes are the result codes SPEC 4.11 rule 4 counts as errors
@@ -53,7 +49,7 @@ type changeLog struct {
 
 // runtimeSource is runtime_tx_logs.
 var runtimeSource = trafficSource{
-	name: SourceRuntime, table: "runtime_tx_logs",
+	name: model.SourceRuntime, table: "runtime_tx_logs",
 	occurredAt: "occurred_at",
 	direction:  "direction", environment: "environment", serviceKey: "service_key",
 	operationKey: "operation_key", serviceID: "service_id",

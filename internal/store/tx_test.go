@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -26,7 +27,7 @@ func countBadURLs(t *testing.T, s *store.Store) int64 {
 // insertOne returns a transaction body inserting one bad-URL row.
 func insertOne(ctx context.Context) func(*store.Tx) error {
 	return func(tx *store.Tx) error {
-		return tx.InsertBadURLAttempts(ctx, []store.BadURLAttempt{{Path: "/x", Method: "GET", At: time.Now()}})
+		return tx.InsertBadURLAttempts(ctx, []model.BadURLAttempt{{Path: "/x", Method: "GET", At: time.Now()}})
 	}
 }
 

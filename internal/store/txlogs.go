@@ -16,43 +16,6 @@ import (
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// TxLog is one stored runtime transaction (table runtime_tx_logs). The
-// payload fields are set only for debug transactions and are read only by
-// TxLogsByCorrelation; lists leave them nil.
-type TxLog struct {
-	ID            int64     `json:"id"`
-	CorrelationID string    `json:"correlationId"`
-	OccurredAt    time.Time `json:"occurredAt"`
-	Direction     string    `json:"direction"`
-	Environment   string    `json:"environment"`
-	ServiceKey    string    `json:"serviceKey"`
-	ServiceID     string    `json:"serviceId,omitempty"`
-	OperationKey  string    `json:"operationKey"`
-	OperationID   string    `json:"operationId,omitempty"`
-	Method        string    `json:"method"`
-	Path          string    `json:"path"`
-	HTTPStatus    int       `json:"httpStatus"`
-	ResultCode    string    `json:"resultCode"`
-	InBodyFault   bool      `json:"inBodyFault"`
-	ErrorCode     string    `json:"errorCode,omitempty"`
-	TotalMs       float64   `json:"totalMs"`
-	BackendMs     float64   `json:"backendMs"`
-	ConverterMs   float64   `json:"converterMs"`
-	BackendTarget string    `json:"backendTarget,omitempty"`
-	ClientIP      string    `json:"clientIp,omitempty"`
-	RequestBytes  int64     `json:"requestBytes"`
-	ResponseBytes int64     `json:"responseBytes"`
-	Debug         bool      `json:"debug"`
-
-	RequestPayload  []byte `json:"-"`
-	ResponsePayload []byte `json:"-"`
-	BackendRequest  []byte `json:"-"`
-	BackendResponse []byte `json:"-"`
-	// DebugHeaders is the JSON object of a debug transaction's redacted
-	// headers (column debug_headers); "" when none were captured.
-	DebugHeaders string `json:"-"`
-}
-
 // txLogColumns lists the columns InsertTxLogs writes, in order.
 const txLogColumns = "correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
@@ -67,7 +30,7 @@ const txLogArity = 27
 const txLogBatch = 500
 
 // InsertTxLogs stores logs with multi-row INSERTs of up to 500 rows.
-func (tx *Tx) InsertTxLogs(ctx context.Context, logs []TxLog) error {
+func (tx *Tx) InsertTxLogs(ctx context.Context, logs []model.TxLog) error {
 	for len(logs) > 0 {
 		n := min(len(logs), txLogBatch)
 		if _, err := tx.Exec(ctx, insertTxLogSQL(tx.dialect, n), txLogArgs(logs[:n])...); err != nil {
@@ -151,7 +114,7 @@ func (p *txLogStmt) close() {
 	}
 }
 
-func txLogArgs(logs []TxLog) []any {
+func txLogArgs(logs []model.TxLog) []any {
 	args := make([]any, 0, len(logs)*txLogArity)
 	for i := range logs {
 		l := &logs[i]
@@ -181,23 +144,8 @@ func nullBytes(b []byte) any {
 	return b
 }
 
-// TxLogFilter selects runtime logs. Zero fields do not filter. Times are
-// inclusive.
-type TxLogFilter struct {
-	Environment   string
-	ServiceKey    string
-	OperationKey  string
-	CorrelationID string
-	Direction     string
-	ResultCodes   []string
-	// StatusMin and StatusMax bound http_status (inclusive) when StatusMax
-	// is not 0: an exact status has both equal, a class such as 4xx is
-	// 400..499.
-	StatusMin, StatusMax int
-	Since, Until         time.Time
-}
-
-func (f TxLogFilter) where() (string, []any) {
+// txLogWhere returns the conditions of f and their arguments.
+func txLogWhere(f model.TxLogFilter) (string, []any) {
 	var w whereClause
 	w.equal([2]string{"environment", f.Environment}, [2]string{"service_key", f.ServiceKey},
 		[2]string{"operation_key", f.OperationKey}, [2]string{"correlation_id", f.CorrelationID},
@@ -227,11 +175,11 @@ const txLogListColumns = "id, correlation_id, occurred_at, direction, environmen
 	"backend_target, client_ip, request_bytes, response_bytes, debug"
 
 // TxLogs returns one page of runtime logs matching f, newest first.
-func (s *Store) TxLogs(ctx context.Context, f TxLogFilter, page model.PageRequest) (model.ObservabilityPageRecord[TxLog], error) {
-	where, args := f.where()
+func (s *Store) TxLogs(ctx context.Context, f model.TxLogFilter, page model.PageRequest) (model.ObservabilityPageRecord[model.TxLog], error) {
+	where, args := txLogWhere(f)
 	var total int64
 	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM runtime_tx_logs"+where, args...).Scan(&total); err != nil {
-		return model.ObservabilityPageRecord[TxLog]{}, fmt.Errorf("store: count runtime tx logs: %w", err)
+		return model.ObservabilityPageRecord[model.TxLog]{}, fmt.Errorf("store: count runtime tx logs: %w", err)
 	}
 	n := len(args)
 	query := "SELECT " + txLogListColumns + " FROM runtime_tx_logs" + where +
@@ -239,29 +187,29 @@ func (s *Store) TxLogs(ctx context.Context, f TxLogFilter, page model.PageReques
 	args = append(args, page.PageSize, page.Offset())
 	items, err := s.queryTxLogs(ctx, query, args, false)
 	if err != nil {
-		return model.ObservabilityPageRecord[TxLog]{}, err
+		return model.ObservabilityPageRecord[model.TxLog]{}, err
 	}
 	return model.NewPage(items, page, total), nil
 }
 
 // TxLogsByCorrelation returns every runtime log of one correlation id,
 // oldest first, with payloads.
-func (s *Store) TxLogsByCorrelation(ctx context.Context, correlationID string) ([]TxLog, error) {
+func (s *Store) TxLogsByCorrelation(ctx context.Context, correlationID string) ([]model.TxLog, error) {
 	query := "SELECT " + txLogListColumns + ", request_payload, response_payload, backend_request, backend_response, debug_headers" +
 		" FROM runtime_tx_logs WHERE correlation_id = $1 ORDER BY occurred_at, id"
 	return s.queryTxLogs(ctx, query, []any{correlationID}, true)
 }
 
-func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, payloads bool) ([]TxLog, error) {
+func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, payloads bool) ([]model.TxLog, error) {
 	rows, err := s.reader().Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: query runtime tx logs: %w", err)
 	}
 	defer rows.Close()
-	var out []TxLog
+	var out []model.TxLog
 	for rows.Next() {
 		var (
-			l       TxLog
+			l       model.TxLog
 			at      Time
 			headers sql.NullString
 		)
@@ -298,22 +246,12 @@ func (tx *Tx) DeleteTxLogsBefore(ctx context.Context, t time.Time, limit int) (i
 	return res.RowsAffected()
 }
 
-// TxLatency summarizes the latencies of the runtime logs matching a filter:
-// nearest-rank percentiles over the raw rows, in milliseconds.
-type TxLatency struct {
-	Count          int64   `json:"count"`
-	ConverterP50Ms float64 `json:"converterP50Ms"`
-	ConverterP99Ms float64 `json:"converterP99Ms"`
-	TotalP50Ms     float64 `json:"totalP50Ms"`
-	TotalP99Ms     float64 `json:"totalP99Ms"`
-}
-
-// TxLatencyPercentiles computes TxLatency over the logs matching f (the
+// TxLatencyPercentiles computes model.TxLatency over the logs matching f (the
 // converter-overhead figures of the load benchmarks read it). Portable SQL:
 // a count, then one ordered OFFSET probe per percentile.
-func (s *Store) TxLatencyPercentiles(ctx context.Context, f TxLogFilter) (TxLatency, error) {
-	where, args := f.where()
-	var out TxLatency
+func (s *Store) TxLatencyPercentiles(ctx context.Context, f model.TxLogFilter) (model.TxLatency, error) {
+	where, args := txLogWhere(f)
+	var out model.TxLatency
 	if err := s.reader().QueryRow(ctx, "SELECT COUNT(*) FROM runtime_tx_logs"+where, args...).Scan(&out.Count); err != nil {
 		return out, fmt.Errorf("store: count runtime tx logs: %w", err)
 	}
@@ -344,7 +282,7 @@ var txLogCopyColumns = strings.Split(strings.ReplaceAll(txLogColumns, " ", ""), 
 // CopyTxLogs stores logs with PostgreSQL's COPY protocol (pgx CopyFrom)
 // in one statement; on SQLite it runs InsertTxLogs in a transaction. Both
 // are all-or-nothing.
-func (s *Store) CopyTxLogs(ctx context.Context, logs []TxLog) error {
+func (s *Store) CopyTxLogs(ctx context.Context, logs []model.TxLog) error {
 	if s.dialect != Postgres {
 		// Full batches use the statement prepared once on the writer
 		// (prepared outside the transaction, which holds the only writer

@@ -3,32 +3,13 @@ package store
 import (
 	"context"
 	"strings"
-	"time"
-)
 
-// TxSearch is a free-text search over runtime logs (SPEC 4.10 traffic
-// search). Zero fields do not filter; substrings match case-insensitively.
-type TxSearch struct {
-	Since, Until time.Time // inclusive
-	// URIContains matches the request path, the service key or the
-	// operation key.
-	URIContains string
-	// BackendContains matches the backend target (scheme, host:port and
-	// path).
-	BackendContains string
-	// StatusMin and StatusMax bound the HTTP status when StatusMax is not 0.
-	StatusMin, StatusMax int
-	Direction            string
-	// ServiceIDs, when not nil, keeps the records of these services only,
-	// or (ExcludeServiceIDs) those of every other service.
-	ServiceIDs        []string
-	ExcludeServiceIDs bool
-	Limit             int
-}
+	"github.com/s2r-project/s2r/internal/model"
+)
 
 // SearchTxLogs returns at most q.Limit runtime logs matching q, newest
 // first, without payloads.
-func (s *Store) SearchTxLogs(ctx context.Context, q TxSearch) ([]TxLog, error) {
+func (s *Store) SearchTxLogs(ctx context.Context, q model.TxSearch) ([]model.TxLog, error) {
 	var (
 		a     sqlArgs
 		conds []string

@@ -15,15 +15,15 @@ import (
 
 // txLogFixture returns n logs spread over routes, results and statuses,
 // one per second back from now, newest first by index 0.
-func txLogFixture(now time.Time, n int) []store.TxLog {
+func txLogFixture(now time.Time, n int) []model.TxLog {
 	results := []struct {
 		code   string
 		status int
 	}{{"success", 200}, {"failed", 400}, {"backend_failure", 502}, {"timeout", 504}}
-	logs := make([]store.TxLog, n)
+	logs := make([]model.TxLog, n)
 	for i := range logs {
 		r := results[i%len(results)]
-		logs[i] = store.TxLog{
+		logs[i] = model.TxLog{
 			CorrelationID: fmt.Sprintf("cid-%d", i),
 			OccurredAt:    now.Add(-time.Duration(i) * time.Second),
 			Direction:     []string{"publish", "consume"}[i%2],
@@ -51,7 +51,7 @@ func TestTxLogs(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		logs := txLogFixture(now, 1200) // three INSERT chunks
-		debug := store.TxLog{
+		debug := model.TxLog{
 			CorrelationID: "cid-debug", OccurredAt: now.Add(time.Second), Direction: "publish", Environment: "prod",
 			ServiceKey: "calc", OperationKey: "add", Method: "POST", Path: "/publish/prod/calc/add", HTTPStatus: 200,
 			ResultCode: "success", InBodyFault: true, Debug: true,
@@ -65,22 +65,22 @@ func TestTxLogs(t *testing.T) {
 		page := model.PageRequest{Page: 1, PageSize: 10}
 		tests := []struct {
 			name  string
-			f     store.TxLogFilter
+			f     model.TxLogFilter
 			total int64
 			first string
 		}{
-			{"all", store.TxLogFilter{}, 1201, "cid-debug"},
-			{"environment", store.TxLogFilter{Environment: "prod"}, 1, "cid-debug"},
-			{"service", store.TxLogFilter{Environment: "dev", ServiceKey: "weather"}, 400, "cid-1"},
-			{"service and operation", store.TxLogFilter{Environment: "dev", ServiceKey: "stock", OperationKey: "op"}, 400, "cid-2"},
-			{"result", store.TxLogFilter{ResultCodes: []string{"timeout"}}, 300, "cid-3"},
-			{"results", store.TxLogFilter{ResultCodes: []string{"timeout", "failed"}}, 600, "cid-1"},
-			{"status exact", store.TxLogFilter{StatusMin: 502, StatusMax: 502}, 300, "cid-2"},
-			{"status class", store.TxLogFilter{StatusMin: 500, StatusMax: 599}, 600, "cid-2"},
-			{"correlation", store.TxLogFilter{CorrelationID: "cid-7"}, 1, "cid-7"},
-			{"direction", store.TxLogFilter{Direction: "consume"}, 600, "cid-1"},
-			{"window", store.TxLogFilter{Since: now.Add(-9 * time.Second), Until: now}, 10, "cid-0"},
-			{"none", store.TxLogFilter{ServiceKey: "absent"}, 0, ""},
+			{"all", model.TxLogFilter{}, 1201, "cid-debug"},
+			{"environment", model.TxLogFilter{Environment: "prod"}, 1, "cid-debug"},
+			{"service", model.TxLogFilter{Environment: "dev", ServiceKey: "weather"}, 400, "cid-1"},
+			{"service and operation", model.TxLogFilter{Environment: "dev", ServiceKey: "stock", OperationKey: "op"}, 400, "cid-2"},
+			{"result", model.TxLogFilter{ResultCodes: []string{"timeout"}}, 300, "cid-3"},
+			{"results", model.TxLogFilter{ResultCodes: []string{"timeout", "failed"}}, 600, "cid-1"},
+			{"status exact", model.TxLogFilter{StatusMin: 502, StatusMax: 502}, 300, "cid-2"},
+			{"status class", model.TxLogFilter{StatusMin: 500, StatusMax: 599}, 600, "cid-2"},
+			{"correlation", model.TxLogFilter{CorrelationID: "cid-7"}, 1, "cid-7"},
+			{"direction", model.TxLogFilter{Direction: "consume"}, 600, "cid-1"},
+			{"window", model.TxLogFilter{Since: now.Add(-9 * time.Second), Until: now}, 10, "cid-0"},
+			{"none", model.TxLogFilter{ServiceKey: "absent"}, 0, ""},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +104,7 @@ func TestTxLogs(t *testing.T) {
 			})
 		}
 		t.Run("pages newest first", func(t *testing.T) {
-			got, err := s.TxLogs(ctx, store.TxLogFilter{Environment: "dev"}, model.PageRequest{Page: 3, PageSize: 5})
+			got, err := s.TxLogs(ctx, model.TxLogFilter{Environment: "dev"}, model.PageRequest{Page: 3, PageSize: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,11 +139,11 @@ func TestTxLogs(t *testing.T) {
 			}
 		})
 		t.Run("latency percentiles", func(t *testing.T) {
-			got, err := s.TxLatencyPercentiles(ctx, store.TxLogFilter{Environment: "dev"})
+			got, err := s.TxLatencyPercentiles(ctx, model.TxLogFilter{Environment: "dev"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := store.TxLatency{Count: 1200, ConverterP50Ms: 0.049, ConverterP99Ms: 0.098, TotalP50Ms: 49.5, TotalP99Ms: 98.5}
+			want := model.TxLatency{Count: 1200, ConverterP50Ms: 0.049, ConverterP99Ms: 0.098, TotalP50Ms: 49.5, TotalP99Ms: 98.5}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("percentiles (-want +got):\n%s", diff)
 			}
@@ -171,7 +171,7 @@ func TestTxLogs(t *testing.T) {
 			if removed != 200 {
 				t.Errorf("removed %d, want 200", removed)
 			}
-			got, err := s.TxLogs(ctx, store.TxLogFilter{}, page)
+			got, err := s.TxLogs(ctx, model.TxLogFilter{}, page)
 			if err != nil || got.TotalItems != 1001 {
 				t.Errorf("after retention total = %d (%v), want 1001", got.TotalItems, err)
 			}
@@ -183,7 +183,7 @@ func TestBadURLGroups(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		attempts := []store.BadURLAttempt{
+		attempts := []model.BadURLAttempt{
 			{Path: "/foo", Method: "GET", At: now.Add(-time.Hour)},
 			{Path: "/foo", Method: "POST", At: now},
 			{Path: "/foo", Method: "GET", At: now.Add(-2 * time.Hour)},
@@ -198,7 +198,7 @@ func TestBadURLGroups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.BadURLGroup{
+		want := []model.BadURLGroup{
 			{Path: "/foo", Count: 3, LastSeenAt: now, Methods: []string{"GET", "POST"}},
 			{Path: "/bar", Count: 1, LastSeenAt: now.Add(-time.Minute), Methods: []string{"PUT"}},
 		}

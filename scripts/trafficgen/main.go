@@ -87,7 +87,7 @@ func run() error {
 	}
 	rng := rand.New(rand.NewPCG(c.seed, 0x5332))
 	start := time.Now()
-	batch := make([]store.TxLog, 0, c.batch)
+	batch := make([]model.TxLog, 0, c.batch)
 	hours := hourCounts(from, span, c.records, c.hour == "")
 	i := 0
 	for h, n := range hours {
@@ -237,7 +237,7 @@ func hourCounts(from time.Time, span time.Duration, n int, diurnal bool) []int {
 }
 
 // record generates the i-th record, at time at.
-func (s services) record(rng *rand.Rand, i int, at time.Time) store.TxLog {
+func (s services) record(rng *rand.Rand, i int, at time.Time) model.TxLog {
 	sv := s.pick(rng)
 	status, result, fault := 200, "success", false
 	switch u := rng.Float64(); {
@@ -253,7 +253,7 @@ func (s services) record(rng *rand.Rand, i int, at time.Time) store.TxLog {
 	}
 	conv := 0.05 + 2*math.Pow(rng.Float64(), 3)
 	op := sv.ops[rng.IntN(len(sv.ops))]
-	return store.TxLog{
+	return model.TxLog{
 		CorrelationID: fmt.Sprintf("gen-%d-%d", at.Unix(), i), OccurredAt: at, Direction: sv.Direction,
 		Environment: sv.Environment, ServiceKey: sv.ServiceKey, ServiceID: sv.logged, OperationKey: op,
 		OperationID: sv.logged, Method: "POST", Path: "/" + sv.Direction + "/" + sv.Environment + "/" + sv.ServiceKey + "/" + op,

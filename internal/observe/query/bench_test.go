@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin"
 	"github.com/s2r-project/s2r/internal/discovery"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -111,7 +112,7 @@ func BenchmarkLatencyBaseline1h(b *testing.B) {
 // which the hourly aggregates replace.
 func BenchmarkMetrics60dFromRaw(b *testing.B) {
 	s := newBenchServer(b)
-	q := store.MetricQuery{Since: s.end.Add(-60 * 24 * time.Hour), Until: s.end, Group: store.BySource | store.ByService}
+	q := model.MetricQuery{Since: s.end.Add(-60 * 24 * time.Hour), Until: s.end, Group: model.BySource | model.ByService}
 	for b.Loop() {
 		if _, err := s.store.Metrics(context.Background(), q); err != nil {
 			b.Fatal(err)

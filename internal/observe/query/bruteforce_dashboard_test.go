@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 // checkDashboard compares the dashboard summary with the reference: the
@@ -117,7 +116,7 @@ func checkVSFailures(t *testing.T, got []vsFailures, calls []edgeCall, now time.
 	t.Helper()
 	want := map[string]*vsFailures{}
 	for _, c := range calls {
-		if c.source != store.SourceLB || !c.completed || c.tenant != model.DefaultTenant || c.at.Before(now.Add(-24*time.Hour)) ||
+		if c.source != model.SourceLB || !c.completed || c.tenant != model.DefaultTenant || c.at.Before(now.Add(-24*time.Hour)) ||
 			c.at.After(now) || slices.Contains([]string{"", "ok", "success", "timeout"}, c.outcome.result) {
 			continue
 		}

@@ -29,12 +29,12 @@ func TestFiguresMatchBruteForce(t *testing.T) {
 	recent := fixtureLogs(rng, now, time.Hour, 600, "recent")
 	older := fixtureLogs(rng, now, 9*24*time.Hour, 1500, "older")
 	late := fixtureLogs(rng, now.Add(-3*24*time.Hour), 4*24*time.Hour, 300, "late") // back-dated
-	lbRecent := newEdgeCalls(rng, store.SourceLB, model.DefaultTenant, now, time.Hour, 300)
-	lbOlder := newEdgeCalls(rng, store.SourceLB, model.DefaultTenant, now, 9*24*time.Hour, 700)
-	lbLate := newEdgeCalls(rng, store.SourceLB, model.DefaultTenant, now.Add(-3*24*time.Hour), 4*24*time.Hour, 200)
-	generic := slices.Concat(newEdgeCalls(rng, store.SourceGeneric, model.DefaultTenant, now, 9*24*time.Hour, 500),
-		newEdgeCalls(rng, store.SourceGeneric, model.DefaultTenant, now, time.Hour, 60))
-	acme := newEdgeCalls(rng, store.SourceLB, "acme", now, 30*time.Hour, 150)
+	lbRecent := newEdgeCalls(rng, model.SourceLB, model.DefaultTenant, now, time.Hour, 300)
+	lbOlder := newEdgeCalls(rng, model.SourceLB, model.DefaultTenant, now, 9*24*time.Hour, 700)
+	lbLate := newEdgeCalls(rng, model.SourceLB, model.DefaultTenant, now.Add(-3*24*time.Hour), 4*24*time.Hour, 200)
+	generic := slices.Concat(newEdgeCalls(rng, model.SourceGeneric, model.DefaultTenant, now, 9*24*time.Hour, 500),
+		newEdgeCalls(rng, model.SourceGeneric, model.DefaultTenant, now, time.Hour, 60))
+	acme := newEdgeCalls(rng, model.SourceLB, "acme", now, 30*time.Hour, 150)
 	all := slices.Concat(runtimeRecords(slices.Concat(recent, older, late)),
 		edgeRecords(slices.Concat(lbRecent, lbOlder, lbLate, generic, acme), true))
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
@@ -66,7 +66,7 @@ func iso(t time.Time) string { return url.QueryEscape(t.Format(time.RFC3339Nano)
 
 func checkMetrics(t *testing.T, api *testAPI, recs []refRecord, now time.Time) {
 	day := 24 * time.Hour
-	lb, generic := []string{store.SourceLB}, []string{store.SourceGeneric}
+	lb, generic := []string{model.SourceLB}, []string{model.SourceGeneric}
 	tests := []struct {
 		query string
 		q     refQuery

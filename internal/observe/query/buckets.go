@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // buckets splits a range into the time buckets of a timeline: on raw
@@ -44,7 +44,7 @@ func newBuckets(tr timeRange) buckets {
 }
 
 // apply sets q's bucketing.
-func (b buckets) apply(q *store.MetricQuery) {
+func (b buckets) apply(q *model.MetricQuery) {
 	q.BucketSeconds = int64(b.width / time.Second)
 	q.BucketCount = int64(b.count)
 	q.BucketOrigin = b.origin
@@ -54,7 +54,7 @@ func (b buckets) apply(q *store.MetricQuery) {
 func (b buckets) start(i int) time.Time { return b.origin.Add(time.Duration(i) * b.width) }
 
 // summaryAndPoints answers q over tr as a whole and per bucket of tr.
-func (a *API) summaryAndPoints(ctx context.Context, q store.MetricQuery, tr timeRange) (summary, points []store.MetricRow, b buckets, err error) {
+func (a *API) summaryAndPoints(ctx context.Context, q model.MetricQuery, tr timeRange) (summary, points []model.MetricRow, b buckets, err error) {
 	if summary, err = a.store.Metrics(ctx, q); err != nil {
 		return nil, nil, b, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -182,11 +183,11 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, n
 		return d, err
 	}
 	d.KPIs.TotalServices, d.KPIs.ActiveServices = counts.Total, counts.Active
-	base := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-24 * time.Hour), Until: now, Aggregated: true,
+	base := model.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-24 * time.Hour), Until: now, Aggregated: true,
 		TenantID: tenant}
 
 	day := base
-	day.Group = store.BySource | store.ByService
+	day.Group = model.BySource | model.ByService
 	services, err := a.store.Metrics(ctx, day)
 	if err != nil {
 		return d, err
@@ -199,7 +200,7 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, n
 	}
 	d.TrafficTimeline24h = hourlyTimeline(hours, base.Since, now)
 
-	sample := store.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-time.Hour), Until: now, TenantID: tenant}
+	sample := model.MetricQuery{Sources: p.Sources, Direction: p.Direction, Since: now.Add(-time.Hour), Until: now, TenantID: tenant}
 	overall, err := a.store.Metrics(ctx, sample)
 	if err != nil {
 		return d, err
@@ -208,7 +209,7 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, n
 		d.KPIs.P95LatencyMs24h = msPtr(&overall[0].P95Ms)
 		d.KPIs.P95SampleSize = overall[0].Requests
 	}
-	sample.Group = store.BySource | store.ByService
+	sample.Group = model.BySource | model.ByService
 	recent, err := a.store.Metrics(ctx, sample)
 	if err != nil {
 		return d, err
@@ -231,7 +232,7 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, n
 
 // hourlyTimeline turns hourly buckets into one point per hour from
 // since's hour to until's, empty hours included.
-func hourlyTimeline(rows []store.MetricRow, since, until time.Time) []trafficPoint {
+func hourlyTimeline(rows []model.MetricRow, since, until time.Time) []trafficPoint {
 	first := since.UTC().Truncate(time.Hour)
 	n := int(until.UTC().Truncate(time.Hour).Sub(first)/time.Hour) + 1
 	out := make([]trafficPoint, n)
@@ -250,7 +251,7 @@ func hourlyTimeline(rows []store.MetricRow, since, until time.Time) []trafficPoi
 // fillServiceKPIs derives the totals, the top error services and the
 // service issues from the 24-hour per-service figures and the last hour's
 // raw per-service figures.
-func (d *dashboard) fillServiceKPIs(services, recent []store.MetricRow) {
+func (d *dashboard) fillServiceKPIs(services, recent []model.MetricRow) {
 	p := d.Parameters
 	type key struct{ source, direction, env, svc string }
 	busy := map[key]bool{}
@@ -280,7 +281,7 @@ func (d *dashboard) fillServiceKPIs(services, recent []store.MetricRow) {
 		}
 	}
 	top := slices.Clone(services)
-	slices.SortStableFunc(top, func(x, y store.MetricRow) int {
+	slices.SortStableFunc(top, func(x, y model.MetricRow) int {
 		return cmp.Or(cmp.Compare(y.Errors, x.Errors), cmp.Compare(y.Requests, x.Requests))
 	})
 	d.TopErrorServices = []serviceFigures{}
@@ -297,7 +298,7 @@ func (d *dashboard) fillServiceKPIs(services, recent []store.MetricRow) {
 	}
 }
 
-func serviceIssue(typ, severity string, s store.MetricRow, value, target float64, msg string) urgentIssue {
+func serviceIssue(typ, severity string, s model.MetricRow, value, target float64, msg string) urgentIssue {
 	return urgentIssue{Type: typ, Severity: severity, Message: s.Environment + "/" + s.ServiceKey + " (" + s.Source + "): " + msg,
 		Source: s.Source, Direction: s.Direction, Environment: s.Environment, ServiceKey: s.ServiceKey,
 		Value: &value, Target: &target}
@@ -318,7 +319,7 @@ func (a *API) fillFreshness(ctx context.Context, d *dashboard, now time.Time) er
 	staleAfter := time.Duration(settings.DashboardFreshnessStaleMinutes) * time.Minute
 	for _, src := range store.TrafficSources() {
 		sf := sourceFreshness{Source: src, Stale: true}
-		if i := slices.IndexFunc(states, func(s store.AggregationState) bool { return s.Source == src }); i >= 0 {
+		if i := slices.IndexFunc(states, func(s model.AggregationState) bool { return s.Source == src }); i >= 0 {
 			t := states[i].RefreshedAt
 			sf.LastRefreshAt = &t
 			sf.Stale = now.Sub(t) > staleAfter

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/discovery"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // topVSFailures is the length of topVsLevelFailures24h.
@@ -40,7 +40,7 @@ func wantsSource(sources []string, source string) bool {
 // caller's tenant's stale connector instances (discovery.Freshness),
 // unless the dashboard shows runtime traffic only.
 func (a *API) fillIngest(ctx context.Context, d *dashboard, tenant string, now time.Time) error {
-	if a.ingest == nil || !wantsSource(d.Parameters.Sources, store.SourceLB) && !wantsSource(d.Parameters.Sources, store.SourceGeneric) {
+	if a.ingest == nil || !wantsSource(d.Parameters.Sources, model.SourceLB) && !wantsSource(d.Parameters.Sources, model.SourceGeneric) {
 		return nil
 	}
 	fr, err := a.ingest.Freshness(ctx, now)
@@ -66,7 +66,7 @@ func (a *API) fillIngest(ctx context.Context, d *dashboard, tenant string, now t
 // events of the last 24 hours, unless the dashboard leaves lb out.
 func (a *API) fillVSFailures(ctx context.Context, d *dashboard, tenant string, now time.Time) error {
 	d.TopVsLevelFailures24h = []vsFailures{}
-	if !wantsSource(d.Parameters.Sources, store.SourceLB) {
+	if !wantsSource(d.Parameters.Sources, model.SourceLB) {
 		return nil
 	}
 	rows, err := a.store.VSLevelFailures(ctx, tenant, now.Add(-24*time.Hour), now)

@@ -88,14 +88,14 @@ func newEdgeCalls(rng *rand.Rand, source, tenant string, end time.Time, span tim
 		if rng.IntN(40) == 0 {
 			c.latency = 9000 + float64(rng.IntN(1000))
 		}
-		if source == store.SourceGeneric {
+		if source == model.SourceGeneric {
 			c.generic = loadgen.GenericLog{EventID: uuid4(rng), Timestamp: c.at.Format(time.RFC3339Nano), ServiceURI: c.uri,
 				Method: "POST", StatusCode: c.outcome.status, LatencyMs: c.latency, ConsumerIP: fmt.Sprintf("10.0.0.%d", rng.IntN(5)+1),
 				Backend: "backend-" + fmt.Sprint(rng.IntN(3)) + ":8080", ResultCode: c.outcome.result, SoapFault: c.outcome.fault,
 				RequestPayload: "<req/>", ResponsePayload: "<resp/>"}
 		} else {
 			c.lb = lbEvents(rng, c)
-			c.completed = c.lb[len(c.lb)-1].Stage == store.StageClientResponse
+			c.completed = c.lb[len(c.lb)-1].Stage == model.StageClientResponse
 		}
 		out[i] = c
 	}
@@ -110,12 +110,12 @@ func lbEvents(rng *rand.Rand, c edgeCall) []loadgen.LBEvent {
 	base := loadgen.LBEvent{GlobalTransactionID: gtid, FrontVirtualServer: []string{"vs-public", "vs-partner"}[rng.IntN(2)],
 		BackVirtualServer: "pool-" + fmt.Sprint(rng.IntN(2)), ClientIP: fmt.Sprintf("172.16.0.%d", rng.IntN(9)+1), Method: "POST",
 		Host: "api.example.com", URI: c.uri, Backend: "10.1.0.1:8080"}
-	stages := store.LBStages
+	stages := model.LBStages
 	switch rng.IntN(15) {
 	case 0:
 		stages = stages[:1]
 	case 1, 2:
-		stages = []string{store.StageClientRequest, store.StageClientResponse}
+		stages = []string{model.StageClientRequest, model.StageClientResponse}
 	}
 	start := c.at.Add(-time.Duration(c.latency * float64(time.Millisecond)))
 	var out []loadgen.LBEvent
@@ -123,11 +123,11 @@ func lbEvents(rng *rand.Rand, c edgeCall) []loadgen.LBEvent {
 		e := base
 		e.EventID, e.Stage = uuid4(rng), st
 		at := start.Add(time.Duration(i) * time.Microsecond)
-		if st == store.StageClientResponse {
+		if st == model.StageClientResponse {
 			at = c.at
 		}
 		e.Timestamp = at.Format(time.RFC3339Nano)
-		if st == store.StageServerResponse || st == store.StageClientResponse {
+		if st == model.StageServerResponse || st == model.StageClientResponse {
 			e.StatusCode, e.ResultCode, e.SoapFault, e.DurationMs = c.outcome.status, c.outcome.result, c.outcome.fault, c.latency
 		}
 		out = append(out, e)
@@ -183,7 +183,7 @@ func (a *testAPI) ingestCalls(token string, calls []edgeCall) {
 	var generic []loadgen.GenericLog
 	for _, c := range calls {
 		lb = append(lb, c.lb...)
-		if c.source == store.SourceGeneric {
+		if c.source == model.SourceGeneric {
 			generic = append(generic, c.generic)
 		}
 	}

@@ -65,27 +65,27 @@ func seedEdgeLogs(t *testing.T, api *testAPI, now time.Time) edgeLogFixture {
 	headers := map[string]string{"Authorization": "Basic " + edgeCanary, "Cookie": "s=" + edgeCanary, "X-Tenant-Key": edgeCanary,
 		"Pin": edgeCanary, "SOAPAction": `"urn:add"`}
 	ev := func(gtid, stage string, at time.Time, uri string) loadgen.LBEvent {
-		return loadgen.LBEvent{EventID: fmt.Sprintf("%s%02d", gtid[:34], slices.Index(store.LBStages, stage)), GlobalTransactionID: gtid,
+		return loadgen.LBEvent{EventID: fmt.Sprintf("%s%02d", gtid[:34], slices.Index(model.LBStages, stage)), GlobalTransactionID: gtid,
 			Stage: stage, Timestamp: at.Format(time.RFC3339Nano), FrontVirtualServer: "vs-public", BackVirtualServer: "pool-calc",
 			ClientIP: "172.16.0.7", Method: "POST", Host: "api.example.com", URI: uri, Backend: "10.0.0.1:8080"}
 	}
-	a := []loadgen.LBEvent{ev(txA, store.StageClientRequest, now.Add(-5*time.Minute), "/CalcService/Calc.asmx?op=add"),
-		ev(txA, store.StageServerRequest, now.Add(-5*time.Minute+time.Millisecond), "/CalcService/Calc.asmx?op=add"),
-		ev(txA, store.StageServerResponse, now.Add(-5*time.Minute+40*time.Millisecond), "/CalcService/Calc.asmx?op=add"),
-		ev(txA, store.StageClientResponse, now.Add(-5*time.Minute+41*time.Millisecond), "/CalcService/Calc.asmx?op=add")}
+	a := []loadgen.LBEvent{ev(txA, model.StageClientRequest, now.Add(-5*time.Minute), "/CalcService/Calc.asmx?op=add"),
+		ev(txA, model.StageServerRequest, now.Add(-5*time.Minute+time.Millisecond), "/CalcService/Calc.asmx?op=add"),
+		ev(txA, model.StageServerResponse, now.Add(-5*time.Minute+40*time.Millisecond), "/CalcService/Calc.asmx?op=add"),
+		ev(txA, model.StageClientResponse, now.Add(-5*time.Minute+41*time.Millisecond), "/CalcService/Calc.asmx?op=add")}
 	a[0].Headers, a[0].Payload = headers, soap
 	a[3].Payload = `<s:Envelope><s:Body><m:AddResponse><m:result>3</m:result><m:token>` + edgeCanary + `</m:token></m:AddResponse></s:Body></s:Envelope>`
 	for i := 2; i < 4; i++ {
 		a[i].StatusCode, a[i].ResultCode, a[i].DurationMs = 200, "ok", 41
 	}
-	b := []loadgen.LBEvent{ev(txB, store.StageClientRequest, now.Add(-10*time.Minute), "/orders/77/items"),
-		ev(txB, store.StageClientResponse, now.Add(-10*time.Minute+3*time.Millisecond), "/orders/77/items")}
+	b := []loadgen.LBEvent{ev(txB, model.StageClientRequest, now.Add(-10*time.Minute), "/orders/77/items"),
+		ev(txB, model.StageClientResponse, now.Add(-10*time.Minute+3*time.Millisecond), "/orders/77/items")}
 	b[0].FrontVirtualServer, b[1].FrontVirtualServer, b[1].ResultCode, b[1].DurationMs = "vs-partner", "vs-partner", "reset", 3
 	b[1].ClientIP = "10.9.8.7"
 	b[0].ClientIP = "10.9.8.7"
-	c := []loadgen.LBEvent{ev(txC, store.StageClientRequest, now.Add(-3*time.Minute), "/CalcService/Calc.asmx")}
-	d := []loadgen.LBEvent{ev(txD, store.StageClientRequest, now.Add(-4*time.Minute), "/CalcService/Calc.asmx"),
-		ev(txD, store.StageClientResponse, now.Add(-4*time.Minute), "/CalcService/Calc.asmx")}
+	c := []loadgen.LBEvent{ev(txC, model.StageClientRequest, now.Add(-3*time.Minute), "/CalcService/Calc.asmx")}
+	d := []loadgen.LBEvent{ev(txD, model.StageClientRequest, now.Add(-4*time.Minute), "/CalcService/Calc.asmx"),
+		ev(txD, model.StageClientResponse, now.Add(-4*time.Minute), "/CalcService/Calc.asmx")}
 	d[1].StatusCode, d[1].ResultCode = 200, "ok"
 	api.postIngest(discovery.PathLBEvents, api.registerInstance("f5", ""), slices.Concat(a, b, c))
 	api.postIngest(discovery.PathLBEvents, api.registerInstance("f5", "acme"), d)
@@ -149,10 +149,10 @@ func TestTrafficLogs(t *testing.T) {
 		var page model.ObservabilityPageRecord[trafficLogItem]
 		api.get("/admin/v1/lb-logs?stage=client_request", &page)
 		inflight, a := page.Items[0], page.Items[1]
-		if !slices.Equal(inflight.Stages, []string{store.StageClientRequest}) || inflight.StatusCode != 0 || inflight.Error {
+		if !slices.Equal(inflight.Stages, []string{model.StageClientRequest}) || inflight.StatusCode != 0 || inflight.Error {
 			t.Errorf("in-flight transaction %+v", inflight)
 		}
-		if !slices.Equal(a.Stages, store.LBStages) || a.StatusCode != 200 || a.ResultCode != "ok" || a.LatencyMs != 41 ||
+		if !slices.Equal(a.Stages, model.LBStages) || a.StatusCode != 200 || a.ResultCode != "ok" || a.LatencyMs != 41 ||
 			a.ServiceKey != "calculator" || a.Environment != "prod" || a.Direction != "publish" || a.GatewayVendor != "f5" ||
 			a.ServiceURI != "/calcservice/calc.asmx" || a.URI != "/CalcService/Calc.asmx?op=add" || !a.StartedAt.Equal(now.Add(-5*time.Minute)) ||
 			!a.OccurredAt.Equal(now.Add(-5*time.Minute)) {

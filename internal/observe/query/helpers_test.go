@@ -80,7 +80,7 @@ func (a *testAPI) get(path string, v any) {
 }
 
 // insertLogs stores runtime logs.
-func insertLogs(t *testing.T, st *store.Store, logs []store.TxLog) {
+func insertLogs(t *testing.T, st *store.Store, logs []model.TxLog) {
 	t.Helper()
 	ctx := context.Background()
 	if err := st.CopyTxLogs(ctx, logs); err != nil {

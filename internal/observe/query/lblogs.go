@@ -9,7 +9,6 @@ import (
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 var docGetLBLogs = adminapi.Doc{
@@ -40,10 +39,10 @@ func (a *API) getLBLogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f.Sources = []string{store.SourceLB}
+	f.Sources = []string{model.SourceLB}
 	if v := q.Get("stage"); v != "" {
-		if !slices.Contains(store.LBStages, v) {
-			return adminapi.FieldError("stage", "must be one of "+strings.Join(store.LBStages, ", "))
+		if !slices.Contains(model.LBStages, v) {
+			return adminapi.FieldError("stage", "must be one of "+strings.Join(model.LBStages, ", "))
 		}
 		f.Stage = v
 	}

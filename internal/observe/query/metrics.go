@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // aggregatedOperation is the operationKey of metrics read from the hourly
@@ -76,9 +76,9 @@ func (a *API) getMetrics(w http.ResponseWriter, r *http.Request) error {
 	}
 	mq.TenantID = callerTenant(r)
 	mq.Since, mq.Until, mq.Aggregated = tr.since, tr.until, !tr.raw()
-	mq.Group = store.BySource | store.ByService
+	mq.Group = model.BySource | model.ByService
 	if !mq.Aggregated {
-		mq.Group |= store.ByOperation
+		mq.Group |= model.ByOperation
 	}
 	rows, err := a.store.Metrics(r.Context(), mq)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -188,9 +189,9 @@ func parseInt(q url.Values, name string, def, lo, hi int64) (int64, error) {
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // filterParams reads the filters shared by metrics and the SLO report.
-func filterParams(q url.Values) (store.MetricQuery, error) {
+func filterParams(q url.Values) (model.MetricQuery, error) {
 	var (
-		mq  store.MetricQuery
+		mq  model.MetricQuery
 		err error
 	)
 	if mq.Environments, err = parseList(q, "environments"); err != nil {

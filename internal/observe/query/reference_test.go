@@ -43,13 +43,13 @@ var fixtureResults = []string{"success", "success", "success", "success", "faile
 
 // fixtureLogs returns n records spread over the span before now, with
 // latencies in whole microseconds (as the recorder stores them).
-func fixtureLogs(rng *rand.Rand, now time.Time, span time.Duration, n int, prefix string) []store.TxLog {
-	logs := make([]store.TxLog, n)
+func fixtureLogs(rng *rand.Rand, now time.Time, span time.Duration, n int, prefix string) []model.TxLog {
+	logs := make([]model.TxLog, n)
 	for i := range logs {
 		tr := fixtureTraffic[rng.IntN(len(fixtureTraffic))]
 		at := now.Add(-time.Duration(rng.Int64N(int64(span)))).Truncate(time.Microsecond)
 		rc := fixtureResults[rng.IntN(len(fixtureResults))]
-		logs[i] = store.TxLog{
+		logs[i] = model.TxLog{
 			CorrelationID: fmt.Sprintf("%s-%d", prefix, i), OccurredAt: at, Direction: tr.direction, Environment: tr.env,
 			ServiceKey: tr.key, ServiceID: tr.id, OperationKey: []string{"add", "sub", "mul"}[rng.IntN(3)],
 			Method: "POST", Path: "/" + tr.direction + "/" + tr.env + "/" + tr.key, HTTPStatus: 200, ResultCode: rc,
@@ -93,7 +93,7 @@ type refRecord struct {
 }
 
 // runtimeRecords turns runtime logs into reference records.
-func runtimeRecords(logs []store.TxLog) []refRecord {
+func runtimeRecords(logs []model.TxLog) []refRecord {
 	out := make([]refRecord, len(logs))
 	for i, l := range logs {
 		conv := l.ConverterMs
@@ -133,7 +133,7 @@ type refFigures struct {
 	sum              float64
 }
 
-func isError(l store.TxLog) bool {
+func isError(l model.TxLog) bool {
 	return slices.Contains([]string{"failed", "backend_failure", "error", "timeout", "response_schema_violation"}, l.ResultCode) || l.InBodyFault
 }
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Traffic search bounds (SPEC 4.10, 8).
@@ -25,10 +25,10 @@ const (
 // 4.10): lb, runtime, both (lb and runtime) and all (lb, runtime and
 // generic).
 var searchSources = map[string][]string{
-	store.SourceLB:      {store.SourceLB},
-	store.SourceRuntime: {store.SourceRuntime},
-	"both":              {store.SourceLB, store.SourceRuntime},
-	"all":               {store.SourceLB, store.SourceRuntime, store.SourceGeneric},
+	model.SourceLB:      {model.SourceLB},
+	model.SourceRuntime: {model.SourceRuntime},
+	"both":              {model.SourceLB, model.SourceRuntime},
+	"all":               {model.SourceLB, model.SourceRuntime, model.SourceGeneric},
 }
 
 var docGetTrafficSearch = adminapi.Doc{
@@ -85,8 +85,8 @@ type searchItem struct {
 // search is a parsed traffic search: the runtime part, the edge part, and
 // which of them run.
 type search struct {
-	runtime       store.TxSearch
-	edge          store.EdgeSearch // Sources empty: no edge source searched
+	runtime       model.TxSearch
+	edge          model.EdgeSearch // Sources empty: no edge source searched
 	runtimeWanted bool
 	limit         int
 }
@@ -106,7 +106,7 @@ func (a *API) getTrafficSearch(w http.ResponseWriter, r *http.Request) error {
 			s.runtime.Limit = s.limit + 1 // one more tells whether the answer is truncated
 			logs, err := a.store.SearchTxLogs(ctx, s.runtime)
 			for _, l := range logs {
-				runtime = append(runtime, searchItem{Source: store.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
+				runtime = append(runtime, searchItem{Source: model.SourceRuntime, ID: strconv.FormatInt(l.ID, 10),
 					OccurredAt: l.OccurredAt, CorrelationID: l.CorrelationID, Direction: l.Direction, Environment: l.Environment,
 					ServiceKey: l.ServiceKey, OperationKey: l.OperationKey, Method: l.Method, URI: l.Path, StatusCode: l.HTTPStatus,
 					ResultCode: l.ResultCode, InBodyFault: l.InBodyFault, LatencyMs: l.TotalMs, Backend: l.BackendTarget,
@@ -175,7 +175,7 @@ func (a *API) parseSearch(r *http.Request, q url.Values) (search, error) {
 		return s, err
 	}
 	e := &s.edge
-	*e = store.EdgeSearch{TenantID: callerTenant(r), Since: rt.Since, Until: rt.Until, URIContains: rt.URIContains,
+	*e = model.EdgeSearch{TenantID: callerTenant(r), Since: rt.Since, Until: rt.Until, URIContains: rt.URIContains,
 		BackendContains: rt.BackendContains, StatusMin: rt.StatusMin, StatusMax: rt.StatusMax}
 	if e.ConsumerIPContains, err = parseText(q, "consumerIpContains"); err != nil {
 		return s, err
@@ -210,7 +210,7 @@ func (a *API) parseSearch(r *http.Request, q url.Values) (search, error) {
 	edgeOnly := e.ConsumerIPContains != "" || e.PayloadContains != ""
 	for _, src := range sources {
 		switch {
-		case src == store.SourceRuntime:
+		case src == model.SourceRuntime:
 			s.runtimeWanted = !edgeOnly
 		case !runtimeOnly:
 			e.Sources = append(e.Sources, src)
@@ -220,7 +220,7 @@ func (a *API) parseSearch(r *http.Request, q url.Values) (search, error) {
 }
 
 // parseMonitorFilter reads monitorFilter into the runtime search.
-func (a *API) parseMonitorFilter(r *http.Request, q url.Values, rt *store.TxSearch) error {
+func (a *API) parseMonitorFilter(r *http.Request, q url.Values, rt *model.TxSearch) error {
 	switch v := q.Get("monitorFilter"); v {
 	case "", "any":
 	case "has", "none":

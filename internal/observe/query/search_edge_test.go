@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -18,7 +19,7 @@ func TestTrafficSearchEdge(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st, now)
 		fx := seedEdgeLogs(t, api, now)
-		insertLogs(t, st, []store.TxLog{
+		insertLogs(t, st, []model.TxLog{
 			{CorrelationID: "r-1", OccurredAt: now.Add(-6 * time.Minute), Direction: "publish", Environment: "prod", ServiceKey: "calc",
 				OperationKey: "add", Method: "POST", Path: "/publish/prod/calc/add", HTTPStatus: 502, ResultCode: "backend_failure",
 				BackendTarget: "http://10.0.0.1:8080/CalcService/Calc.asmx", ClientIP: "10.9.8.3"},
@@ -51,7 +52,7 @@ func TestTrafficSearchEdge(t *testing.T) {
 			var ids []string
 			for _, it := range got.Items {
 				id := it.ID
-				if it.Source == store.SourceRuntime {
+				if it.Source == model.SourceRuntime {
 					id = it.CorrelationID
 				}
 				ids = append(ids, it.Source+":"+id)

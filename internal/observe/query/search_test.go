@@ -16,10 +16,10 @@ import (
 // searchFixture stores 60 records, one a minute back from now.
 func searchFixture(t *testing.T, st *store.Store, now time.Time) {
 	t.Helper()
-	var logs []store.TxLog
+	var logs []model.TxLog
 	for i := range 60 {
 		svc := fixtureTraffic[i%3]
-		logs = append(logs, store.TxLog{
+		logs = append(logs, model.TxLog{
 			CorrelationID: fmt.Sprintf("s-%02d", i), OccurredAt: now.Add(-time.Duration(i) * time.Minute),
 			Direction: svc.direction, Environment: svc.env, ServiceKey: svc.key, ServiceID: svc.id,
 			OperationKey: []string{"Add", "sub_total"}[i%2], Method: "POST", Path: "/" + svc.direction + "/" + svc.env + "/" + svc.key,

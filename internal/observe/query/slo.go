@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 var docGetSLOReport = adminapi.Doc{
@@ -49,7 +49,7 @@ type sloPoint struct {
 }
 
 // figures returns the SLO figures of row.
-func figures(row store.MetricRow) sloFigures {
+func figures(row model.MetricRow) sloFigures {
 	f := sloFigures{RequestCount: row.Requests, ErrorCount: row.Errors}
 	if row.Requests > 0 {
 		av := round3(availability(row.Requests, row.Errors))
@@ -80,9 +80,9 @@ func (a *API) getSLOReport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	mq.Since, mq.Until, mq.Aggregated = tr.since, tr.until, !tr.raw()
-	mq.Group = store.BySource | store.ByService
+	mq.Group = model.BySource | model.ByService
 	if !mq.Aggregated {
-		mq.Group |= store.ByOperation
+		mq.Group |= model.ByOperation
 	}
 	summary, points, b, err := a.summaryAndPoints(r.Context(), mq, tr)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/store"
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 var docGetServiceTimeline = adminapi.Doc{
@@ -44,7 +44,7 @@ type timelinePoint struct {
 }
 
 // avgLatency is the mean latency of row, nil without requests.
-func avgLatency(row store.MetricRow) *float64 {
+func avgLatency(row model.MetricRow) *float64 {
 	if row.Requests == 0 {
 		return nil
 	}
@@ -70,7 +70,7 @@ func (a *API) getServiceTimeline(w http.ResponseWriter, r *http.Request) error {
 	if key == "" {
 		return adminapi.FieldError("serviceKey", "is required")
 	}
-	mq := store.MetricQuery{ServiceKeys: []string{key}, Since: tr.since, Until: tr.until, Aggregated: !tr.raw(), TenantID: callerTenant(r)}
+	mq := model.MetricQuery{ServiceKeys: []string{key}, Since: tr.since, Until: tr.until, Aggregated: !tr.raw(), TenantID: callerTenant(r)}
 	if env != "" {
 		mq.Environments = []string{env}
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/redact"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 // maxCorrelationIDLen bounds the path parameter of a debug-trace lookup.
@@ -37,7 +37,7 @@ type debugTrace struct {
 
 // traceEntry is one record of a debug trace with its payloads.
 type traceEntry struct {
-	Record   store.TxLog            `json:"record"`
+	Record   model.TxLog            `json:"record"`
 	Payloads *tracePayloads         `json:"payloads,omitempty"`
 	Headers  *observe.StoredHeaders `json:"headers,omitempty"`
 }
@@ -53,7 +53,7 @@ type tracePayloads struct {
 
 // traceLogs loads the records of the path's correlation id and tells
 // whether the caller may see payloads.
-func (a *API) traceLogs(r *http.Request) (string, []store.TxLog, bool, error) {
+func (a *API) traceLogs(r *http.Request) (string, []model.TxLog, bool, error) {
 	cid := r.PathValue("correlationId")
 	if cid == "" || len(cid) > maxCorrelationIDLen || !utf8.ValidString(cid) || strings.IndexByte(cid, 0) >= 0 {
 		return cid, nil, false, adminapi.FieldError("correlationId", "must be 1 to 256 bytes of UTF-8 text without NUL")
@@ -91,7 +91,7 @@ func (a *API) getDebugTrace(w http.ResponseWriter, r *http.Request) error {
 }
 
 // storedHeaders decodes a record's debug headers; nil when none.
-func storedHeaders(l store.TxLog) *observe.StoredHeaders {
+func storedHeaders(l model.TxLog) *observe.StoredHeaders {
 	if l.DebugHeaders == "" {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -16,7 +17,7 @@ import (
 // record with masked values and a cut payload, and one without a route.
 func traceFixture(t *testing.T, st *store.Store, now time.Time) {
 	t.Helper()
-	base := store.TxLog{OccurredAt: now, Direction: "publish", Environment: "dev", ServiceKey: "calc", OperationKey: "add",
+	base := model.TxLog{OccurredAt: now, Direction: "publish", Environment: "dev", ServiceKey: "calc", OperationKey: "add",
 		Method: "POST", Path: "/publish/dev/calc/add", HTTPStatus: 200, ResultCode: "success"}
 	plain := base
 	plain.CorrelationID = "cid-plain"
@@ -31,7 +32,7 @@ func traceFixture(t *testing.T, st *store.Store, now time.Time) {
 	lost := base
 	lost.CorrelationID, lost.Debug, lost.ServiceKey, lost.HTTPStatus, lost.ResultCode = "cid-lost", true, "", 404, "failed"
 	lost.RequestPayload = []byte("{}")
-	insertLogs(t, st, []store.TxLog{plain, ok, masked, lost})
+	insertLogs(t, st, []model.TxLog{plain, ok, masked, lost})
 }
 
 func TestDebugTraces(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/discovery"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -104,7 +105,7 @@ func (a *API) getTrafficLog(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if source == store.SourceLB {
+	if source == model.SourceLB {
 		return a.writeLBTransaction(w, r, id, include)
 	}
 	show := showsPayloads(r)
@@ -130,7 +131,7 @@ func (a *API) getTrafficLog(w http.ResponseWriter, r *http.Request) error {
 // parseDetailID reads a traffic-log id and its source (default lb): a
 // UUID for lb, a positive integer for generic (gid).
 func parseDetailID(id, source string) (string, int64, error) {
-	gid, numeric := store.ParseGenericID(id)
+	gid, numeric := model.ParseGenericID(id)
 	_, uuidErr := uuid.Parse(id)
 	isUUID := uuidErr == nil && len(id) == 36
 	if !numeric && !isUUID {
@@ -138,12 +139,12 @@ func parseDetailID(id, source string) (string, int64, error) {
 	}
 	switch source {
 	case "":
-		source = store.SourceLB
-	case store.SourceLB, store.SourceGeneric:
+		source = model.SourceLB
+	case model.SourceLB, model.SourceGeneric:
 	default:
 		return "", 0, adminapi.FieldError("source", "must be lb or generic")
 	}
-	if source == store.SourceLB && !isUUID || source == store.SourceGeneric && !numeric {
+	if source == model.SourceLB && !isUUID || source == model.SourceGeneric && !numeric {
 		return "", 0, adminapi.FieldError("source", "must match the id: lb for a UUID id, generic for a numeric id")
 	}
 	return source, gid, nil

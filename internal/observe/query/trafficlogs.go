@@ -11,13 +11,12 @@ import (
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/store"
 )
 
 // Values of the traffic-logs source parameter (SPEC 4.10).
 const sourceAll = "all"
 
-var trafficLogSources = []string{store.SourceLB, store.SourceGeneric, sourceAll}
+var trafficLogSources = []string{model.SourceLB, model.SourceGeneric, sourceAll}
 
 // edgeFilterDocs are the filters shared by /traffic-logs and /lb-logs.
 var edgeFilterDocs = []adminapi.Param{
@@ -75,12 +74,12 @@ type trafficLogItem struct {
 }
 
 // itemOf is the list item of an edge transaction.
-func itemOf(t store.EdgeTx) trafficLogItem {
+func itemOf(t model.EdgeTx) trafficLogItem {
 	return trafficLogItem{Source: t.Source, ID: t.ID, GatewayVendor: t.Vendor, InstanceID: t.InstanceID,
 		OccurredAt: t.OccurredAt, StartedAt: t.StartedAt, ServiceURI: t.ServiceURI, URI: t.URI, Direction: t.Direction,
 		Environment: t.Environment, ServiceKey: t.ServiceKey, ServiceID: t.ServiceID, Method: t.Method,
 		StatusCode: t.StatusCode, ResultCode: t.ResultCode, SoapFault: t.SoapFault,
-		Error: store.EdgeError(t.StatusCode, t.ResultCode, t.SoapFault), LatencyMs: ms(t.LatencyMs), ConsumerIP: t.ConsumerIP,
+		Error: model.EdgeError(t.StatusCode, t.ResultCode, t.SoapFault), LatencyMs: ms(t.LatencyMs), ConsumerIP: t.ConsumerIP,
 		Backend: t.Backend, FrontVirtualServer: t.FrontVS, BackVirtualServer: t.BackVS, BytesIn: t.BytesIn, BytesOut: t.BytesOut,
 		Stages: t.Stages}
 }
@@ -94,7 +93,7 @@ func (a *API) getTrafficLogs(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch v := q.Get("source"); v {
 	case "", sourceAll:
-	case store.SourceLB, store.SourceGeneric:
+	case model.SourceLB, model.SourceGeneric:
 		f.Sources = []string{v}
 	default:
 		return adminapi.FieldError("source", "must be one of "+strings.Join(trafficLogSources, ", "))
@@ -103,7 +102,7 @@ func (a *API) getTrafficLogs(w http.ResponseWriter, r *http.Request) error {
 }
 
 // writeEdgeLogs answers one page of f.
-func (a *API) writeEdgeLogs(w http.ResponseWriter, r *http.Request, f store.EdgeFilter, page model.PageRequest) error {
+func (a *API) writeEdgeLogs(w http.ResponseWriter, r *http.Request, f model.EdgeFilter, page model.PageRequest) error {
 	res, err := a.store.EdgeLogs(r.Context(), f, page)
 	if err != nil {
 		return err
@@ -117,8 +116,8 @@ func (a *API) writeEdgeLogs(w http.ResponseWriter, r *http.Request, f store.Edge
 
 // parseEdgeFilter reads the filters, window and page shared by
 // /traffic-logs and /lb-logs; the caller's tenant scopes them.
-func (a *API) parseEdgeFilter(r *http.Request, q url.Values) (store.EdgeFilter, model.PageRequest, error) {
-	f := store.EdgeFilter{TenantID: callerTenant(r)}
+func (a *API) parseEdgeFilter(r *http.Request, q url.Values) (model.EdgeFilter, model.PageRequest, error) {
+	f := model.EdgeFilter{TenantID: callerTenant(r)}
 	tr, err := parseWindow(q, "15m", a.now())
 	if err != nil {
 		return f, model.PageRequest{}, err

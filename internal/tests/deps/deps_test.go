@@ -53,6 +53,29 @@ func repoRoot(t *testing.T) string {
 	}
 }
 
+// listDeps returns the packages pkg (a directory relative to root)
+// depends on, itself included: `go list -deps`, tests excluded.
+func listDeps(t *testing.T, root, pkg string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "./"+pkg)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("go list -deps ./%s: %v\n%s", pkg, err, stderr)
+	}
+	return strings.Fields(string(out))
+}
+
+// isOrUnder reports whether dep is bad or, for a module package, one of
+// its subpackages.
+func isOrUnder(dep, bad string) bool {
+	return dep == bad || (strings.HasPrefix(bad, module) && strings.HasPrefix(dep, bad+"/"))
+}
+
 func TestHotPathImports(t *testing.T) {
 	root := repoRoot(t)
 	for _, pkg := range hotPath {
@@ -60,20 +83,9 @@ func TestHotPathImports(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, pkg)); err != nil {
 				t.Skipf("%s does not exist yet", pkg)
 			}
-			cmd := exec.Command("go", "list", "-deps", "./"+pkg)
-			cmd.Dir = root
-			out, err := cmd.Output()
-			if err != nil {
-				stderr := ""
-				if ee, ok := err.(*exec.ExitError); ok {
-					stderr = string(ee.Stderr)
-				}
-				t.Fatalf("go list -deps ./%s: %v\n%s", pkg, err, stderr)
-			}
-			deps := strings.Fields(string(out))
-			for _, dep := range deps {
+			for _, dep := range listDeps(t, root, pkg) {
 				for _, bad := range forbidden {
-					if dep == bad || (strings.HasPrefix(bad, module) && strings.HasPrefix(dep, bad+"/")) {
+					if isOrUnder(dep, bad) {
 						t.Errorf("%s depends on %s (forbidden on the hot path)", pkg, dep)
 					}
 				}

@@ -1,4 +1,4 @@
-package badurl
+package observe
 
 import (
 	"context"
@@ -7,13 +7,17 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
-func TestRecorderWritesBatches(t *testing.T) {
+var _ dataplane.BadURLRecorder = (*BadURLRecorder)(nil)
+
+func TestBadURLRecorderWritesBatches(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
-		r := New(Config{Store: s, BatchSize: 10, FlushInterval: 20 * time.Millisecond})
+		r := NewBadURLRecorder(BadURLConfig{Store: s, BatchSize: 10, FlushInterval: 20 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		go func() { done <- r.Run(ctx) }()
@@ -34,16 +38,16 @@ func TestRecorderWritesBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.BadURLCount{{Path: "/foo", Count: 25}, {Path: "/publish/", Count: 1}}
+		want := []model.BadURLCount{{Path: "/foo", Count: 25}, {Path: "/publish/", Count: 1}}
 		if len(sum) != 2 || sum[0] != want[0] || sum[1] != want[1] {
 			t.Errorf("summary = %v, want %v", sum, want)
 		}
 	})
 }
 
-func TestRecorderFlushesOnShutdown(t *testing.T) {
+func TestBadURLRecorderFlushesOnShutdown(t *testing.T) {
 	s := storetest.SQLite(t)
-	r := New(Config{Store: s, FlushInterval: time.Hour})
+	r := NewBadURLRecorder(BadURLConfig{Store: s, FlushInterval: time.Hour})
 	for range 5 {
 		r.RecordBadURL("GET", "/x", time.Now())
 	}
@@ -55,8 +59,8 @@ func TestRecorderFlushesOnShutdown(t *testing.T) {
 	}
 }
 
-func TestRecorderNeverBlocks(t *testing.T) {
-	r := New(Config{Store: nil, QueueSize: 3})
+func TestBadURLRecorderNeverBlocks(t *testing.T) {
+	r := NewBadURLRecorder(BadURLConfig{Store: nil, QueueSize: 3})
 	for range 10 {
 		r.RecordBadURL("GET", "/x", time.Now()) // no Run: the queue fills
 	}
@@ -65,8 +69,8 @@ func TestRecorderNeverBlocks(t *testing.T) {
 	}
 }
 
-func TestRegister(t *testing.T) {
-	r := New(Config{QueueSize: 1})
+func TestBadURLRecorderRegister(t *testing.T) {
+	r := NewBadURLRecorder(BadURLConfig{QueueSize: 1})
 	r.RecordBadURL("GET", "/a", time.Now())
 	r.RecordBadURL("GET", "/b", time.Now()) // dropped
 	reg := prometheus.NewRegistry()

@@ -1,9 +1,6 @@
-package dataplane
+package model
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 func TestRedactTarget(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -35,11 +32,5 @@ func TestResultForCode(t *testing.T) {
 		if got := ResultForCode(code); got != want {
 			t.Errorf("ResultForCode(%q) = %q, want %q", code, got, want)
 		}
-	}
-}
-
-func TestMs(t *testing.T) {
-	if got := Ms(1234567 * time.Nanosecond); got != 1.234 {
-		t.Errorf("Ms = %v, want 1.234", got)
 	}
 }

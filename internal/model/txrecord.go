@@ -1,4 +1,4 @@
-package dataplane
+package model
 
 import (
 	"net/http"
@@ -55,8 +55,9 @@ func ResultForCode(code string) string {
 	return ResultError
 }
 
-// TxRecord is one runtime transaction as handed to the Recorder. The
-// handler fills it once the response is written; the Recorder owns it
+// TxRecord is one runtime transaction as the data plane hands it to its
+// recorder (dataplane.Recorder, implemented by internal/observe). The
+// handler fills it once the response is written; the recorder owns it
 // afterwards and the handler must not touch it again.
 //
 // Payload fields and Headers are set only when Debug is true. The recorder
@@ -66,7 +67,7 @@ func ResultForCode(code string) string {
 type TxRecord struct {
 	CorrelationID string
 	OccurredAt    time.Time // when the request arrived
-	Direction     Direction
+	Direction     string    // DirectionPublish, DirectionConsume or DirectionGateway
 	Environment   string
 	ServiceKey    string // from the route table, "" when no route matched
 	ServiceID     string
@@ -101,25 +102,6 @@ type TxRecord struct {
 // included) and answer. Absent ones are nil.
 type DebugHeaders struct {
 	Request, Response, BackendRequest, BackendResponse http.Header
-}
-
-// Recorder receives every runtime transaction. Record must never block
-// the request: implementations queue and drop (counting) when full.
-type Recorder interface {
-	// Record takes ownership of rec.
-	Record(rec *TxRecord)
-}
-
-// NopRecorder discards records.
-type NopRecorder struct{}
-
-// Record implements Recorder.
-func (NopRecorder) Record(*TxRecord) {}
-
-// Ms converts a duration to milliseconds with microsecond precision, the
-// unit of the TxRecord latencies.
-func Ms(d time.Duration) float64 {
-	return float64(d.Microseconds()) / 1000
 }
 
 // RedactTarget returns raw without user info, query string and fragment,
