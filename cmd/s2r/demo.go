@@ -60,6 +60,8 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 
 // demoEnv is getenv with the defaults of `make run` for the listener and
 // the development identity (also the bootstrap admin), and that identity.
+// The log level is info unless debug is asked for: the demo learns the
+// bound addresses from serve's "listening" and "console" lines.
 func demoEnv(getenv func(string) string) (func(string) string, string) {
 	identity := getenv(config.EnvDevIdentity)
 	if identity == "" {
@@ -71,7 +73,12 @@ func demoEnv(getenv func(string) string) (func(string) string, string) {
 		config.EnvBootstrapAdmins: identity,
 	}
 	return func(k string) string {
-		if v := getenv(k); v != "" {
+		v := getenv(k)
+		if k == config.EnvLogLevel && v != "debug" {
+			// The demo finds the listeners in serve's info lines.
+			return "info"
+		}
+		if v != "" {
 			return v
 		}
 		return defaults[k]

@@ -76,6 +76,7 @@ type (
 		ServiceID  string `json:"serviceId"`
 		ServiceKey string `json:"serviceKey"`
 		Direction  string `json:"direction"`
+		Status     string `json:"status"`
 	}
 	version struct {
 		VersionID     string `json:"versionId"`

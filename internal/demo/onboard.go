@@ -60,6 +60,14 @@ func (a Admin) ensure(ctx context.Context, s spec) error {
 			return err
 		}
 	}
+	if svc.Status != "active" {
+		// A disabled or deprecated demo service would not serve the
+		// printed commands.
+		if err := a.call(ctx, http.MethodPatch, "/services/"+svc.ServiceID, map[string]string{"status": "active"},
+			http.StatusOK, nil); err != nil {
+			return err
+		}
+	}
 	if err := a.activate(ctx, svc.ServiceID, s); err != nil {
 		return err
 	}
