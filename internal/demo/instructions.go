@@ -14,7 +14,7 @@ type Example struct {
 	Command string
 }
 
-// calculation is one publish example: an operation and its operands.
+// calcExample is one publish example: an operation and its operands.
 type calcExample struct {
 	title, opKey, body string
 }
