@@ -1,4 +1,4 @@
-# s2r — common tasks. `make run` and `make test` are all a newcomer needs.
+# s2r — common tasks. `make demo` (or `make run`) and `make test` are all a newcomer needs.
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
@@ -6,15 +6,23 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 BENCHTIME ?= 200ms
 
-.PHONY: run build test test-short test-sqlite bench lint fuzz screenshots
+.PHONY: run demo build test test-short test-sqlite bench lint fuzz screenshots
 
 ## run: start s2r on 127.0.0.1:8080 with the embedded SQLite database in ./s2r-data;
-## the console at http://127.0.0.1:8080/console/ acts as admin@localhost (S2R_DEV_IDENTITY)
-RUN_ADDR     ?= 127.0.0.1:8080
-RUN_IDENTITY ?= admin@localhost
+## the console at http://127.0.0.1:8080/console/ acts as admin@localhost (S2R_DEV_IDENTITY).
+## Each variable set in the environment wins: S2R_LISTEN_ADDR=127.0.0.1:9090 make run
+S2R_LISTEN_ADDR      := $(or $(S2R_LISTEN_ADDR),127.0.0.1:8080)
+S2R_DEV_IDENTITY     := $(or $(S2R_DEV_IDENTITY),admin@localhost)
+S2R_BOOTSTRAP_ADMINS := $(or $(S2R_BOOTSTRAP_ADMINS),$(S2R_DEV_IDENTITY))
 run:
-	S2R_LISTEN_ADDR=$(RUN_ADDR) S2R_DEV_IDENTITY=$(RUN_IDENTITY) S2R_BOOTSTRAP_ADMINS=$(RUN_IDENTITY) \
+	S2R_LISTEN_ADDR=$(S2R_LISTEN_ADDR) S2R_DEV_IDENTITY=$(S2R_DEV_IDENTITY) S2R_BOOTSTRAP_ADMINS=$(S2R_BOOTSTRAP_ADMINS) \
 		go run -ldflags "$(LDFLAGS)" ./cmd/s2r serve
+
+## demo: `make run` plus two sample backends onboarded and activated (publish/demo/calculator,
+## consume/demo/quotes); prints the console URL and curl commands that try them (docs/quickstart.md)
+demo:
+	S2R_LISTEN_ADDR=$(S2R_LISTEN_ADDR) S2R_DEV_IDENTITY=$(S2R_DEV_IDENTITY) S2R_BOOTSTRAP_ADMINS=$(S2R_BOOTSTRAP_ADMINS) \
+		go run -ldflags "$(LDFLAGS)" ./cmd/s2r demo
 
 ## build: build bin/s2r with version information
 build:

@@ -37,6 +37,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	switch cmd {
 	case "serve":
 		return serve(ctx, getenv, stderr)
+	case "demo":
+		return runDemo(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, getenv, stdout, stderr)
 	case "loadgen":
@@ -57,6 +59,8 @@ func usage(w io.Writer) {
 
 Usage:
   s2r serve     run the runtime, admin and ingest surfaces
+  s2r demo      serve with two sample backends onboarded (publish/demo/calculator, consume/demo/quotes)
+                and print the commands that try them; listens on 127.0.0.1:8080 as admin@localhost by default
   s2r migrate   apply database migrations and exit
   s2r loadgen   replay generated load-balancer and gateway traffic to a running s2r's ingest API (-h for flags)
   s2r version   print the version

@@ -193,7 +193,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if cfg.AdminListenAddr != "" {
 		listeners = append(listeners, server.Listener{Name: "admin", Addr: cfg.AdminListenAddr, Handler: srv.AdminHandler(), Logger: log})
 	}
+	consoleOn := listeners[len(listeners)-1].Name // the admin listener when there is one
 	for _, l := range listeners {
+		l.OnReady = consoleAnnouncer(log, consoleOn)
 		g.Go(func() error { return l.Run(gctx) })
 	}
 	err = g.Wait()

@@ -47,6 +47,7 @@ func (c Config) MainHandler() http.Handler {
 		ingest:  orNotFound(c.Ingest, apierr.RunNotFound, "the ingest API is not available"),
 		runtime: c.Runtime,
 	}
+	rt.rootToConsole = c.Console != nil && !c.SeparateAdmin
 	return c.chain(rt)
 }
 
@@ -62,6 +63,7 @@ func (c Config) AdminHandler() http.Handler {
 		ingest:  notFound(apierr.AdmNotFound, "not served on the admin listener"),
 		runtime: notFound(apierr.AdmNotFound, "not served on the admin listener"),
 	}
+	rt.rootToConsole = c.Console != nil
 	return c.chain(rt)
 }
 
@@ -78,9 +80,16 @@ func (c Config) chain(h http.Handler) http.Handler {
 // redirected.
 type router struct {
 	health, metrics, admin, console, ingest, runtime http.Handler
+	// rootToConsole redirects GET and HEAD / to /console/ on the listener
+	// that serves the console (DESIGN 10.4).
+	rootToConsole bool
 }
 
 func (rt router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rt.rootToConsole && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		http.Redirect(w, r, "/console/", http.StatusFound)
+		return
+	}
 	switch httpx.SurfaceOf(r.URL.Path) {
 	case httpx.SurfaceHealth:
 		rt.health.ServeHTTP(w, r)
