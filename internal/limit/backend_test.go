@@ -98,22 +98,15 @@ func runSteps(t *testing.T, l *Limiter, clock *FakeClock, steps []step) {
 	}
 }
 
-// acquireAsync starts Acquire in a goroutine and waits until it waits on
-// the clock (n timers).
-func acquireAsync(t *testing.T, ctx context.Context, l *Limiter, clock *FakeClock, timers int) <-chan error {
-	t.Helper()
+// acquireAsync starts Acquire in a goroutine and returns once it waits on
+// the clock (timers pending).
+func acquireAsync(ctx context.Context, l *Limiter, clock *FakeClock, timers int) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		_, _, err := l.Acquire(ctx)
 		done <- err
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for clock.Timers() < timers {
-		if time.Now().After(deadline) {
-			t.Fatal("the caller never started waiting")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	clock.BlockUntil(timers)
 	return done
 }
 
@@ -145,7 +138,7 @@ func TestLimiterQueue(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			done := acquireAsync(t, ctx, l, clock, 1)
+			done := acquireAsync(ctx, l, clock, 1)
 			tt.act(clock, first, cancel)
 			err = <-done
 			switch r, _ := AsRefusal(err); {

@@ -2,6 +2,7 @@ package limit
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -108,7 +109,7 @@ func TestClientsStayBounded(t *testing.T) {
 	p := mustPolicy(t, "s", `{"clientKey":"ip","requestsPerMinute":60}`)
 	const n = 10 * capacity
 	for i := range n {
-		if err := c.AllowKey(p, string(rune(i))+"key"); err != nil {
+		if err := c.AllowKey(p, "client-"+strconv.Itoa(i)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,6 +26,7 @@ func (SystemClock) After(d time.Duration) <-chan time.Time { return time.After(d
 // instead of sleeping.
 type FakeClock struct {
 	mu      sync.Mutex
+	changed *sync.Cond // broadcast when a timer is added
 	now     time.Time
 	pending []fakeTimer
 }
@@ -36,7 +37,11 @@ type fakeTimer struct {
 }
 
 // NewFakeClock returns a FakeClock reading start.
-func NewFakeClock(start time.Time) *FakeClock { return &FakeClock{now: start} }
+func NewFakeClock(start time.Time) *FakeClock {
+	c := &FakeClock{now: start}
+	c.changed = sync.NewCond(&c.mu)
+	return c
+}
 
 // Now returns the fake current time.
 func (c *FakeClock) Now() time.Time {
@@ -56,6 +61,7 @@ func (c *FakeClock) After(d time.Duration) <-chan time.Time {
 		return ch
 	}
 	c.pending = append(c.pending, fakeTimer{at: c.now.Add(d), ch: ch})
+	c.changed.Broadcast()
 	return ch
 }
 
@@ -75,10 +81,19 @@ func (c *FakeClock) Advance(d time.Duration) {
 	c.pending = kept
 }
 
-// Timers returns how many timers are waiting to fire; a test waits for a
-// goroutine to start waiting by polling it.
+// Timers returns how many timers are waiting to fire.
 func (c *FakeClock) Timers() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.pending)
+}
+
+// BlockUntil returns once n timers are waiting to fire: a test knows then
+// that its goroutines have started waiting on the clock.
+func (c *FakeClock) BlockUntil(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.pending) < n {
+		c.changed.Wait()
+	}
 }
