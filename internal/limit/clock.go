@@ -13,6 +13,11 @@ type Clock interface {
 	After(d time.Duration) <-chan time.Time
 }
 
+var (
+	_ Clock = SystemClock{}
+	_ Clock = (*FakeClock)(nil)
+)
+
 // SystemClock is the Clock of the real world.
 type SystemClock struct{}
 

@@ -119,6 +119,9 @@ func spanName(r Request) string {
 // traceparentCarrier is a TextMapCarrier holding one traceparent value.
 type traceparentCarrier string
 
+var _ propagation.TextMapCarrier = traceparentCarrier("")
+
+// Get returns the traceparent for its key, "" for any other.
 func (c traceparentCarrier) Get(key string) string {
 	if key == "traceparent" {
 		return string(c)
@@ -126,6 +129,8 @@ func (c traceparentCarrier) Get(key string) string {
 	return ""
 }
 
+// Set does nothing: the carrier is only read.
 func (traceparentCarrier) Set(string, string) {}
 
+// Keys returns the one key the carrier holds.
 func (traceparentCarrier) Keys() []string { return []string{"traceparent"} }
