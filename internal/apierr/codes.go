@@ -90,6 +90,8 @@ var registry = map[string]int{
 	RunUnavailable:      http.StatusServiceUnavailable,
 	RunCircuitOpen:      http.StatusServiceUnavailable,
 	RunBackendTimeout:   http.StatusGatewayTimeout,
+	RunBackendSaturated: http.StatusServiceUnavailable,
+	RunClientRateLimit:  http.StatusTooManyRequests,
 
 	AdmForbidden:    http.StatusForbidden,
 	AdmImmutable:    http.StatusConflict,

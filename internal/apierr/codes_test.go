@@ -57,6 +57,9 @@ var wantStatus = map[string]int{
 	"S2R-ING-0415": 415,
 	"S2R-ING-0500": 500,
 	"S2R-ING-0503": 503,
+	// Backend protection and client rate limits (DESIGN 10.6).
+	"S2R-RUN-0509": 503,
+	"S2R-RUN-0429": 429,
 }
 
 func TestRegistryStatuses(t *testing.T) {
