@@ -30,7 +30,13 @@ func needPython(t *testing.T, modules ...string) {
 // runPython runs a python3 script with stdin and returns its stdout.
 func runPython(t *testing.T, script string, stdin []byte) ([]byte, error) {
 	t.Helper()
-	cmd := exec.Command("/usr/bin/python3", "-c", script)
+	return runPythonWith(t, script, stdin)
+}
+
+// runPythonWith runs a python3 script with stdin and arguments.
+func runPythonWith(t *testing.T, script string, stdin []byte, args ...string) ([]byte, error) {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/python3", append([]string{"-c", script}, args...)...)
 	cmd.Stdin = bytesReader(stdin)
 	var stderr stringsBuilder
 	cmd.Stderr = &stderr
