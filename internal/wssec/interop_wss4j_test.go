@@ -1,0 +1,106 @@
+package wssec
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// wss4jJars are the Debian jars VerifyWithWSS4J needs (libwss4j-java,
+// libxml-security-java and their dependencies commons-logging and slf4j).
+var wss4jJars = []string{"wss4j.jar", "xmlsec.jar", "commons-logging.jar", "slf4j-api.jar", "slf4j-nop.jar"}
+
+// needWSS4J compiles testdata/wss4j/VerifyWithWSS4J.java into dir and
+// returns the classpath to run it, or skips (fails under CI) when javac or
+// the jars are missing.
+func needWSS4J(t *testing.T, dir string) string {
+	t.Helper()
+	missing := func(what string) {
+		msg := what + " is not installed (scripts/interop-deps.sh installs libwss4j-java libxml-security-java)"
+		if strictTools() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	for _, tool := range []string{"javac", "java"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing(tool)
+		}
+	}
+	cp := []string{dir}
+	for _, j := range wss4jJars {
+		p := filepath.Join("/usr/share/java", j)
+		if _, err := os.Stat(p); err != nil {
+			missing(p)
+		}
+		cp = append(cp, p)
+	}
+	classpath := strings.Join(cp, string(os.PathListSeparator))
+	src, _ := filepath.Abs("testdata/wss4j/VerifyWithWSS4J.java")
+	if out, err := exec.Command("javac", "-nowarn", "-cp", classpath, "-d", dir, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	return classpath
+}
+
+func TestInteropWSS4JVerifiesOurSignature(t *testing.T) {
+	dir := t.TempDir()
+	classpath := needWSS4J(t, dir)
+	id := testIdentities(t)[0]
+	certFile, _ := id.writeFiles(t, dir)
+	type envCase struct{ name, file, want string }
+	var cases []envCase
+	add := func(name string, env []byte, want string) {
+		f := filepath.Join(dir, fmt.Sprintf("env%d.xml", len(cases)))
+		if err := os.WriteFile(f, env, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, envCase{name, f, want})
+	}
+	for _, env := range []string{env11, env12NoHeader} {
+		for _, kid := range []string{model.WSSKeyIdentifierBST, model.WSSKeyIdentifierIssuer, model.WSSKeyIdentifierSKI} {
+			for _, alg := range [][2]string{{"rsa-sha256", "sha256"}, {"rsa-sha1", "sha1"}} {
+				for _, pwType := range []string{model.WSSPasswordDigest, model.WSSPasswordText} {
+					cfg := signingConfig(id, kid)
+					cfg.UsernameToken.PasswordType = pwType
+					cfg.Signature.SignatureAlgorithm, cfg.Signature.DigestAlgorithm = alg[0], alg[1]
+					cfg.Signature.SignParts = []string{"Body", "Timestamp", "UsernameToken"}
+					out, err := mustSigner(t, cfg, "secret", id.keyPEM).Sign([]byte(env))
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := strings.Join([]string{kid, alg[0], pwType, env[:12]}, " ")
+					add(name, out, "OK")
+					add(name+" tampered", tamper(out), "FAIL")
+				}
+			}
+		}
+	}
+	args := []string{"-cp", classpath, "VerifyWithWSS4J", certFile, "secret"}
+	for _, c := range cases {
+		args = append(args, c.file)
+	}
+	cmd := exec.Command("java", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("java: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("WSS4J answered %d lines for %d envelopes:\n%s", len(lines), len(cases), out)
+	}
+	for i, line := range lines {
+		t.Logf("%s: %s", cases[i].name, line)
+		if !strings.HasPrefix(line, cases[i].want) {
+			t.Errorf("%s: WSS4J says %q, want %s", cases[i].name, line, cases[i].want)
+		}
+	}
+}
