@@ -182,12 +182,7 @@ func (s *scanner) envelopeChild(ns string) error {
 		if s.m.bodyIDs != nil {
 			return invalid("the envelope has more than one Body")
 		}
-		s.m.bodyIDs = []string{}
-		for _, a := range s.tok.Attrs {
-			if idAttr(a) {
-				s.m.bodyIDs = append(s.m.bodyIDs, a.Value)
-			}
-		}
+		s.m.bodyIDs = append([]string{}, idValues(s.tok.Attrs)...)
 	}
 	return s.skip()
 }

@@ -15,7 +15,7 @@ type security struct {
 }
 
 type timestamp struct {
-	id               string
+	ids              []string // its Id values (wsu:Id, Id, ...)
 	created, expires string
 }
 
@@ -60,6 +60,17 @@ func attrValue(attrs []xmlstream.Attr, space, name string) string {
 	return ""
 }
 
+// idValues returns the values of the Id attributes of an element.
+func idValues(attrs []xmlstream.Attr) []string {
+	var ids []string
+	for _, a := range attrs {
+		if idAttr(a) {
+			ids = append(ids, a.Value)
+		}
+	}
+	return ids
+}
+
 // securityChild reads one child of wsse:Security.
 func (s *scanner) securityChild() error {
 	sec, n := s.m.sec, s.tok.Name
@@ -68,7 +79,7 @@ func (s *scanner) securityChild() error {
 		if sec.timestamp != nil {
 			return invalid("more than one Timestamp")
 		}
-		sec.timestamp = &timestamp{id: attrValue(s.tok.Attrs, NSWSU, "Id")}
+		sec.timestamp = &timestamp{ids: idValues(s.tok.Attrs)}
 		return s.children(s.timestampChild)
 	case local(n, NSWSSE, "UsernameToken"):
 		if sec.token != nil {
@@ -132,7 +143,7 @@ func (s *scanner) binarySecurityToken() error {
 		valueType:    attrValue(s.tok.Attrs, "", "ValueType"),
 		encodingType: attrValue(s.tok.Attrs, "", "EncodingType"),
 	}
-	id := attrValue(s.tok.Attrs, NSWSU, "Id")
+	ids := idValues(s.tok.Attrs)
 	if strings.Contains(t.valueType, "Kerberos") || strings.Contains(t.valueType, "GSS") {
 		return invalid("Kerberos tokens are not supported")
 	}
@@ -140,7 +151,7 @@ func (s *scanner) binarySecurityToken() error {
 	if t.text, err = s.text("BinarySecurityToken", maxTokenText); err != nil {
 		return err
 	}
-	if id != "" {
+	for _, id := range ids {
 		s.m.sec.bsts[id] = t
 	}
 	return nil

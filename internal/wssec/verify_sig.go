@@ -84,13 +84,18 @@ func (v *Verifier) targets(m *message, si *signedInfo) ([]*reference, error) {
 		refs[i] = &reference{id: r.id, inclusive: r.inclusive}
 		covered = append(covered, r.id)
 	}
-	if !slices.ContainsFunc(m.bodyIDs, func(id string) bool { return slices.Contains(covered, id) }) {
+	if !coversAny(covered, m.bodyIDs) {
 		return nil, invalid("the signature does not cover the SOAP Body")
 	}
-	if ts := m.sec.timestamp; ts != nil && !slices.Contains(covered, ts.id) {
+	if ts := m.sec.timestamp; ts != nil && !coversAny(covered, ts.ids) {
 		return nil, invalid("the signature does not cover the Timestamp")
 	}
 	return refs, nil
+}
+
+// coversAny reports whether one of an element's Id values is covered.
+func coversAny(covered, ids []string) bool {
+	return slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(covered, id) })
 }
 
 // checkDigests recomputes the digest of every signed element.
