@@ -224,7 +224,7 @@ func (p *InboundWSSecurity) Validate() error {
 	}
 	for i, u := range p.UsernameTokens {
 		if u.Username == "" {
-			return &FieldError{Field: "usernameTokens.username", Index: i, Reason: "is required"}
+			return &FieldError{Field: "usernameTokens", Index: i, Reason: "username is required"}
 		}
 	}
 	for i, c := range p.TrustedCertificatesPEM {
