@@ -70,7 +70,9 @@ func TestWSSecurityValidate(t *testing.T) {
 		{name: "digest", mutate: func(w *WSSecurity) { w.Signature.DigestAlgorithm = "md5" }, want: "wsSecurity.signature.digestAlgorithm: must be sha256 or sha1"},
 		{name: "key identifier", mutate: func(w *WSSecurity) { w.Signature.KeyIdentifier = "Thumbprint" }, want: "wsSecurity.signature.keyIdentifier: must be BinarySecurityToken, IssuerSerial or SubjectKeyIdentifier"},
 		{name: "ski without extension", mutate: func(w *WSSecurity) { w.Signature.CertificatePEM = noSKI }, want: "wsSecurity.signature.keyIdentifier: SubjectKeyIdentifier needs a certificate with a subject key identifier extension"},
-		{name: "bad certificate", mutate: func(w *WSSecurity) { w.Signature.CertificatePEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }, want: "wsSecurity.signature.certificatePem: is not a parseable X.509 certificate"},
+		{name: "bad certificate", mutate: func(w *WSSecurity) {
+			w.Signature.CertificatePEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
+		}, want: "wsSecurity.signature.certificatePem: is not a parseable X.509 certificate"},
 		{name: "not pem", mutate: func(w *WSSecurity) { w.Signature.CertificatePEM = "hello" }, want: "wsSecurity.signature.certificatePem: is not a PEM certificate"},
 		{name: "ed25519 certificate", mutate: func(w *WSSecurity) { w.Signature.CertificatePEM = edCert }, want: "wsSecurity.signature.certificatePem: must hold an RSA public key"},
 		{name: "unknown part", mutate: func(w *WSSecurity) { w.Signature.SignParts = []string{"Body", "Header"} }, want: "wsSecurity.signature.signParts[1]: must be Body, Timestamp or UsernameToken"},
