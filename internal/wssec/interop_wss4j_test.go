@@ -2,6 +2,8 @@ package wssec
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,7 +18,7 @@ import (
 // libxml-security-java and their dependencies commons-logging and slf4j).
 var wss4jJars = []string{"wss4j.jar", "xmlsec.jar", "commons-logging.jar", "slf4j-api.jar", "slf4j-nop.jar"}
 
-// needWSS4J compiles testdata/wss4j/VerifyWithWSS4J.java into dir and
+// needWSS4J compiles testdata/wss4j/*.java into dir and
 // returns the classpath to run it, or skips (fails under CI) when javac or
 // the jars are missing.
 func needWSS4J(t *testing.T, dir string) string {
@@ -42,8 +44,9 @@ func needWSS4J(t *testing.T, dir string) string {
 		cp = append(cp, p)
 	}
 	classpath := strings.Join(cp, string(os.PathListSeparator))
-	src, _ := filepath.Abs("testdata/wss4j/VerifyWithWSS4J.java")
-	if out, err := exec.Command("javac", "-nowarn", "-cp", classpath, "-d", dir, src).CombinedOutput(); err != nil {
+	srcs, _ := filepath.Glob("testdata/wss4j/*.java")
+	args := append([]string{"-nowarn", "-cp", classpath, "-d", dir}, srcs...)
+	if out, err := exec.Command("javac", args...).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
 	return classpath
@@ -102,5 +105,56 @@ func TestInteropWSS4JVerifiesOurSignature(t *testing.T) {
 		if !strings.HasPrefix(line, cases[i].want) {
 			t.Errorf("%s: WSS4J says %q, want %s", cases[i].name, line, cases[i].want)
 		}
+	}
+}
+
+// TestInteropWeVerifyWSS4J: envelopes signed by WSS4J (BST, IssuerSerial,
+// SKI and X509 key identifiers, InclusiveNamespaces prefix lists) verify
+// with our inbound code.
+func TestInteropWeVerifyWSS4J(t *testing.T) {
+	dir := t.TempDir()
+	classpath := needWSS4J(t, dir)
+	id := testIdentities(t)[0]
+	certFile := filepath.Join(dir, "cert.pem")
+	keyFile := filepath.Join(dir, "key8.pem")
+	envFile := filepath.Join(dir, "env.xml")
+	for f, data := range map[string]string{certFile: id.certPEM, keyFile: id.keyPEM, envFile: env11} {
+		if err := os.WriteFile(f, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("java", "-cp", classpath, "SignWithWSS4J", certFile, keyFile, envFile)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("java: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("WSS4J signed %d envelopes, want 4:\n%s%s", len(lines), out, stderr.String())
+	}
+	ctx := context.Background()
+	for _, line := range lines {
+		name, b64, _ := strings.Cut(line, "\t")
+		env, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			p := policy(id)
+			p.RequireSignature, p.RequireTimestamp = true, true
+			res, err := mustVerifier(t, p).Verify(ctx, env)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, env)
+			}
+			if !strings.Contains(res.CertificateSubject, "s2r test signer") {
+				t.Errorf("result %+v", res)
+			}
+			_, err = mustVerifier(t, p).Verify(ctx, tamper(env))
+			wantFault(t, err, FailedAuthentication, "digest")
+			_, err = mustVerifier(t, policy(testIdentities(t)[1])).Verify(ctx, env)
+			wantFault(t, err, FailedAuthentication, "")
+		})
 	}
 }
