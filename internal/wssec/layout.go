@@ -63,7 +63,7 @@ func scanLayout(doc []byte, lim xmlstream.Limits) (*layout, error) {
 		case tok.Name == xmlstream.Name{Space: ns, Local: "Header"} && l.hdrStart < 0:
 			l.hdrStart, l.hdrTagEnd, l.hdrPrefix = pre, r.Offset(), tok.Prefix
 			l.hdrEmpty = doc[r.Offset()-2] == '/'
-			if err := r.Skip(); err != nil {
+			if err := skipHeader(r); err != nil {
 				return nil, err
 			}
 		case tok.Name == xmlstream.Name{Space: ns, Local: "Body"}:
@@ -88,4 +88,30 @@ func (l *layout) readBodyAttrs(attrs []xmlstream.Attr) {
 			l.bodyWSU = a.Value
 		}
 	}
+}
+
+// errHasSecurity reports an envelope that already carries a Security
+// header: a second one would make receivers refuse the message.
+var errHasSecurity = errors.New("wssec: the envelope already has a wsse:Security header")
+
+// skipHeader consumes the Header just started, refusing a wsse:Security
+// block in it.
+func skipHeader(r *xmlstream.Reader) error {
+	depth := r.Depth()
+	var tok xmlstream.Token
+	for r.Depth() >= depth {
+		if err := r.ReadToken(&tok); err != nil {
+			return err
+		}
+		if tok.Kind != xmlstream.StartElement {
+			continue
+		}
+		if tok.Name == (xmlstream.Name{Space: NSWSSE, Local: "Security"}) {
+			return errHasSecurity
+		}
+		if err := r.Skip(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

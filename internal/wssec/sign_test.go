@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 const env11 = `<?xml version="1.0" encoding="UTF-8"?>
@@ -56,6 +57,53 @@ func TestSignShapes(t *testing.T) {
 			if strings.Contains(string(out), "secret") {
 				t.Errorf("the digest password leaked into the envelope")
 			}
+		}
+	}
+}
+
+func TestSignRefuses(t *testing.T) {
+	id := testIdentities(t)[0]
+	s := mustSigner(t, signingConfig(id, "BinarySecurityToken"), "pw", id.keyPEM)
+	signed, err := s.Sign([]byte(env11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, env, want string }{
+		{"already secured", string(signed), "already has a wsse:Security header"},
+		{"not soap", `<a/>`, "not a SOAP 1.1 or 1.2 envelope"},
+		{"no body", `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header/></s:Envelope>`, "no Body"},
+		{"malformed", `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>`, "line"},
+	} {
+		if _, err := s.Sign([]byte(tc.env)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestSignedInfoIsCanonical(t *testing.T) {
+	id := testIdentities(t)[0]
+	out, err := mustSigner(t, signingConfig(id, "IssuerSerial"), "pw", id.keyPEM).Sign([]byte(env11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	si := s[strings.Index(s, "<ds:SignedInfo"):]
+	si = si[:strings.Index(si, "</ds:SignedInfo>")+len("</ds:SignedInfo>")]
+	r := xmlstream.NewReader(out, xmlstream.Limits{})
+	for {
+		tok, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok.Kind == xmlstream.StartElement && tok.Name.Local == "SignedInfo" {
+			c, err := AppendCanonical(nil, r, tok, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(c) != si {
+				t.Fatalf("SignedInfo in the document is not its canonical form:\n%s\n%s", si, c)
+			}
+			return
 		}
 	}
 }

@@ -143,17 +143,21 @@ func (v *Verifier) checkTimestamp(ts *timestamp, now time.Time) error {
 			return expired("the Timestamp was created in the future")
 		}
 	}
-	if ts.expires != "" {
-		exp, err := parseTime("Timestamp Expires", ts.expires)
-		if err != nil {
-			return err
+	if ts.expires == "" {
+		if !created.IsZero() && created.Before(now.Add(-v.skew)) {
+			return expired("the Timestamp has no Expires and was created too long ago")
 		}
-		if !created.IsZero() && exp.Before(created) {
-			return invalid("the Timestamp expires before it was created")
-		}
-		if exp.Before(now.Add(-v.skew)) {
-			return expired("the Timestamp has expired")
-		}
+		return nil
+	}
+	exp, err := parseTime("Timestamp Expires", ts.expires)
+	if err != nil {
+		return err
+	}
+	if !created.IsZero() && exp.Before(created) {
+		return invalid("the Timestamp expires before it was created")
+	}
+	if exp.Before(now.Add(-v.skew)) {
+		return expired("the Timestamp has expired")
 	}
 	return nil
 }

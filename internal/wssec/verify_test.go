@@ -209,3 +209,33 @@ func TestVerifyRefusesAttacks(t *testing.T) {
 		t.Fatalf("the untouched envelope fails: %v", err)
 	}
 }
+
+func TestCheckTimestamp(t *testing.T) {
+	v := mustVerifier(t, policy())
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		created, expires string
+		code             FaultCode
+	}{
+		{"2026-05-01T11:59:00Z", "2026-05-01T12:04:00Z", ""},
+		{"2026-05-01T11:59:00.123456+00:00", "", ""},
+		{"", "2026-05-01T11:56:00Z", ""},
+		{"2026-05-01T11:50:00Z", "", MessageExpired},
+		{"2026-05-01T12:06:00Z", "2026-05-01T12:10:00Z", MessageExpired},
+		{"2026-05-01T11:40:00Z", "2026-05-01T11:54:00Z", MessageExpired},
+		{"2026-05-01T11:59:00Z", "2026-05-01T11:58:00Z", InvalidSecurity},
+		{"2026-05-01T11:59:00", "", InvalidSecurity},
+	} {
+		err := v.checkTimestamp(&timestamp{created: tc.created, expires: tc.expires}, now)
+		if tc.code == "" {
+			if err != nil {
+				t.Errorf("%s..%s: %v", tc.created, tc.expires, err)
+			}
+			continue
+		}
+		var f *Fault
+		if !errors.As(err, &f) || f.Code != tc.code {
+			t.Errorf("%s..%s: got %v, want %s", tc.created, tc.expires, err, tc.code)
+		}
+	}
+}
