@@ -15,7 +15,7 @@ const (
 	maxSigValue    = 4 << 10  // a SignatureValue's base64 text
 	maxReferences  = 16
 	maxSignedInfo  = 64 << 10
-	maxSecurityIDs = 4096
+	maxSecurityIDs = 1 << 16 // distinct Id values in one envelope
 )
 
 // Namespaces of the SAML assertions refused as unsupported.
@@ -27,7 +27,7 @@ const (
 // message is what one pass over an inbound envelope finds.
 type message struct {
 	version soap.Version
-	ids     map[string]int // every Id value → ordinal of its element
+	ids     map[string]int // every Id value → how many elements carry it
 	bodyIDs []string       // Id values of the Body element of the Envelope
 	sec     *security      // the Security header for this node, if any
 }
@@ -60,6 +60,9 @@ func (s *scanner) next() error {
 }
 
 // start records a start element's Id values and refuses encrypted content.
+// A wsu:Id value used twice is refused at once; other Id attributes (Id,
+// ID, xml:id) are common in business payloads, so their duplicates are
+// refused only when a signature references them.
 func (s *scanner) start() error {
 	s.ordinal++
 	first := ""
@@ -67,13 +70,14 @@ func (s *scanner) start() error {
 		if !idAttr(a) {
 			continue
 		}
-		if _, dup := s.m.ids[a.Value]; dup {
-			return invalid("the Id %q appears more than once in the envelope", a.Value)
+		n, seen := s.m.ids[a.Value]
+		if seen && a.Name.Space == NSWSU {
+			return invalid("the wsu:Id %q appears more than once in the envelope", truncateString(a.Value, 100))
 		}
-		if len(s.m.ids) >= maxSecurityIDs {
+		if !seen && len(s.m.ids) >= maxSecurityIDs {
 			return invalid("too many Id attributes")
 		}
-		s.m.ids[a.Value] = s.ordinal
+		s.m.ids[a.Value] = n + 1
 		if first == "" {
 			first = a.Value
 		}

@@ -32,7 +32,7 @@ func (v *Verifier) checkSignature(doc []byte, m *message, now time.Time) (string
 	if err != nil {
 		return "", err
 	}
-	cert, err := v.signingCertificate(m.sec, now)
+	cert, err := v.signingCertificate(m, now)
 	if err != nil {
 		return "", err
 	}
@@ -72,8 +72,12 @@ func (v *Verifier) targets(m *message, si *signedInfo) ([]*reference, error) {
 	refs := make([]*reference, len(si.refs))
 	covered := make([]string, 0, len(si.refs))
 	for i, r := range si.refs {
-		if _, ok := m.ids[r.id]; !ok {
+		switch m.ids[r.id] {
+		case 0:
 			return nil, invalid("the signature references an element that does not exist")
+		case 1:
+		default:
+			return nil, invalid("the Id %q of a signed element appears more than once in the envelope", truncateString(r.id, 100))
 		}
 		if slices.Contains(covered, r.id) {
 			return nil, invalid("the signature references an element twice")
@@ -142,11 +146,11 @@ func canonicalAtOrdinal(doc []byte, lim xmlstream.Limits, n int, inclusive []str
 
 // signingCertificate finds the certificate KeyInfo names and checks that
 // it is trusted.
-func (v *Verifier) signingCertificate(sec *security, now time.Time) (*x509.Certificate, error) {
-	k := sec.sig.key
+func (v *Verifier) signingCertificate(m *message, now time.Time) (*x509.Certificate, error) {
+	k := m.sec.sig.key
 	switch {
 	case k.tokenURI != "":
-		return v.tokenCertificate(sec, k.tokenURI, now)
+		return v.tokenCertificate(m, k.tokenURI, now)
 	case k.certB64 != "":
 		return v.trustedCertificate(k.certB64, now)
 	case k.ski != "":
@@ -166,11 +170,14 @@ func (v *Verifier) signingCertificate(sec *security, now time.Time) (*x509.Certi
 	return nil, invalid("the Signature's KeyInfo names no supported key")
 }
 
-func (v *Verifier) tokenCertificate(sec *security, uri string, now time.Time) (*x509.Certificate, error) {
+func (v *Verifier) tokenCertificate(m *message, uri string, now time.Time) (*x509.Certificate, error) {
 	if len(uri) < 2 || uri[0] != '#' {
 		return nil, invalid("the key reference must point at a BinarySecurityToken by Id")
 	}
-	t, ok := sec.bsts[uri[1:]]
+	t, ok := m.sec.bsts[uri[1:]]
+	if ok && m.ids[uri[1:]] != 1 {
+		return nil, invalid("the Id of the BinarySecurityToken appears more than once in the envelope")
+	}
 	if !ok {
 		return nil, invalid("the key reference names no BinarySecurityToken of the header")
 	}

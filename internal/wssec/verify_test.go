@@ -184,6 +184,8 @@ func TestVerifyRefusesAttacks(t *testing.T) {
 		{"white space in signed info", strings.Replace(s, `<ds:Reference URI="#`+bodyID+`"`, `<ds:Reference   URI="#`+bodyID+`" `, 1), "", ""},
 		{"wrapped body", wrapped, InvalidSecurity, "cover the SOAP Body"},
 		{"duplicate id", strings.Replace(s, "<x:Other ", `<x:Other wsu:Id="`+bodyID+`" xmlns:wsu="`+NSWSU+`" `, 1), InvalidSecurity, "more than once"},
+		{"duplicate plain id of a signed element", strings.Replace(s, "<x:Other ", `<x:Other Id="`+bodyID+`" `, 1), InvalidSecurity, "more than once"},
+		{"duplicate business ids", strings.Replace(s, "<calc:Add>", `<calc:Add><calc:i ID="1"/><calc:i ID="1"/>`, 1), FailedAuthentication, "digest"},
 		{"second body", strings.Replace(s, "</soapenv:Envelope>", evil+"</soapenv:Envelope>", 1), InvalidSecurity, "more than one Body"},
 		{"unknown reference", strings.Replace(s, `URI="#`+bodyID, `URI="#nope`, 1), InvalidSecurity, ""},
 		{"encrypted body", strings.Replace(s, "<calc:Add>", `<xenc:EncryptedData xmlns:xenc="`+NSXEnc+`"/><calc:Add>`, 1), InvalidSecurity, "encryption"},
