@@ -52,9 +52,16 @@ func needWSS4J(t *testing.T, dir string) string {
 	return classpath
 }
 
-func TestInteropWSS4JVerifiesOurSignature(t *testing.T) {
+// TestInteropWSS4J compiles the two Java programs once and runs both
+// directions.
+func TestInteropWSS4J(t *testing.T) {
 	dir := t.TempDir()
 	classpath := needWSS4J(t, dir)
+	t.Run("WSS4J verifies ours", func(t *testing.T) { wss4jVerifiesOurs(t, dir, classpath) })
+	t.Run("we verify WSS4J", func(t *testing.T) { weVerifyWSS4J(t, dir, classpath) })
+}
+
+func wss4jVerifiesOurs(t *testing.T, dir, classpath string) {
 	id := testIdentities(t)[0]
 	certFile, _ := id.writeFiles(t, dir)
 	type envCase struct{ name, file, want string }
@@ -108,12 +115,10 @@ func TestInteropWSS4JVerifiesOurSignature(t *testing.T) {
 	}
 }
 
-// TestInteropWeVerifyWSS4J: envelopes signed by WSS4J (BST, IssuerSerial,
-// SKI and X509 key identifiers, InclusiveNamespaces prefix lists) verify
-// with our inbound code.
-func TestInteropWeVerifyWSS4J(t *testing.T) {
-	dir := t.TempDir()
-	classpath := needWSS4J(t, dir)
+// weVerifyWSS4J: envelopes signed by WSS4J (BST, IssuerSerial, SKI and
+// X509 key identifiers, InclusiveNamespaces prefix lists) verify with our
+// inbound code.
+func weVerifyWSS4J(t *testing.T, dir, classpath string) {
 	id := testIdentities(t)[0]
 	certFile := filepath.Join(dir, "cert.pem")
 	keyFile := filepath.Join(dir, "key8.pem")
