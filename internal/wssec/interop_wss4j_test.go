@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
 // wss4jJars are the Debian jars VerifyWithWSS4J needs (libwss4j-java,
@@ -52,13 +53,14 @@ func needWSS4J(t *testing.T, dir string) string {
 	return classpath
 }
 
-// TestInteropWSS4J compiles the two Java programs once and runs both
-// directions.
+// TestInteropWSS4J compiles the Java programs once and runs both
+// directions and the canonicalization comparison.
 func TestInteropWSS4J(t *testing.T) {
 	dir := t.TempDir()
 	classpath := needWSS4J(t, dir)
 	t.Run("WSS4J verifies ours", func(t *testing.T) { wss4jVerifiesOurs(t, dir, classpath) })
 	t.Run("we verify WSS4J", func(t *testing.T) { weVerifyWSS4J(t, dir, classpath) })
+	t.Run("Santuario canonicalizes as we do", func(t *testing.T) { santuarioAgrees(t, dir, classpath) })
 }
 
 func wss4jVerifiesOurs(t *testing.T, dir, classpath string) {
@@ -161,5 +163,51 @@ func weVerifyWSS4J(t *testing.T, dir, classpath string) {
 			_, err = mustVerifier(t, policy(testIdentities(t)[1])).Verify(ctx, env)
 			wantFault(t, err, FailedAuthentication, "")
 		})
+	}
+}
+
+// santuarioAgrees: every element of the SOAP corpus canonicalizes as
+// Apache Santuario (WSS4J's XML security library) does, with and without
+// InclusiveNamespaces prefix lists.
+func santuarioAgrees(t *testing.T, dir, classpath string) {
+	docs := soapCorpus(t)
+	var files []string
+	for i, d := range docs {
+		f := filepath.Join(dir, fmt.Sprintf("c14n%d.xml", i))
+		if err := os.WriteFile(f, []byte(d), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for _, list := range []string{"-", "#default", "#default env soap soapenv b"} {
+		out, err := exec.Command("java", append([]string{"-cp", classpath, "CanonicalizeWithSantuario", list}, files...)...).Output()
+		if err != nil {
+			t.Fatalf("java: %v", err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		var incl []string
+		if list != "-" {
+			incl = strings.Fields(list)
+		}
+		k := 0
+		for i, d := range docs {
+			for n := 1; ; n++ {
+				got, err := canonicalAtOrdinal([]byte(d), xmlstream.Limits{}, n, incl)
+				if err != nil {
+					break // past the last element
+				}
+				if k >= len(lines) {
+					t.Fatalf("Santuario printed %d elements, fewer than ours", len(lines))
+				}
+				want, _ := base64.StdEncoding.DecodeString(lines[k])
+				k++
+				if !bytes.Equal(got, want) {
+					t.Errorf("%q doc %d element %d: got\n%s\nSantuario\n%s", list, i, n, got, want)
+				}
+			}
+		}
+		if k != len(lines) {
+			t.Errorf("%q: we canonicalized %d elements, Santuario %d", list, k, len(lines))
+		}
 	}
 }
