@@ -11,7 +11,8 @@ import (
 // by every instance.
 type NonceStore interface {
 	// NonceSeen records nonce until the given time and reports whether it
-	// was already recorded and had not yet expired.
+	// was already recorded and had not yet expired. nonce is an opaque
+	// key of 64 hex digits (a hash of the username and the Nonce).
 	NonceSeen(ctx context.Context, nonce string, until time.Time) (bool, error)
 }
 

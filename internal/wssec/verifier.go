@@ -2,6 +2,8 @@ package wssec
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/base64"
@@ -215,7 +217,7 @@ func (v *Verifier) checkFreshToken(ctx context.Context, ut *usernameToken, now t
 	if ut.nonce == "" {
 		return nil
 	}
-	seen, err := v.nonces.NonceSeen(ctx, ut.username+"\x00"+ut.nonce, until)
+	seen, err := v.nonces.NonceSeen(ctx, nonceKey(ut), until)
 	if err != nil {
 		return err
 	}
@@ -223,4 +225,14 @@ func (v *Verifier) checkFreshToken(ctx context.Context, ut *usernameToken, now t
 		return invalid("the UsernameToken Nonce was used before")
 	}
 	return nil
+}
+
+// nonceKey is the key a nonce is remembered under: the hex SHA-256 of the
+// username and the Nonce text, a fixed-size string any store can keep.
+func nonceKey(ut *usernameToken) string {
+	h := sha256.New()
+	h.Write([]byte(ut.username))
+	h.Write([]byte{0})
+	h.Write([]byte(ut.nonce))
+	return hex.EncodeToString(h.Sum(nil))
 }
