@@ -3,10 +3,10 @@ package wssec
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/hex"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
