@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # interop-deps.sh — installs the third-party SOAP stacks of the interop tests
-# (internal/tests/interop): the npm soap package pinned in
+# (internal/tests/interop, internal/wssec): the npm soap package pinned in
 # test/interop/node/package-lock.json, and Debian's python3-zeep, PHP ext/soap
-# (php-cli php-soap) and Perl SOAP::Lite (libsoap-lite-perl). Idempotent and
+# (php-cli php-soap), Perl SOAP::Lite (libsoap-lite-perl) and, for
+# WS-Security, python3-lxml, python3-xmlsec, xmlsec1 and Apache WSS4J with
+# Santuario (libwss4j-java libxml-security-java, run with java/javac). Idempotent and
 # quiet: it does nothing when all are present. Without node/npm or apt-get
 # (as root) it says so and leaves the tests to skip — except under CI (CI or
 # S2R_REQUIRE_POSTGRES set, as make test sets it), where every stack must
@@ -52,6 +54,14 @@ fi
 
 if ! perl -MSOAP::Lite -e 1 >/dev/null 2>&1; then
 	apt_install libsoap-lite-perl || unavailable "Perl SOAP::Lite: libsoap-lite-perl (needs apt-get as root)"
+fi
+
+if ! /usr/bin/python3 -c 'import lxml, xmlsec' >/dev/null 2>&1 || ! command -v xmlsec1 >/dev/null 2>&1; then
+	apt_install python3-lxml python3-xmlsec xmlsec1 || unavailable "python3-lxml python3-xmlsec xmlsec1 (needs apt-get as root)"
+fi
+
+if [[ ! -f /usr/share/java/wss4j.jar || ! -f /usr/share/java/xmlsec.jar ]]; then
+	apt_install libwss4j-java libxml-security-java || unavailable "Apache WSS4J: libwss4j-java libxml-security-java (needs apt-get as root)"
 fi
 
 exit $failed
