@@ -17,6 +17,7 @@ import (
 	"github.com/s2r-project/s2r/internal/badurl"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/console"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/health"
@@ -111,7 +112,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
+	// One parsed-contract cache for the route loader, admin and observe:
+	// each stored WSDL is parsed once.
+	parsed := contracts.New(st)
+	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
 		return err
 	}
@@ -165,9 +169,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Version:         version,
 			BackendHealth:   backends.selector,
 			BackendClient:   backendClient,
+			Contracts:       parsed,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
-				query.New(query.Config{Store: st, Logger: log, Ingest: disc}).Routes(), disc.Routes()),
+				query.New(query.Config{Store: st, Logger: log, Contracts: parsed, Ingest: disc}).Routes(), disc.Routes()),
 		}),
 		Ingest:        disc.IngestHandler(),
 		Console:       consoleHandler,
