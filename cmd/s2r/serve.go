@@ -27,6 +27,7 @@ import (
 	"github.com/s2r-project/s2r/internal/obs"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
+	"github.com/s2r-project/s2r/internal/routing"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
@@ -89,12 +90,24 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	payload := server.NewPayloadLimit(st, log, 0)
-	if err := payload.Load(ctx); err != nil {
-		return err
-	}
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
+	}
+	backendClient := upstream.NewClient()
+	defer backendClient.Close()
+	outbound := upstream.NewOutbound(backendClient)
+	// The route table carries the runtime's settings snapshot
+	// (routing.Settings): the request path reads both from it, never the
+	// store. One parsed-contract cache serves the route loader, admin and
+	// observe: each stored WSDL is parsed once.
+	parsed := contracts.New(st)
+	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log,
+		OnSwap: func(t *routing.Table) { outbound.Apply(t.Settings().Outbound) }}, 2*time.Second)
+	if err := routes.Register(reg); err != nil {
+		return err
+	}
+	if err := routes.Reload(ctx); err != nil {
+		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
 	}
 	badURLs := badurl.New(badurl.Config{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
@@ -108,31 +121,17 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB, Registerer: reg})
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Registerer: reg})
 	if err != nil {
 		return err
 	}
-	// One parsed-contract cache for the route loader, admin and observe:
-	// each stored WSDL is parsed once.
-	parsed := contracts.New(st)
-	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log}, 2*time.Second)
-	if err := routes.Register(reg); err != nil {
-		return err
-	}
-	if err := routes.Reload(ctx); err != nil {
-		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
-	}
-	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB})
+	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB})
 	if err := asyncs.Load(ctx); err != nil {
 		return err
 	}
-	backendClient := upstream.NewClient()
-	defer backendClient.Close()
-	backends, err := newBackendMachinery(st, routes, backendClient, log, reg)
+	backends, err := upstream.NewSelection(upstream.SelectionConfig{Outbound: outbound, Jobs: st, Logger: log, Registerer: reg,
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }})
 	if err != nil {
-		return err
-	}
-	if err := backends.settings.Load(ctx); err != nil {
 		return err
 	}
 	// Alert mail: the rules and their last hour come from discovery.
@@ -144,14 +143,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	dispatcher := dataplane.New(dataplane.Config{
 		BadURLs:       badURLs,
 		License:       licenses,
-		MaxPayloadMB:  payload.MB,
+		MaxPayloadMB:  routes.MaxPayloadMB,
 		Routes:        dataplane.TableRoutes{Source: routes},
-		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
+		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.Selector},
 		Logger:        log,
 		Recorder:      recorder,
 		PublicBaseURL: cfg.PublicBaseURL,
-		Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
-			Client: backendClient, Selector: backends.selector},
+		Gateway: dataplane.GatewayConfig{TrustedProxies: routes.TrustedProxies,
+			Client: backendClient, Selector: backends.Selector},
 		Async: asyncs,
 	})
 	srv := server.Config{
@@ -167,7 +166,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BootstrapAdmins: cfg.BootstrapAdmins,
 			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
-			BackendHealth:   backends.selector,
+			BackendHealth:   backends.Selector,
 			BackendClient:   backendClient,
 			Contracts:       parsed,
 			PublicBaseURL:   cfg.PublicBaseURL,
@@ -189,9 +188,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return badURLs.Run(gctx) })
 	g.Go(func() error { return aggregator.Run(gctx) })
-	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
-	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
 	g.Go(func() error { return asyncs.Run(gctx) })
