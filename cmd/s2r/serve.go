@@ -144,7 +144,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		BadURLs:       badURLs,
 		License:       licenses,
 		MaxPayloadMB:  routes.MaxPayloadMB,
-		Routes:        dataplane.TableRoutes{Source: routes},
+		Routes:        routes,
 		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.Selector},
 		Logger:        log,
 		Recorder:      recorder,
