@@ -125,10 +125,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB})
-	if err := asyncs.Load(ctx); err != nil {
-		return err
-	}
+	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Settings: routes})
 	backends, err := upstream.NewSelection(upstream.SelectionConfig{Outbound: outbound, Jobs: st, Logger: log, Registerer: reg,
 		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }})
 	if err != nil {

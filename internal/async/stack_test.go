@@ -79,10 +79,7 @@ func newStack(t testing.TB, st *store.Store) *stack {
 		t.Fatal(err)
 	}
 	c := &clock{}
-	x := New(Config{Store: st, Logger: log, Now: c.now, SweepInterval: time.Hour, WatchInterval: 200 * time.Millisecond})
-	if err := x.Load(ctx); err != nil {
-		t.Fatal(err)
-	}
+	x := New(Config{Store: st, Logger: log, Now: c.now, SweepInterval: time.Hour, Settings: routes})
 	client := upstream.NewClient()
 	t.Cleanup(client.Close)
 	d := dataplane.New(dataplane.Config{Routes: routes, Recorder: rec,

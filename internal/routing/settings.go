@@ -2,6 +2,7 @@ package routing
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -18,22 +19,33 @@ type Settings struct {
 	TrustedProxies []netip.Prefix
 	// Outbound is outbound_allowed_cidrs and outbound_denied_cidrs.
 	Outbound upstream.OutboundSettings
+	// AsyncCallbackTTL is async_callback_ttl_seconds.
+	AsyncCallbackTTL time.Duration
+	// RetentionDays is default_retention_days.
+	RetentionDays int64
 }
 
 // CompileSettings parses the stored settings into the runtime's snapshot.
-// Unparsable CIDRs (which the admin refuses) are skipped; a
-// max_payload_mb below 1 (which the admin refuses too) is the default.
+// Unparsable CIDRs (which the admin refuses) are skipped; a number below
+// 1 (which the admin refuses too) is the default.
 func CompileSettings(s model.Settings) Settings {
-	mb := int(s.MaxPayloadMB)
-	if mb < 1 {
-		mb = int(model.DefaultSettings().MaxPayloadMB)
-	}
+	d := model.DefaultSettings()
 	return Settings{
-		MaxPayloadMB:   mb,
+		MaxPayloadMB:   int(positive(s.MaxPayloadMB, d.MaxPayloadMB)),
 		TrustedProxies: parsePrefixes(s.GatewayTrustedProxies),
 		Outbound: upstream.OutboundSettings{Allowed: parsePrefixes(s.OutboundAllowedCIDRs),
 			Denied: parsePrefixes(s.OutboundDeniedCIDRs)},
+		AsyncCallbackTTL: time.Duration(positive(s.AsyncCallbackTTLSeconds, d.AsyncCallbackTTLSeconds)) * time.Second,
+		RetentionDays:    positive(s.DefaultRetentionDays, d.DefaultRetentionDays),
 	}
+}
+
+// positive returns v, or def when v is below 1.
+func positive(v, def int64) int64 {
+	if v < 1 {
+		return def
+	}
+	return v
 }
 
 // parsePrefixes parses CIDRs and bare addresses (a one-address prefix),

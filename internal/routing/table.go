@@ -74,6 +74,9 @@ func NewTable(rev int64, services []*Service, errs []ServiceError) *Table {
 // carries until WithSettings gives it the stored ones.
 var defaultSettings = CompileSettings(model.DefaultSettings())
 
+// DefaultSettings returns the snapshot of the default settings.
+func DefaultSettings() Settings { return defaultSettings }
+
 // WithSettings returns a copy of t that carries s; t is unchanged.
 func (t *Table) WithSettings(s Settings) *Table {
 	c := *t
