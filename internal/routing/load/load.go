@@ -33,8 +33,9 @@ type Config struct {
 // Table builds the route table from the store: every active service with
 // an active version (disabled and deprecated services are absent, so they
 // answer 404), with the settings snapshot of the same revision
-// (routing.Settings). A service that does not compile is left out and listed in
-// Table.Errors; a failure to read the store fails the whole load.
+// (routing.Settings). A service that does not compile is left out and
+// listed in Table.Errors; a failure to read the store fails the whole
+// load.
 func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	if cfg.Contracts == nil {
 		cfg.Contracts = contracts.New(cfg.Store)
