@@ -11,6 +11,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/tests/loopback"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -90,7 +91,10 @@ func TestSelectionSharesHealthUnderOutboundPolicy(t *testing.T) {
 	}
 	defer wg.Wait()
 	defer cancel()
-	waitHealthy(t, sels[1].Health, "sel-a", true) // learned from the leader
+	poll.Until(t, 5*time.Second, "the follower learns the leader's result", func() bool {
+		st := sels[1].Health.Service("sel")
+		return len(st) == 1 && st[0].Checked && st[0].Healthy
+	})
 	if probes.Load() == 0 {
 		t.Fatal("the leader did not probe the backend")
 	}
