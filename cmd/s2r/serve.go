@@ -16,6 +16,7 @@ import (
 	"github.com/s2r-project/s2r/internal/async"
 	"github.com/s2r-project/s2r/internal/config"
 	"github.com/s2r-project/s2r/internal/console"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/health"
@@ -24,6 +25,7 @@ import (
 	"github.com/s2r-project/s2r/internal/notify"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
+	"github.com/s2r-project/s2r/internal/routing"
 	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/server"
@@ -86,12 +88,24 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	payload := server.NewPayloadLimit(st, log, 0)
-	if err := payload.Load(ctx); err != nil {
-		return err
-	}
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
+	}
+	backendClient := upstream.NewClient()
+	defer backendClient.Close()
+	outbound := upstream.NewOutbound(backendClient)
+	// The route table carries the runtime's settings snapshot
+	// (routing.Settings): the request path reads both from it, never the
+	// store. One parsed-contract cache serves the route loader, admin and
+	// observe: each stored WSDL is parsed once.
+	parsed := contracts.New(st)
+	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log,
+		OnSwap: func(t *routing.Table) { outbound.Apply(t.Settings().Outbound) }}, 2*time.Second)
+	if err := routes.Register(reg); err != nil {
+		return err
+	}
+	if err := routes.Reload(ctx); err != nil {
+		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
 	}
 	badURLs := observe.NewBadURLRecorder(observe.BadURLConfig{Store: st, Logger: log})
 	if err := badURLs.Register(reg); err != nil {
@@ -105,28 +119,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB, Registerer: reg})
+	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Registerer: reg})
 	if err != nil {
 		return err
 	}
-	routes := routeload.NewReloader(routeload.Config{Store: st, Secrets: box, Logger: log}, 2*time.Second)
-	if err := routes.Register(reg); err != nil {
-		return err
-	}
-	if err := routes.Reload(ctx); err != nil {
-		log.Error("initial route table load failed: serving no routes until a reload succeeds", "error", err.Error())
-	}
-	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: payload.MB})
-	if err := asyncs.Load(ctx); err != nil {
-		return err
-	}
-	backendClient := upstream.NewClient()
-	defer backendClient.Close()
-	backends, err := newBackendMachinery(st, routes, backendClient, log, reg)
+	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Settings: routes})
+	backends, err := upstream.NewSelection(upstream.SelectionConfig{Outbound: outbound, Jobs: st, Logger: log, Registerer: reg,
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }})
 	if err != nil {
-		return err
-	}
-	if err := backends.settings.Load(ctx); err != nil {
 		return err
 	}
 	// Alert mail: the rules and their last hour come from discovery.
@@ -138,14 +138,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	dispatcher := dataplane.New(dataplane.Config{
 		BadURLs:       badURLs,
 		License:       licenses,
-		MaxPayloadMB:  payload.MB,
-		Routes:        dataplane.TableRoutes{Source: routes},
-		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.selector},
+		MaxPayloadMB:  routes.MaxPayloadMB,
+		Routes:        routes,
+		Backends:      dataplane.SelectedBackends{Client: backendClient, Selector: backends.Selector},
 		Logger:        log,
 		Recorder:      recorder,
 		PublicBaseURL: cfg.PublicBaseURL,
-		Gateway: dataplane.GatewayConfig{TrustedProxies: backends.settings.TrustedProxies,
-			Client: backendClient, Selector: backends.selector},
+		Gateway: dataplane.GatewayConfig{TrustedProxies: routes.TrustedProxies,
+			Client: backendClient, Selector: backends.Selector},
 		Async: asyncs,
 	})
 	srv := server.Config{
@@ -161,11 +161,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BootstrapAdmins: cfg.BootstrapAdmins,
 			DevIdentity:     cfg.DevIdentity,
 			Version:         version,
-			BackendHealth:   backends.selector,
+			BackendHealth:   backends.Selector,
 			BackendClient:   backendClient,
+			Contracts:       parsed,
 			PublicBaseURL:   cfg.PublicBaseURL,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
-				query.New(query.Config{Store: st, Logger: log, Ingest: disc}).Routes(), disc.Routes()),
+				query.New(query.Config{Store: st, Logger: log, Contracts: parsed, Ingest: disc}).Routes(), disc.Routes()),
 		}),
 		Ingest:        disc.IngestHandler(),
 		Console:       consoleHandler,
@@ -182,9 +183,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return badURLs.Run(gctx) })
 	g.Go(func() error { return aggregator.Run(gctx) })
-	g.Go(func() error { return payload.Run(gctx) })
 	g.Go(func() error { return routes.Run(gctx) })
-	g.Go(func() error { return backends.settings.Run(gctx) })
 	g.Go(func() error { return backends.Run(gctx) })
 	g.Go(func() error { return disc.Run(gctx) })
 	g.Go(func() error { return asyncs.Run(gctx) })

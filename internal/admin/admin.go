@@ -43,6 +43,10 @@ type Config struct {
 	// runtime's client, whose connections follow the backend policy
 	// (docs/security.md); nil uses a client of admin's own without one.
 	BackendClient *upstream.Client
+	// Contracts is the parsed-contract cache shared with the route
+	// loader and the observability API (built once in serve); nil gives
+	// admin a cache of its own (tests).
+	Contracts *contracts.Cache
 
 	// Routes are the routes of areas whose handlers live in their own
 	// packages (async executions, observability, discovery, alert mail);
@@ -104,7 +108,10 @@ func newServer(cfg Config) *server {
 		s.backends = defaultBackendClient
 	}
 	s.extra = cfg.Routes
-	s.contracts = contracts.New(cfg.Store)
+	s.contracts = cfg.Contracts
+	if s.contracts == nil {
+		s.contracts = contracts.New(cfg.Store)
+	}
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -162,6 +162,7 @@ func regenerated(ctx context.Context) func(model.Mapping, contractLookup) (model
 // event and a revision bump.
 func (s *server) replaceMapping(r *http.Request, opID, action string, build func(model.Mapping, contractLookup) (model.Mapping, error)) (model.Mapping, error) {
 	ctx := r.Context()
+	s.warmContract(ctx, opID)
 	var out model.Mapping
 	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		op, v, err := draftOperation(ctx, tx, opID)
@@ -172,6 +173,20 @@ func (s *server) replaceMapping(r *http.Request, opID, action string, build func
 		return err
 	})
 	return out, err
+}
+
+// warmContract parses the contract of operation opID into the cache
+// before the caller opens its write transaction, so a cold WSDL parse
+// never runs while the transaction holds SQLite's writer lock. A failure
+// is ignored here: the transaction reads the rows again and answers it.
+func (s *server) warmContract(ctx context.Context, opID string) {
+	op, err := s.store.Operation(ctx, opID)
+	if err != nil {
+		return
+	}
+	if v, err := s.store.Version(ctx, op.VersionID); err == nil {
+		_, _ = s.definitions(ctx, v)
+	}
 }
 
 // replaceMappingTx is replaceMapping inside tx for one draft operation.

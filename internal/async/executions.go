@@ -11,12 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -31,25 +31,31 @@ type Config struct {
 	// next tick of another instance, which must come within 30 s of its
 	// death (docs/decisions-resilience.md).
 	SweepInterval time.Duration
-	// WatchInterval is the fallback poll of the settings reload; default 5 s.
-	WatchInterval time.Duration
+	// Settings gives the runtime's settings snapshot
+	// (async_callback_ttl_seconds, default_retention_days); nil: the
+	// defaults.
+	Settings SettingsSource
 	// MaxPayloadMB bounds the raw callbacks the admin API accepts;
 	// default httpx.DefaultMaxPayloadMB.
 	MaxPayloadMB httpx.MaxPayloadFunc
 }
 
-// Executions stores async executions. It keeps the settings it needs on
-// the request path (async_callback_ttl_seconds) in memory, reloaded when
-// the configuration revision changes.
+// SettingsSource gives the runtime's current settings, compiled with the
+// route table (routing.Reloader implements it); it must not do I/O.
+type SettingsSource interface {
+	Settings() routing.Settings
+}
+
+// Executions stores async executions. The settings it needs on the
+// request path (async_callback_ttl_seconds) come from the runtime's
+// settings snapshot, never from the store.
 type Executions struct {
-	cfg           Config
-	ttlSeconds    atomic.Int64
-	retentionDays atomic.Int64
+	cfg Config
 }
 
 var _ dataplane.AsyncExecutions = (*Executions)(nil)
 
-// New returns Executions at the default settings until Load or Run.
+// New returns Executions.
 func New(cfg Config) *Executions {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -60,51 +66,27 @@ func New(cfg Config) *Executions {
 	if cfg.SweepInterval <= 0 {
 		cfg.SweepInterval = 10 * time.Second
 	}
-	x := &Executions{cfg: cfg}
-	d := model.DefaultSettings()
-	x.ttlSeconds.Store(d.AsyncCallbackTTLSeconds)
-	x.retentionDays.Store(d.DefaultRetentionDays)
-	return x
+	return &Executions{cfg: cfg}
 }
 
 // now is the clock at the store's precision.
 func (x *Executions) now() time.Time { return x.cfg.Now().UTC().Truncate(time.Microsecond) }
 
-// ttl is the current async_callback_ttl_seconds.
-func (x *Executions) ttl() time.Duration { return time.Duration(x.ttlSeconds.Load()) * time.Second }
-
-// Load reads the settings now.
-func (x *Executions) Load(ctx context.Context) error {
-	s, err := x.cfg.Store.Settings(ctx)
-	if err != nil {
-		return err
+// settings returns the current settings snapshot.
+func (x *Executions) settings() routing.Settings {
+	if x.cfg.Settings == nil {
+		return routing.DefaultSettings()
 	}
-	if s.AsyncCallbackTTLSeconds > 0 {
-		x.ttlSeconds.Store(s.AsyncCallbackTTLSeconds)
-	}
-	if s.DefaultRetentionDays > 0 {
-		x.retentionDays.Store(s.DefaultRetentionDays)
-	}
-	return nil
+	return x.cfg.Settings.Settings()
 }
 
-// Run reloads the settings on every revision change and sweeps every
-// SweepInterval until ctx ends.
+// ttl is the current async_callback_ttl_seconds.
+func (x *Executions) ttl() time.Duration { return x.settings().AsyncCallbackTTL }
+
+// Run sweeps every SweepInterval until ctx ends; then it returns nil.
 func (x *Executions) Run(ctx context.Context) error {
-	watched := make(chan error, 1)
-	go func() {
-		watched <- x.cfg.Store.WatchRevision(ctx, x.cfg.WatchInterval, func(int64) {
-			if err := x.Load(ctx); err != nil && ctx.Err() == nil {
-				x.cfg.Logger.Warn("async: reloading settings failed", "error", err.Error())
-			}
-		})
-	}()
 	x.sweepLoop(ctx)
-	err := <-watched
-	if ctx.Err() != nil {
-		return nil
-	}
-	return err
+	return nil
 }
 
 // Start implements dataplane.AsyncExecutions.

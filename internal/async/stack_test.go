@@ -78,14 +78,11 @@ func newStack(t testing.TB, st *store.Store) *stack {
 		t.Fatal(err)
 	}
 	c := &clock{}
-	x := New(Config{Store: st, Logger: log, Now: c.now, SweepInterval: time.Hour, WatchInterval: 200 * time.Millisecond})
-	if err := x.Load(ctx); err != nil {
-		t.Fatal(err)
-	}
+	x := New(Config{Store: st, Logger: log, Now: c.now, SweepInterval: time.Hour, Settings: routes})
 	client := upstream.NewClient()
 	t.Cleanup(client.Close)
-	d := dataplane.New(dataplane.Config{Routes: dataplane.TableRoutes{Source: routes}, Recorder: rec,
-		Backends: dataplane.DefaultBackend{Client: client}, Logger: log, Async: x, MaxPayloadMB: func() int { return 1 }})
+	d := dataplane.New(dataplane.Config{Routes: routes, Recorder: rec,
+		Backends: dataplane.SelectedBackends{Client: client, Selector: upstream.NewSelector(nil, nil)}, Logger: log, Async: x, MaxPayloadMB: func() int { return 1 }})
 	adm := admin.New(admin.Config{Store: st, Secrets: box, Logger: log, BootstrapAdmins: []string{rootEmail},
 		Version: "test", Routes: x.Routes(d)})
 	reg := server.NewRegistry()

@@ -42,7 +42,7 @@ func (x *Executions) sweepLoop(ctx context.Context) {
 // instance is sweeping it returns zeros at once.
 func (x *Executions) Sweep(ctx context.Context) (expired, removed int64, err error) {
 	now := x.now()
-	cut := now.Add(-time.Duration(x.retentionDays.Load()) * 24 * time.Hour)
+	cut := now.Add(-time.Duration(x.settings().RetentionDays) * 24 * time.Hour)
 	_, err = x.cfg.Store.TryExclusive(ctx, sweepJob, func(ctx context.Context) error {
 		var err error
 		if expired, err = x.chunked(ctx, func(tx *store.Tx) (int64, error) {

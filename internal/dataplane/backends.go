@@ -23,23 +23,6 @@ type Backends interface {
 	Do(ctx context.Context, svc *routing.Service, req upstream.Request) (*upstream.Response, *routing.Backend, error)
 }
 
-// DefaultBackend is the Backends used until a selector is wired: every
-// call goes to the service's default backend (defaultBackendProfileId,
-// else the lowest routingPriority).
-type DefaultBackend struct {
-	Client *upstream.Client
-}
-
-// Do implements Backends.
-func (d DefaultBackend) Do(ctx context.Context, svc *routing.Service, req upstream.Request) (*upstream.Response, *routing.Backend, error) {
-	b := svc.DefaultBackend
-	if b == nil {
-		return nil, nil, apierr.Newf(apierr.RunUnavailable, "service %q has no backend", svc.ServiceKey)
-	}
-	resp, err := d.Client.Do(ctx, b.Backend, req)
-	return resp, b, err
-}
-
 // backendCall is one call a publish or consume request makes to its
 // service's backends, with what the transaction record needs to know.
 type backendCall struct {

@@ -141,15 +141,15 @@ func parseCallbackPath(p string) (model.AsyncKey, bool) {
 
 // callbackOperation finds the served publish operation of key.
 func (d *Dispatcher) callbackOperation(key model.AsyncKey) (*routing.Service, *routing.Operation, error) {
-	route, ok := d.cfg.Routes.Lookup(RouteKey{Direction: Publish, Environment: key.Environment, ServiceKey: key.ServiceKey})
-	if !ok || route.Service == nil {
+	svc := d.lookup(Publish, key.Environment, key.ServiceKey)
+	if svc == nil {
 		return nil, nil, apierr.Newf(apierr.RunNotFound, "no route for publish service %q in environment %q", key.ServiceKey, key.Environment)
 	}
-	op := route.Service.Operation(key.OperationKey)
+	op := svc.Operation(key.OperationKey)
 	if op == nil {
 		return nil, nil, apierr.Newf(apierr.RunNotFound, "service %q has no operation %q", key.ServiceKey, key.OperationKey)
 	}
-	return route.Service, op, nil
+	return svc, op, nil
 }
 
 // checkCallbackAuth enforces callbackAuthMode shared_secret (SPEC 4.5

@@ -57,7 +57,7 @@ func BenchmarkConsumeHandler(b *testing.B) {
 			}
 			routes.t.Store(routing.NewTable(1, []*routing.Service{svc}, nil))
 			soapReq, restJSON := benchOrder(size)
-			h := httpx.Correlation(New(Config{Routes: TableRoutes{Source: routes}, Recorder: NopRecorder{},
+			h := httpx.Correlation(New(Config{Routes: routes, Recorder: NopRecorder{},
 				Backends: inProcessREST{answer: restJSON}, MaxPayloadMB: func() int { return 10 }}))
 			b.SetBytes(int64(len(soapReq)))
 			b.ReportAllocs()
@@ -94,8 +94,8 @@ func BenchmarkConsumeLoopback(b *testing.B) {
 		}
 		routes.t.Store(routing.NewTable(1, []*routing.Service{svc}, nil))
 		client := upstream.NewClient()
-		srv := httptest.NewServer(httpx.Correlation(New(Config{Routes: TableRoutes{Source: routes}, Recorder: NopRecorder{},
-			Backends: DefaultBackend{Client: client}, MaxPayloadMB: func() int { return 10 }})))
+		srv := httptest.NewServer(httpx.Correlation(New(Config{Routes: routes, Recorder: NopRecorder{},
+			Backends: SelectedBackends{Client: client, Selector: upstream.NewSelector(nil, nil)}, MaxPayloadMB: func() int { return 10 }})))
 		soapReq, restJSON := benchOrder(size)
 		b.Run(fmt.Sprintf("%dKB/direct", size>>10), func(b *testing.B) {
 			loopbackCalls(b, backend.URL+"/api/orders", "application/json", restJSON)

@@ -146,9 +146,9 @@ func newConsumeEnv(t testing.TB, cfg Config, edit func(*routing.Source)) *consum
 	e.routes.t.Store(routing.NewTable(1, []*routing.Service{svc}, nil))
 	client := upstream.NewClient()
 	t.Cleanup(client.Close)
-	cfg.Routes = TableRoutes{Source: e.routes}
+	cfg.Routes = e.routes
 	cfg.Recorder = e.log
-	cfg.Backends = DefaultBackend{Client: client}
+	cfg.Backends = SelectedBackends{Client: client, Selector: upstream.NewSelector(nil, nil)}
 	if cfg.MaxPayloadMB == nil {
 		cfg.MaxPayloadMB = func() int { return 1 }
 	}

@@ -2,15 +2,17 @@
 // /health, /metrics, /admin/v1 or /ingest/v1 arrives here as
 // /{direction}/{environment}/{serviceKey}/...
 //
-// This file is the dispatcher skeleton: it validates the direction segment
-// (400 S2R-RUN-0405, recorded for the bad-URL summary), applies the license
+// The dispatcher (this file) validates the direction segment (400
+// S2R-RUN-0405, recorded for the bad-URL summary), applies the license
 // gate (503 S2R-RUN-0503 on RUNTIME_STOP) and the payload limit (413
-// S2R-RUN-0413), and looks the route up (404 S2R-RUN-0404). The direction
-// handlers come with the route table in later work.
+// S2R-RUN-0413), looks the service up in the current route table (404
+// S2R-RUN-0404) and hands the request to its direction: publish.go,
+// consume.go, gateway.go, with async callbacks in callback.go.
 //
 // The data plane never touches the database: it declares the small
-// interfaces it consumes (Routes, BadURLRecorder, LicenseStater) and gets
-// their implementations at wiring time.
+// interfaces it consumes (RouteSource, Backends, Recorder, BadURLRecorder,
+// LicenseStater, AsyncExecutions) and gets their implementations at
+// wiring time.
 package dataplane
 
 import (
@@ -23,7 +25,6 @@ import (
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
-	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // Direction is the first path segment of a runtime URL.
@@ -60,15 +61,16 @@ type LicenseStater interface {
 
 // Config configures the dispatcher. Nil fields get harmless defaults.
 type Config struct {
-	Routes       Routes
+	// Routes gives the current route table; nil serves no routes.
+	Routes       RouteSource
 	BadURLs      BadURLRecorder
 	License      LicenseStater
 	MaxPayloadMB httpx.MaxPayloadFunc // read per request; default 10
 	Now          func() time.Time
 	// Recorder receives one TxRecord per routed request; default discards.
 	Recorder Recorder
-	// Backends calls the backends of a service; default DefaultBackend
-	// with a fresh upstream client.
+	// Backends calls the backends of a service; default SelectedBackends
+	// with the gateway's client and selector.
 	Backends Backends
 	// Logger receives operator logs (full SOAP faults); default slog.Default.
 	Logger *slog.Logger
@@ -96,17 +98,11 @@ const maxRecordedPath = 512
 
 // New returns the runtime dispatcher.
 func New(cfg Config) *Dispatcher {
-	if cfg.Routes == nil {
-		cfg.Routes = NoRoutes{}
-	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	if cfg.Recorder == nil {
 		cfg.Recorder = NopRecorder{}
-	}
-	if cfg.Backends == nil {
-		cfg.Backends = DefaultBackend{Client: upstream.NewClient()}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -116,6 +112,9 @@ func New(cfg Config) *Dispatcher {
 		d.cfg.Gateway.WSDL = d.GatewayWSDL
 	}
 	d.initGateway()
+	if d.cfg.Backends == nil {
+		d.cfg.Backends = SelectedBackends{Client: d.gw.cfg.Client, Selector: d.gw.cfg.Selector}
+	}
 	d.route = httpx.LimitBody(apierr.RunPayloadTooLarge, cfg.MaxPayloadMB)(http.HandlerFunc(d.serveRoute))
 	return d
 }
@@ -163,26 +162,22 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /%s/%s/{serviceKey}/...", t.Direction, t.Environment))
 		return
 	}
-	route, ok := d.cfg.Routes.Lookup(RouteKey{Direction: t.Direction, Environment: t.Environment, ServiceKey: t.ServiceKey})
-	if !ok {
+	svc := d.lookup(t.Direction, t.Environment, t.ServiceKey)
+	if svc == nil {
 		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no route for %s service %q in environment %q", t.Direction, t.ServiceKey, t.Environment))
 		return
 	}
-	switch {
-	case t.Direction == Publish && route.Service != nil:
-		if r.Method == http.MethodGet {
-			if opKey, id, ok := pollTarget(route.Service, t); ok {
-				d.servePoll(w, r, t, route.Service, opKey, id)
-				return
-			}
-		}
-		d.servePublish(w, r, t, route.Service)
-		return
-	case t.Direction == Consume && route.Service != nil:
-		d.serveConsume(w, r, t, route.Service)
+	if t.Direction == Consume {
+		d.serveConsume(w, r, t, svc)
 		return
 	}
-	d.fail(w, r, t, apierr.Newf(apierr.RunInternal, "%s traffic is not served yet", t.Direction))
+	if r.Method == http.MethodGet {
+		if opKey, id, ok := pollTarget(svc, t); ok {
+			d.servePoll(w, r, t, svc, opKey, id)
+			return
+		}
+	}
+	d.servePublish(w, r, t, svc)
 }
 
 // fail renders err in the shape of the target's direction: a SOAP Fault on

@@ -32,15 +32,6 @@ type stateFunc func() license.State
 
 func (f stateFunc) State() license.State { return f() }
 
-type oneRoute RouteKey
-
-func (o oneRoute) Lookup(k RouteKey) (*Route, bool) {
-	if k == RouteKey(o) {
-		return &Route{Key: k}, true
-	}
-	return nil, false
-}
-
 type errBody struct {
 	Error struct {
 		Code          string         `json:"code"`
@@ -55,7 +46,6 @@ func TestDispatcher(t *testing.T) {
 	state := license.Valid
 	var mu sync.Mutex
 	d := New(Config{
-		Routes:       oneRoute{Direction: Publish, Environment: "dev", ServiceKey: "known"},
 		BadURLs:      rec,
 		License:      stateFunc(func() license.State { mu.Lock(); defer mu.Unlock(); return state }),
 		MaxPayloadMB: func() int { return 1 },
@@ -92,7 +82,6 @@ func TestDispatcher(t *testing.T) {
 			wantStatus: 500, wantCode: "S2R-RUN-0503", wantSOAP: "1.2"},
 		{name: "payload too large", method: "POST", path: "/publish/dev/calc/add", body: make([]byte, 1<<20+1), wantStatus: 413, wantCode: "S2R-RUN-0413"},
 		{name: "license stop", method: "POST", path: "/publish/dev/calc/add", stop: true, wantStatus: 503, wantCode: "S2R-RUN-0503"},
-		{name: "known route not served yet", method: "POST", path: "/publish/dev/known/op", wantStatus: 500, wantCode: "S2R-RUN-0500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

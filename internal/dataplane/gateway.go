@@ -52,12 +52,11 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /gateway/%s/{serviceKey}", t.Environment))
 		return
 	}
-	route, ok := d.cfg.Routes.Lookup(RouteKey{Direction: Gateway, Environment: t.Environment, ServiceKey: t.ServiceKey})
-	if !ok || route.Service == nil {
+	svc := d.lookup(Gateway, t.Environment, t.ServiceKey)
+	if svc == nil {
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.RunNotFound, "no route for gateway service %q in environment %q", t.ServiceKey, t.Environment))
 		return
 	}
-	svc := route.Service
 	rec.ServiceKey, rec.ServiceID = svc.ServiceKey, svc.ID
 	if !Granted(client, svc.Grants) {
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.GWGrantDenied, "consumer IP grant denied for %s", client))

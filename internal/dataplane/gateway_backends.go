@@ -8,9 +8,9 @@ import (
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
-// SelectedBackends is the Backends of publish and consume once selection
-// is wired: each call goes through the Selector (routing mode, health,
-// circuit breaker) and the shared upstream Client.
+// SelectedBackends is the Backends of publish and consume: each call goes
+// through the Selector (routing mode, health, circuit breaker) and the
+// shared upstream Client.
 //
 // "Success" for active_passive on these directions is any answer but a
 // 502, 503 or 504 (a proxy in front of the backend saying it is not

@@ -18,16 +18,10 @@ import (
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
-// gwRoutes is a fixed route set of gateway services.
-type gwRoutes map[string]*routing.Service
+// gwRoutes is a fixed route table.
+type gwRoutes struct{ t *routing.Table }
 
-func (m gwRoutes) Lookup(k dataplane.RouteKey) (*dataplane.Route, bool) {
-	s, ok := m[k.Environment+"/"+k.ServiceKey]
-	if !ok || k.Direction != dataplane.Gateway {
-		return nil, false
-	}
-	return &dataplane.Route{Key: k, Service: s}, true
-}
+func (g gwRoutes) Table() *routing.Table { return g.t }
 
 // gwRecords keeps every transaction record.
 type gwRecords struct {
@@ -107,7 +101,7 @@ func newGW(t testing.TB, svc *routing.Service, mb int, gcfg dataplane.GatewayCon
 		gcfg.Client = c
 	}
 	d := dataplane.New(dataplane.Config{
-		Routes:       gwRoutes{"dev/calc": svc},
+		Routes:       gwRoutes{routing.NewTable(1, []*routing.Service{svc}, nil)},
 		MaxPayloadMB: func() int { return mb },
 		Recorder:     recs,
 		Gateway:      gcfg,

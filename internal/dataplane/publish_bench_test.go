@@ -54,7 +54,7 @@ func BenchmarkPublishHandler(b *testing.B) {
 			env := &publishEnv{log: &txLog{}, routes: &staticTable{}, backend: newSOAPBackend(b)}
 			env.setSource(b, nil)
 			body := echoItems(size)
-			h := httpx.Correlation(New(Config{Routes: TableRoutes{Source: env.routes}, Recorder: NopRecorder{},
+			h := httpx.Correlation(New(Config{Routes: env.routes, Recorder: NopRecorder{},
 				Backends: inProcess{answer: echoAnswer(echoEnvelope(b, env, body))}, MaxPayloadMB: func() int { return 10 }}))
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
@@ -86,8 +86,8 @@ func BenchmarkPublishLoopback(b *testing.B) {
 		env := &publishEnv{log: &txLog{}, routes: &staticTable{}, backend: &soapBackend{srv: backend}}
 		env.setSource(b, nil)
 		client := upstream.NewClient()
-		srv := httptest.NewServer(httpx.Correlation(New(Config{Routes: TableRoutes{Source: env.routes}, Recorder: NopRecorder{},
-			Backends: DefaultBackend{Client: client}, MaxPayloadMB: func() int { return 10 }})))
+		srv := httptest.NewServer(httpx.Correlation(New(Config{Routes: env.routes, Recorder: NopRecorder{},
+			Backends: SelectedBackends{Client: client, Selector: upstream.NewSelector(nil, nil)}, MaxPayloadMB: func() int { return 10 }})))
 		body := echoItems(size)
 		envelope := echoEnvelope(b, env, body)
 		b.Run(fmt.Sprintf("%dKB/direct", size>>10), func(b *testing.B) {
@@ -104,7 +104,7 @@ func BenchmarkPublishLoopback(b *testing.B) {
 // echoEnvelope converts body with the service's plan, as publish does.
 func echoEnvelope(b testing.TB, env *publishEnv, body []byte) []byte {
 	var got []byte
-	h := New(Config{Routes: TableRoutes{Source: env.routes}, Backends: captureBackends{&got}})
+	h := New(Config{Routes: env.routes, Backends: captureBackends{&got}})
 	req := httptest.NewRequest("POST", "/publish/dev/calc/echo", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(httptest.NewRecorder(), req)

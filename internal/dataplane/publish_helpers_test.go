@@ -146,9 +146,9 @@ func newPublishEnv(t testing.TB, edit func(*routing.Source)) *publishEnv {
 	client := upstream.NewClient()
 	t.Cleanup(client.Close)
 	d := New(Config{
-		Routes:       TableRoutes{Source: e.routes},
+		Routes:       e.routes,
 		Recorder:     e.log,
-		Backends:     DefaultBackend{Client: client},
+		Backends:     SelectedBackends{Client: client, Selector: upstream.NewSelector(nil, nil)},
 		MaxPayloadMB: func() int { return 1 },
 	})
 	e.srv = httptest.NewServer(httpx.Correlation(d))

@@ -34,7 +34,7 @@ import (
 type Config struct {
 	Store  *store.Store
 	Logger *slog.Logger
-	// MaxPayloadMB returns max_payload_mb now (server.PayloadLimit.MB);
+	// MaxPayloadMB returns max_payload_mb now (routing.Reloader.MaxPayloadMB);
 	// nil: the default 10.
 	MaxPayloadMB func() int
 	// Registerer receives the ingest metrics; nil: none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,10 @@ type ReloaderConfig struct {
 	// Interval is the revision poll fallback; default 2 s.
 	Interval time.Duration
 	Logger   *slog.Logger
+	// OnSwap, when set, is called with every table swapped in, after the
+	// swap and before the next load starts (to apply its settings to
+	// what keeps state of its own, such as the outbound policies).
+	OnSwap func(*Table)
 }
 
 // Reloader holds the current table and swaps in a new one when the
@@ -52,6 +57,16 @@ func NewReloader(cfg ReloaderConfig) *Reloader {
 
 // Table returns the current table. It never returns nil.
 func (r *Reloader) Table() *Table { return r.cur.Load() }
+
+// Settings returns the settings of the current table.
+func (r *Reloader) Settings() Settings { return r.Table().Settings() }
+
+// MaxPayloadMB returns max_payload_mb of the current table; it has the
+// httpx.MaxPayloadFunc shape.
+func (r *Reloader) MaxPayloadMB() int { return r.Table().Settings().MaxPayloadMB }
+
+// TrustedProxies returns gateway_trusted_proxies of the current table.
+func (r *Reloader) TrustedProxies() []netip.Prefix { return r.Table().Settings().TrustedProxies }
 
 // Failures returns how many loads failed since start.
 func (r *Reloader) Failures() int64 { return r.fails.Load() }
@@ -82,6 +97,9 @@ func (r *Reloader) Reload(ctx context.Context) error {
 		return errors.New("routing: load returned no table")
 	}
 	old := r.cur.Swap(t)
+	if r.cfg.OnSwap != nil {
+		r.cfg.OnSwap(t)
+	}
 	for _, e := range t.Errors() {
 		r.cfg.Logger.Error("service left out of the route table", "serviceId", e.ServiceID,
 			"direction", e.Key.Direction, "environment", e.Key.Environment, "serviceKey", e.Key.ServiceKey, "error", e.Err.Error())

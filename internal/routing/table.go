@@ -2,7 +2,9 @@
 // of every active service compiled once into immutable values (contracts,
 // conversion plans, JSON Schema and regex validators, transform programs,
 // backends with their credentials opened) so that nothing on the request
-// path reads the database, parses a WSDL or compiles a pattern.
+// path reads the database, parses a WSDL or compiles a pattern. The
+// global settings the request path reads (Settings) are compiled with
+// it, from the same revision.
 //
 // A Table is a snapshot: it is never modified after NewTable, and a
 // Reloader swaps whole tables atomically when the configuration revision
@@ -14,6 +16,8 @@ package routing
 import (
 	"sort"
 	"time"
+
+	"github.com/s2r-project/s2r/internal/model"
 )
 
 // Key identifies a runtime service: (direction, environment, serviceKey)
@@ -40,6 +44,7 @@ type Table struct {
 	services map[Key]*Service
 	byID     map[string]*Service
 	errors   []ServiceError
+	settings Settings
 }
 
 // NewTable builds a table of services at revision rev. errs lists the
@@ -52,6 +57,7 @@ func NewTable(rev int64, services []*Service, errs []ServiceError) *Table {
 		services: make(map[Key]*Service, len(services)),
 		byID:     make(map[string]*Service, len(services)),
 		errors:   errs,
+		settings: defaultSettings,
 	}
 	for _, s := range services {
 		k := s.Key()
@@ -62,6 +68,29 @@ func NewTable(rev int64, services []*Service, errs []ServiceError) *Table {
 		t.byID[s.ID] = s
 	}
 	return t
+}
+
+// defaultSettings is the snapshot of the default settings, which a table
+// carries until WithSettings gives it the stored ones.
+var defaultSettings = CompileSettings(model.DefaultSettings())
+
+// DefaultSettings returns the snapshot of the default settings.
+func DefaultSettings() Settings { return defaultSettings }
+
+// WithSettings returns a copy of t that carries s; t is unchanged.
+func (t *Table) WithSettings(s Settings) *Table {
+	c := *t
+	c.settings = s
+	return &c
+}
+
+// Settings returns the settings compiled with the table. A nil table has
+// the default settings.
+func (t *Table) Settings() Settings {
+	if t == nil {
+		return defaultSettings
+	}
+	return t.settings
 }
 
 // Revision returns the configuration revision the table was built from.

@@ -6,8 +6,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-
-	"github.com/s2r-project/s2r/internal/httpx"
 )
 
 // Request framing (anti request smuggling). net/http reads some request
@@ -24,8 +22,8 @@ import (
 // checks it. A head with both Content-Length and Transfer-Encoding,
 // Transfer-Encoding on HTTP/1.0, an obsolete line fold, or a line not
 // ended by CRLF is never given to net/http: a synthetic request in its
-// place carries the reason (httpx.FramingHeader with the connection's
-// token), which the handler chain answers with 400 S2R-VAL-0400 and
+// place carries the reason (framingHeader with the connection's token),
+// which the handler chain (framingRefusal) answers with 400 S2R-VAL-0400 and
 // Connection: close, after the answers of earlier requests on the
 // connection, and nothing after it is read. Bodies pass through
 // untouched; chunked bodies are followed to find the next head. Where
@@ -193,11 +191,11 @@ func (c *strictConn) feedHead(b []byte) []byte {
 }
 
 // refuse gives net/http the synthetic request that answers the refusal
-// (httpx.FramingRefusal) and ends the connection after it.
+// (framingRefusal) and ends the connection after it.
 func (c *strictConn) refuse(reason string) {
 	c.head.Reset()
 	c.out = append(c.out, "GET / HTTP/1.1\r\nHost: refused\r\nConnection: close\r\n"+
-		httpx.FramingHeader+": "+c.token+" "+reason+"\r\n\r\n"...)
+		framingHeader+": "+c.token+" "+reason+"\r\n\r\n"...)
 	c.state = stateRefused
 }
 

@@ -13,21 +13,20 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
-	"github.com/s2r-project/s2r/internal/httpx"
 )
 
-// framingServer runs a Listener whose handler (behind the FramingRefusal
+// framingServer runs a Listener whose handler (behind the framingRefusal
 // middleware, as in the real chain) echoes the path and the body it read.
 func framingServer(t *testing.T) string {
 	t.Helper()
-	h := httpx.FramingRefusal(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := framingRefusal(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := io.ReadAll(r.Body)
 		if err != nil {
 			apierr.Render(w, r, apierr.New(apierr.ValBadRequest, "body: "+err.Error()), apierr.RunInternal)
 			return
 		}
 		w.Header().Set("X-Path", r.URL.Path)
-		w.Header().Set("X-Refusal-Seen", r.Header.Get(httpx.FramingHeader))
+		w.Header().Set("X-Refusal-Seen", r.Header.Get(framingHeader))
 		w.Write(b)
 	}))
 	addr := make(chan net.Addr, 1)
@@ -130,7 +129,7 @@ func TestFramingRefusals(t *testing.T) {
 		})
 	}
 	t.Run("a client cannot send the refusal header", func(t *testing.T) {
-		got := exchange(t, addr, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"+httpx.FramingHeader+": guess reason\r\n\r\n")
+		got := exchange(t, addr, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"+framingHeader+": guess reason\r\n\r\n")
 		if len(got) != 1 || got[0].status != 200 {
 			t.Fatalf("answers %+v, want the request served", got)
 		}
@@ -234,7 +233,7 @@ func FuzzStrictConn(f *testing.F) {
 		i := bytes.Index(got, []byte("GET / HTTP/1.1\r\nHost: refused\r\n"))
 		if i < 0 {
 			i = len(got)
-		} else if !bytes.Contains(got[i:], []byte(httpx.FramingHeader+": tok ")) {
+		} else if !bytes.Contains(got[i:], []byte(framingHeader+": tok ")) {
 			t.Fatalf("refusal without its header: %q", got[i:])
 		}
 		if !bytes.HasPrefix(data, got[:i]) {

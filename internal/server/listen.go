@@ -10,8 +10,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/s2r-project/s2r/internal/httpx"
 )
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish
@@ -61,7 +59,7 @@ func (l Listener) Run(ctx context.Context) error {
 		MaxHeaderBytes:    1 << 20,
 		ErrorLog:          slog.NewLogLogger(l.Logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		ConnContext:       func(ctx context.Context, _ net.Conn) context.Context { return httpx.WithFramingToken(ctx, token) },
+		ConnContext:       func(ctx context.Context, _ net.Conn) context.Context { return withFramingToken(ctx, token) },
 	}
 	l.Logger.Info("listening", "listener", l.Name, "addr", addr.String())
 	if l.OnReady != nil {

@@ -68,7 +68,7 @@ func (c Config) AdminHandler() http.Handler {
 }
 
 func (c Config) chain(h http.Handler) http.Handler {
-	h = httpx.FramingRefusal(h)
+	h = framingRefusal(h)
 	h = httpx.Metrics(c.Metrics)(h)
 	h = httpx.AccessLog(c.Logger)(h)
 	h = httpx.Correlation(h)

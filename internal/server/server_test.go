@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -16,9 +14,6 @@ import (
 	"github.com/s2r-project/s2r/internal/dataplane"
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
-	"github.com/s2r-project/s2r/internal/store"
-	"github.com/s2r-project/s2r/internal/store/storetest"
-	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 func testConfig(t *testing.T, separate bool) Config {
@@ -117,64 +112,6 @@ func TestMetricsCountSurfaces(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
-}
-
-func TestPayloadLimitFollowsSettings(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, s *store.Store) {
-		ctx := context.Background()
-		p := NewPayloadLimit(s, slog.Default(), 0)
-		if err := p.Load(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if p.MB() != 10 {
-			t.Errorf("default MB = %d, want 10", p.MB())
-		}
-		err := s.Transact(ctx, func(tx *store.Tx) error {
-			if err := tx.PutSetting(ctx, store.SettingRow{Name: "max_payload_mb", Value: json.RawMessage("3"), UpdatedAt: time.Now(), UpdatedBy: "test"}); err != nil {
-				return err
-			}
-			_, err := tx.BumpRevision(ctx)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Load(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if p.MB() != 3 {
-			t.Errorf("MB after change = %d, want 3", p.MB())
-		}
-
-		// Run follows later changes without polling (interval 1h).
-		p = NewPayloadLimit(s, slog.Default(), time.Hour)
-		rctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- p.Run(rctx) }()
-		defer func() { cancel(); <-done }()
-		waitMB(t, p, 3)
-		err = s.Transact(ctx, func(tx *store.Tx) error {
-			if err := tx.PutSetting(ctx, store.SettingRow{Name: "max_payload_mb", Value: json.RawMessage("7"), UpdatedAt: time.Now(), UpdatedBy: "test"}); err != nil {
-				return err
-			}
-			_, err := tx.BumpRevision(ctx)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitMB(t, p, 7)
-	})
-}
-
-func waitMB(t *testing.T, p *PayloadLimit, want int) {
-	t.Helper()
-	poll.UntilOK(t, 10*time.Second, "payload limit", func() string {
-		if mb := p.MB(); mb != want {
-			return fmt.Sprintf("MB = %d, want %d", mb, want)
-		}
-		return ""
-	})
 }
 
 func TestListenerGracefulShutdown(t *testing.T) {

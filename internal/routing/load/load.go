@@ -26,12 +26,16 @@ type Config struct {
 	Logger    *slog.Logger
 	// Ops reuses compiled operations across loads; nil compiles all.
 	Ops *routing.OpCache
+	// OnSwap is the reloader's routing.ReloaderConfig.OnSwap.
+	OnSwap func(*routing.Table)
 }
 
 // Table builds the route table from the store: every active service with
 // an active version (disabled and deprecated services are absent, so they
-// answer 404). A service that does not compile is left out and listed in
-// Table.Errors; a failure to read the store fails the whole load.
+// answer 404), with the settings snapshot of the same revision
+// (routing.Settings). A service that does not compile is left out and
+// listed in Table.Errors; a failure to read the store fails the whole
+// load.
 func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	if cfg.Contracts == nil {
 		cfg.Contracts = contracts.New(cfg.Store)
@@ -79,7 +83,7 @@ func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 			Key: routing.Key{Direction: m.Direction, Environment: m.Environment, ServiceKey: m.ServiceKey}, Err: err})
 	}
 	ok = true
-	return routing.NewTable(rev, out, bad), nil
+	return routing.NewTable(rev, out, bad).WithSettings(routing.CompileSettings(settings)), nil
 }
 
 // isStoreFailure tells a database failure (the whole load fails and the
@@ -208,5 +212,6 @@ func NewReloader(cfg Config, interval time.Duration) *routing.Reloader {
 		Watch:    cfg.Store.WatchRevision,
 		Interval: interval,
 		Logger:   cfg.logger(),
+		OnSwap:   cfg.OnSwap,
 	})
 }

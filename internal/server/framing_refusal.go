@@ -1,4 +1,4 @@
-package httpx
+package server
 
 import (
 	"context"
@@ -8,32 +8,32 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 )
 
-// FramingHeader carries a request head refusal from the listener's
-// framing check (internal/server) to the handler chain: "<token>
-// <reason>", where the token is the connection's, so a client cannot
-// send it.
-const FramingHeader = "X-S2r-Framing-Refusal"
+// framingHeader carries a request head refusal from the connection's
+// framing check (strictConn.refuse) to the handler chain (framingRefusal):
+// "<token> <reason>", where the token is the connection's, so a client
+// cannot send it.
+const framingHeader = "X-S2r-Framing-Refusal"
 
 type framingKey struct{}
 
-// WithFramingToken returns ctx carrying the framing token of a
+// withFramingToken returns ctx carrying the framing token of a
 // connection (http.Server.ConnContext).
-func WithFramingToken(ctx context.Context, token string) context.Context {
+func withFramingToken(ctx context.Context, token string) context.Context {
 	return context.WithValue(ctx, framingKey{}, token)
 }
 
-// FramingRefusal answers the synthetic request that stands for a refused
+// framingRefusal answers the synthetic request that stands for a refused
 // request head with 400 S2R-VAL-0400 naming the reason, and closes the
 // connection. The header is removed from every other request, so no
 // handler ever sees it.
-func FramingRefusal(next http.Handler) http.Handler {
+func framingRefusal(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := r.Header.Get(FramingHeader)
+		v := r.Header.Get(framingHeader)
 		if v == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		r.Header.Del(FramingHeader)
+		r.Header.Del(framingHeader)
 		token, reason, _ := strings.Cut(v, " ")
 		if want, _ := r.Context().Value(framingKey{}).(string); want == "" || token != want {
 			next.ServeHTTP(w, r)
