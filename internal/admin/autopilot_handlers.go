@@ -52,8 +52,7 @@ type autopilotFormBody struct {
 }
 
 // postAutopilotXML is DESIGN 8's onboarding call.
-func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotXMLBody
 	if err := decodeImportJSON(w, r, &body); err != nil {
 		return err
@@ -64,8 +63,7 @@ func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) (err e
 }
 
 // postAutopilotUpload is autopilot of an uploaded WSDL or ZIP.
-func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) error {
 	form, err := readUploadForm(w, r, autopilotFormFields, 1)
 	if err != nil {
 		return err
@@ -76,8 +74,7 @@ func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) (er
 }
 
 // postAutopilotURL is autopilot of the WSDL at a URL.
-func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", "", &err)
+func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotURLBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -112,18 +109,16 @@ func (s *server) autopilotWith(r *http.Request, o autopilotOptions, source func(
 
 // postAutopilotArtifact is autopilot of a stored import (colon route
 // /wsdl/import/{artifactId}:autopilot).
-func (s *server) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("artifactId")
-	defer s.onFailure(r, "wsdl.autopilot", "wsdl_artifact", id, &err)
 	return s.draftFromArtifact(w, r, id)
 }
 
 // postGenerateService drafts a service, version, operations, auto mappings
 // and a backend profile from a stored import: the same work and answer as
 // the artifact autopilot.
-func (s *server) postGenerateService(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) postGenerateService(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("artifactId")
-	defer s.onFailure(r, "wsdl.generate_service", "wsdl_artifact", id, &err)
 	return s.draftFromArtifact(w, r, id)
 }
 

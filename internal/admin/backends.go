@@ -61,9 +61,8 @@ func (s *server) listBackendProfiles(w http.ResponseWriter, r *http.Request) err
 }
 
 // createBackendProfile creates a profile of a service.
-func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) error {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "backend_profile.create", "backend_profile", "", &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -120,9 +119,8 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) (e
 }
 
 // patchBackendProfile applies a partial update.
-func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("profileId")
-	defer s.onFailure(r, "backend_profile.update", "backend_profile", id, &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -218,7 +216,6 @@ func (s *server) applyIsDefault(ctx context.Context, tx *store.Tx, p model.Backe
 // deleteBackendProfile removes a profile, reassigning the default.
 func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("profileId")
-	defer s.onFailure(r, "backend_profile.delete", "backend_profile", id, &err)
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := profileOrNotFound(tx.BackendProfile(ctx, id))

@@ -66,7 +66,6 @@ func (s *server) listDatasets(w http.ResponseWriter, r *http.Request) error {
 // createDataset stores a dataset.
 func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "test_dataset.create", "test_dataset", "", &err)
 	var body datasetBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -111,7 +110,6 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 // deleteDataset removes a dataset.
 func (s *server) deleteDataset(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("datasetId")
-	defer s.onFailure(r, "test_dataset.delete", "test_dataset", id, &err)
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := tx.TestDataset(ctx, id)

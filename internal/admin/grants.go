@@ -45,9 +45,8 @@ func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error
 }
 
 // putConsumerGrants replaces the grant list of a service.
-func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "consumer_grants.update", "service", id, &err)
 	var body struct {
 		CIDRs *[]string `json:"cidrs"`
 	}

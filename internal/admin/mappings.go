@@ -73,9 +73,8 @@ func (s *server) getMapping(w http.ResponseWriter, r *http.Request) error {
 }
 
 // putMapping stores a manual mapping as the new active mapping.
-func (s *server) putMapping(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putMapping(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "mapping.update", "operation", id, &err)
 	var body mappingBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -131,9 +130,8 @@ func mappingProblems(probs []catalog.Problem) error {
 type contractLookup func(context.Context) (*xsd.Operation, error)
 
 // regenerateMapping regenerates one draft operation's auto mapping.
-func (s *server) regenerateMapping(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) regenerateMapping(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "mapping.regenerate", "operation", id, &err)
 	m, err := s.replaceMapping(r, id, "mapping.regenerate", regenerated(r.Context()))
 	if err != nil {
 		return err
@@ -203,7 +201,6 @@ func (s *server) replaceMappingTx(r *http.Request, tx *store.Tx, op model.Operat
 // operation of the draft.
 func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "mapping.regenerate", "service", serviceID, &err)
 	ctx := r.Context()
 	res := regenerateResult{Mappings: []model.Mapping{}}
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {

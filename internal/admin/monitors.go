@@ -63,9 +63,8 @@ func (s *server) getMonitor(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postMonitor replaces the monitor configuration.
-func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "synthetic_monitor.update", "service", id, &err)
 	var body monitorBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err

@@ -40,9 +40,8 @@ var docGetOpenAPIPackage = adminapi.Doc{
 }
 
 // generateOpenAPI generates and stores the document of a version.
-func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "openapi.generate", "version", versionID, &err)
 	ctx := r.Context()
 	in, err := s.openAPIInput(ctx, serviceID, versionID)
 	if err != nil {

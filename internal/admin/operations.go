@@ -107,9 +107,8 @@ func (s *server) editOperation(r *http.Request, id, action string, change func(o
 }
 
 // patchOperation edits the REST side of a draft operation.
-func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.update", "operation", id, &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err

@@ -57,9 +57,8 @@ func (s *server) getValidationRules(w http.ResponseWriter, r *http.Request) erro
 }
 
 // patchValidationRules replaces an operation's validation rules.
-func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.validation_rules.update", "operation", id, &err)
 	var body validationRulesBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -99,9 +98,8 @@ func (s *server) getTransformRules(w http.ResponseWriter, r *http.Request) error
 }
 
 // putTransformRules replaces an operation's transform rules.
-func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.transform_rules.update", "operation", id, &err)
 	var body transformRulesBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -15,26 +16,26 @@ func (s *server) backendRoutes() []route {
 		admin    = model.RoleAdmin
 	)
 	return []route{
-		{"GET", "/services/{serviceId}/backend-profiles", reader, s.listBackendProfiles, docListBackendProfiles},
-		{"POST", "/services/{serviceId}/backend-profiles", operator, s.createBackendProfile, docCreateBackendProfile},
-		{"PATCH", "/backend-profiles/{profileId}", operator, s.patchBackendProfile, docPatchBackendProfile},
-		{"DELETE", "/backend-profiles/{profileId}", operator, s.deleteBackendProfile, docDeleteBackendProfile},
-		{"POST", "/backend-profiles/{profileId}:test-connection", operator, s.testConnection, docTestConnection},
-		{"POST", "/backend-profiles/{profileId}:test-application", operator, s.testApplication, docTestApplication},
-		{"POST", "/backend-profiles/{profileId}:test-generated-samples", operator, s.testGeneratedSamples, docTestSamples},
-		{"POST", "/backend-profiles/{profileId}:test-rest", operator, s.testREST, docTestREST},
-		{"GET", "/backend-profiles/{profileId}/test-previews", reader, s.listTestPreviews, docTestPreviews},
+		{Method: "GET", Path: "/services/{serviceId}/backend-profiles", Role: reader, Handle: s.listBackendProfiles, Doc: docListBackendProfiles},
+		{Method: "POST", Path: "/services/{serviceId}/backend-profiles", Role: operator, Handle: s.createBackendProfile, Doc: docCreateBackendProfile, Audit: adminapi.OnFailure("backend_profile.create", "backend_profile", "")},
+		{Method: "PATCH", Path: "/backend-profiles/{profileId}", Role: operator, Handle: s.patchBackendProfile, Doc: docPatchBackendProfile, Audit: adminapi.OnFailure("backend_profile.update", "backend_profile", "{profileId}")},
+		{Method: "DELETE", Path: "/backend-profiles/{profileId}", Role: operator, Handle: s.deleteBackendProfile, Doc: docDeleteBackendProfile, Audit: adminapi.OnFailure("backend_profile.delete", "backend_profile", "{profileId}")},
+		{Method: "POST", Path: "/backend-profiles/{profileId}:test-connection", Role: operator, Handle: s.testConnection, Doc: docTestConnection},
+		{Method: "POST", Path: "/backend-profiles/{profileId}:test-application", Role: operator, Handle: s.testApplication, Doc: docTestApplication},
+		{Method: "POST", Path: "/backend-profiles/{profileId}:test-generated-samples", Role: operator, Handle: s.testGeneratedSamples, Doc: docTestSamples},
+		{Method: "POST", Path: "/backend-profiles/{profileId}:test-rest", Role: operator, Handle: s.testREST, Doc: docTestREST},
+		{Method: "GET", Path: "/backend-profiles/{profileId}/test-previews", Role: reader, Handle: s.listTestPreviews, Doc: docTestPreviews},
 
-		{"GET", "/services/{serviceId}/consumer-grants", reader, s.getConsumerGrants, docGetConsumerGrants},
-		{"PUT", "/services/{serviceId}/consumer-grants", operator, s.putConsumerGrants, docPutConsumerGrants},
-		{"GET", "/services/{serviceId}/synthetic-monitor", reader, s.getMonitor, docGetMonitor},
-		{"POST", "/services/{serviceId}/synthetic-monitor", operator, s.postMonitor, docPostMonitor},
-		{"GET", "/services/{serviceId}/test-datasets", reader, s.listDatasets, docListDatasets},
-		{"POST", "/services/{serviceId}/test-datasets", operator, s.createDataset, docCreateDataset},
-		{"DELETE", "/test-datasets/{datasetId}", operator, s.deleteDataset, docDeleteDataset},
+		{Method: "GET", Path: "/services/{serviceId}/consumer-grants", Role: reader, Handle: s.getConsumerGrants, Doc: docGetConsumerGrants},
+		{Method: "PUT", Path: "/services/{serviceId}/consumer-grants", Role: operator, Handle: s.putConsumerGrants, Doc: docPutConsumerGrants, Audit: adminapi.OnFailure("consumer_grants.update", "service", "{serviceId}")},
+		{Method: "GET", Path: "/services/{serviceId}/synthetic-monitor", Role: reader, Handle: s.getMonitor, Doc: docGetMonitor},
+		{Method: "POST", Path: "/services/{serviceId}/synthetic-monitor", Role: operator, Handle: s.postMonitor, Doc: docPostMonitor, Audit: adminapi.OnFailure("synthetic_monitor.update", "service", "{serviceId}")},
+		{Method: "GET", Path: "/services/{serviceId}/test-datasets", Role: reader, Handle: s.listDatasets, Doc: docListDatasets},
+		{Method: "POST", Path: "/services/{serviceId}/test-datasets", Role: operator, Handle: s.createDataset, Doc: docCreateDataset, Audit: adminapi.OnFailure("test_dataset.create", "test_dataset", "")},
+		{Method: "DELETE", Path: "/test-datasets/{datasetId}", Role: operator, Handle: s.deleteDataset, Doc: docDeleteDataset, Audit: adminapi.OnFailure("test_dataset.delete", "test_dataset", "{datasetId}")},
 
-		{"POST", "/services/{serviceId}/versions/{versionId}:generate-openapi", admin, s.generateOpenAPI, docGenerateOpenAPI},
-		{"GET", "/services/{serviceId}/versions/{versionId}/openapi", reader, s.getVersionOpenAPI, docGetVersionOpenAPI},
-		{"GET", "/services/{serviceId}/versions/{versionId}/openapi/package", reader, s.getOpenAPIPackage, docGetOpenAPIPackage},
+		{Method: "POST", Path: "/services/{serviceId}/versions/{versionId}:generate-openapi", Role: admin, Handle: s.generateOpenAPI, Doc: docGenerateOpenAPI, Audit: adminapi.OnFailure("openapi.generate", "version", "{versionId}")},
+		{Method: "GET", Path: "/services/{serviceId}/versions/{versionId}/openapi", Role: reader, Handle: s.getVersionOpenAPI, Doc: docGetVersionOpenAPI},
+		{Method: "GET", Path: "/services/{serviceId}/versions/{versionId}/openapi/package", Role: reader, Handle: s.getOpenAPIPackage, Doc: docGetOpenAPIPackage},
 	}
 }

@@ -12,23 +12,23 @@ import (
 // is a reader's.
 func (s *server) importRoutes() []route {
 	return []route{
-		{"POST", "/wsdl/import", model.RoleOperator, s.postImport, docPostImport},
-		{"POST", "/wsdl/import-url", model.RoleOperator, s.postImportURL, docPostImportURL},
-		{"POST", "/wsdl/import-xml", model.RoleOperator, s.postImportXML, docPostImportXML},
-		{"GET", "/wsdl/import/{artifactId}", model.RoleReader, s.getImport, docGetImport},
-		{"POST", "/wsdl/import/{artifactId}/generate-service", model.RoleOperator, s.postGenerateService, docGenerateService},
+		{Method: "POST", Path: "/wsdl/import", Role: model.RoleOperator, Handle: s.postImport, Doc: docPostImport, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-url", Role: model.RoleOperator, Handle: s.postImportURL, Doc: docPostImportURL, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-xml", Role: model.RoleOperator, Handle: s.postImportXML, Doc: docPostImportXML, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "GET", Path: "/wsdl/import/{artifactId}", Role: model.RoleReader, Handle: s.getImport, Doc: docGetImport},
+		{Method: "POST", Path: "/wsdl/import/{artifactId}/generate-service", Role: model.RoleOperator, Handle: s.postGenerateService, Doc: docGenerateService, Audit: adminapi.OnFailure("wsdl.generate_service", "wsdl_artifact", "{artifactId}")},
 
-		{"POST", "/wsdl/import-xml:autopilot", model.RoleOperator, s.postAutopilotXML, docAutopilotXML},
-		{"POST", "/wsdl/import:autopilot", model.RoleOperator, s.postAutopilotUpload, docAutopilotUpload},
-		{"POST", "/wsdl/import-url:autopilot", model.RoleOperator, s.postAutopilotURL, docAutopilotURL},
-		{"POST", "/wsdl/import/{artifactId}:autopilot", model.RoleOperator, s.postAutopilotArtifact, docAutopilotArtifact},
-		{"POST", "/wsdl/import-urls:autopilot", model.RoleOperator, s.postAutopilotURLs, docAutopilotURLs},
-		{"POST", "/wsdl/import-files:autopilot", model.RoleOperator, s.postAutopilotFiles, docAutopilotFiles},
+		{Method: "POST", Path: "/wsdl/import-xml:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotXML, Doc: docAutopilotXML, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotUpload, Doc: docAutopilotUpload, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-url:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotURL, Doc: docAutopilotURL, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import/{artifactId}:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotArtifact, Doc: docAutopilotArtifact, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "{artifactId}")},
+		{Method: "POST", Path: "/wsdl/import-urls:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotURLs, Doc: docAutopilotURLs},
+		{Method: "POST", Path: "/wsdl/import-files:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotFiles, Doc: docAutopilotFiles},
 
-		{"POST", "/wsdl/namespace-repair-preview", model.RoleOperator, s.postNamespaceRepairPreview, docNamespaceRepairPreview},
-		{"POST", "/wsdl/external-reference-preview", model.RoleOperator, s.postExternalReferencePreview, docExternalReferencePreview},
-		{"POST", "/wsdl/repair-report", model.RoleOperator, s.postRepairReport, docRepairReport},
-		{"POST", "/wsdl/repair-package", model.RoleOperator, s.postRepairPackage, docRepairPackage},
+		{Method: "POST", Path: "/wsdl/namespace-repair-preview", Role: model.RoleOperator, Handle: s.postNamespaceRepairPreview, Doc: docNamespaceRepairPreview},
+		{Method: "POST", Path: "/wsdl/external-reference-preview", Role: model.RoleOperator, Handle: s.postExternalReferencePreview, Doc: docExternalReferencePreview},
+		{Method: "POST", Path: "/wsdl/repair-report", Role: model.RoleOperator, Handle: s.postRepairReport, Doc: docRepairReport},
+		{Method: "POST", Path: "/wsdl/repair-package", Role: model.RoleOperator, Handle: s.postRepairPackage, Doc: docRepairPackage},
 	}
 }
 

@@ -59,8 +59,7 @@ var docHardDeleteService = adminapi.Doc{
 }
 
 // createService creates a service from defaults and the body's members.
-func (s *server) createService(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "service.create", "service", "", &err)
+func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -162,9 +161,8 @@ func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
 }
 
 // patchService applies a partial update to a service.
-func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchService(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.update", "service", id, &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -192,7 +190,6 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 // deleteService soft-deletes a service: its status becomes deprecated.
 func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.delete", "service", id, &err)
 	var after model.Service
 	err = s.changeService(r, id, "service.delete", func(svc *model.Service) error {
 		svc.Status = model.ServiceDeprecated
@@ -248,7 +245,6 @@ func serviceMessage(action string, svc model.Service) string {
 // dependant row.
 func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.hard_delete", "service", id, &err)
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		before, err := serviceOrNotFound(tx.Service(ctx, id))

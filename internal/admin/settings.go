@@ -43,8 +43,7 @@ func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
 // patchSettings validates and applies a partial settings update. The writes,
 // the audit event and the configuration revision bump commit together or
 // not at all.
-func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "settings.update", "settings", "settings", &err)
+func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err

@@ -89,7 +89,6 @@ func draftExists(d model.Version) error {
 // createVersion creates a draft by cloning, or from an import.
 func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "version.create", "service", serviceID, &err)
 	var body createVersionBody
 	if err := decodeOptionalJSON(w, r, &body); err != nil {
 		return err
@@ -271,7 +270,6 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 // activateVersion makes a draft the active version.
 func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.activate", "version", versionID, &err)
 	ctx := r.Context()
 	var res activationResult
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {

@@ -63,7 +63,6 @@ var docReplacementDraft = adminapi.Doc{
 // rollbackVersion makes a previously active version active again.
 func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, pathID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.rollback", "version", pathID, &err)
 	var body rollbackBody
 	if err := decodeOptionalJSON(w, r, &body); err != nil {
 		return err
@@ -189,9 +188,8 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 
 // generateReplacementDraft drafts from the newest comparable import,
 // keeping the settings of operations that still exist.
-func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.create", "version", versionID, &err)
 	ctx := r.Context()
 	v, err := versionOf(ctx, s.store, serviceID, versionID)
 	if err != nil {

@@ -31,8 +31,7 @@ type importUploadBody struct {
 }
 
 // postImport imports an uploaded WSDL, or a ZIP of a WSDL and its XSDs.
-func (s *server) postImport(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.import", "wsdl_artifact", "", &err)
+func (s *server) postImport(w http.ResponseWriter, r *http.Request) error {
 	form, err := readUploadForm(w, r, []string{"rootPath"}, 1)
 	if err != nil {
 		return err
@@ -45,8 +44,7 @@ func (s *server) postImport(w http.ResponseWriter, r *http.Request) (err error) 
 }
 
 // postImportURL imports the WSDL at a URL through the guarded fetcher.
-func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.import", "wsdl_artifact", "", &err)
+func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) error {
 	var body importURLBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -59,8 +57,7 @@ func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) (err erro
 }
 
 // postImportXML imports pasted XML with optional further files.
-func (s *server) postImportXML(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "wsdl.import", "wsdl_artifact", "", &err)
+func (s *server) postImportXML(w http.ResponseWriter, r *http.Request) error {
 	var body importXMLBody
 	if err := decodeImportJSON(w, r, &body); err != nil {
 		return err

@@ -20,13 +20,17 @@ const Prefix = "/admin/v1"
 // Route is one admin endpoint: its Go 1.22 method and path pattern (path
 // relative to Prefix, wildcards in OpenAPI's {name} form; a final segment
 // may carry a ":verb" suffix), the least role allowed to call it, its
-// handler and its documentation.
+// handler, its documentation and, for a change, the audit event of its
+// refusal. Write its literals with keyed fields.
 type Route struct {
 	Method string
 	Path   string
 	Role   model.Role
 	Handle apierr.AdminHandlerFunc
 	Doc    Doc
+	// Audit, when set, is recorded by the route wrapper each time Handle
+	// returns an error (Audited); nil for reads.
+	Audit *Audit
 }
 
 // Pattern returns the ServeMux pattern of rt.
