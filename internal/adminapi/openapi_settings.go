@@ -1,4 +1,4 @@
-package admin
+package adminapi
 
 import (
 	"reflect"
@@ -79,3 +79,8 @@ func formatted(s *openapi3.Schema, format string) *openapi3.Schema {
 	}
 	return s
 }
+
+// SettingsPatchBody documents the settings PATCH body (component
+// SettingsPatch, derived from the settings table); the handler decodes the
+// body as a map so that every member is checked against the table.
+type SettingsPatchBody struct{}

@@ -1,4 +1,4 @@
-package admin
+package adminapi
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ var (
 	rawType      = reflect.TypeFor[json.RawMessage]()
 	roleType     = reflect.TypeFor[model.Role]()
 	settingsType = reflect.TypeFor[model.Settings]()
-	patchType    = reflect.TypeFor[settingsPatchBody]()
+	patchType    = reflect.TypeFor[SettingsPatchBody]()
 )
 
 // componentRef returns a $ref to component name.
