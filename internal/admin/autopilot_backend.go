@@ -17,7 +17,7 @@ import (
 func (s *server) createImportBackendProfile(r *http.Request, tx *store.Tx, svc model.Service, backendURL string) (model.BackendProfile, error) {
 	ctx := r.Context()
 	now := s.now().UTC()
-	p := model.BackendProfile{ProfileID: catalogID(), ServiceID: svc.ServiceID, Name: "default", EndpointURL: backendURL,
+	p := model.BackendProfile{ProfileID: adminapi.NewID(), ServiceID: svc.ServiceID, Name: "default", EndpointURL: backendURL,
 		AuthType: model.AuthNone, CreatedAt: now, UpdatedAt: now}
 	model.ApplyBackendDefaults(&p)
 	if err := tx.CreateBackendProfile(ctx, p); err != nil {

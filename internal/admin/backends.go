@@ -50,7 +50,7 @@ var docDeleteBackendProfile = adminapi.Doc{
 // listBackendProfiles answers the profiles of a service.
 func (s *server) listBackendProfiles(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	if _, err := serviceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
 	}
 	out, err := s.store.BackendProfiles(r.Context(), id)
@@ -72,7 +72,7 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	now := s.now().UTC()
-	p := model.BackendProfile{ProfileID: catalogID(), ServiceID: serviceID, AuthType: model.AuthNone,
+	p := model.BackendProfile{ProfileID: adminapi.NewID(), ServiceID: serviceID, AuthType: model.AuthNone,
 		CreatedAt: now, UpdatedAt: now}
 	if err := applyProfileMembers(&p, edit.members); err != nil {
 		return err
@@ -86,7 +86,7 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) er
 	}
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
 		}
@@ -301,7 +301,7 @@ func (s *server) applyCredentials(r *http.Request, p *model.BackendProfile, chan
 	if len(changes) == 0 {
 		return nil
 	}
-	now, by := s.now().UTC(), callerEmail(r)
+	now, by := s.now().UTC(), adminapi.CallerEmail(r)
 	for name, c := range changes {
 		f := p.Credentials.Field(name)
 		if c.Clear {
@@ -323,7 +323,7 @@ func (s *server) applyCredentials(r *http.Request, p *model.BackendProfile, chan
 // sortedProfileChanges names the changed members for the audit message;
 // credentials are named by field only.
 func sortedProfileChanges(members map[string]jsontext.Value) []string {
-	return sortedNames(members)
+	return adminapi.SortedNames(members)
 }
 
 // profileOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.

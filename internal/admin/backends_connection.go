@@ -64,7 +64,7 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.guardedFetcher(ctx)
+	f, err := adminapi.GuardedFetcher(ctx, s.store)
 	if err != nil {
 		return err
 	}

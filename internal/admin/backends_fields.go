@@ -84,7 +84,7 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 	"clientCertPem":    profileText("clientCertPem", 0, maxPEMBytes, func(p *model.BackendProfile) *string { return &p.ClientCertPEM }),
 	"caCertPem":        profileText("caCertPem", 0, maxPEMBytes, func(p *model.BackendProfile) *string { return &p.CACertPEM }),
 	"authType": func(p *model.BackendProfile, v jsontext.Value) error {
-		t, err := stringMember("authType", v)
+		t, err := adminapi.StringMember("authType", v)
 		if err != nil {
 			return err
 		}
@@ -108,18 +108,18 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 	"routingPriority":       profileInt("routingPriority", -1000000, 1000000, func(p *model.BackendProfile) *int { return &p.RoutingPriority }),
 	"routingWeight":         profileInt("routingWeight", 1, 1000, func(p *model.BackendProfile) *int { return &p.RoutingWeight }),
 	"timeoutMs": func(p *model.BackendProfile, v jsontext.Value) (err error) {
-		p.TimeoutMs, err = nullableInt("timeoutMs", v, 1, 600000)
+		p.TimeoutMs, err = adminapi.NullableInt("timeoutMs", v, 1, 600000)
 		return err
 	},
 	"retryCount": func(p *model.BackendProfile, v jsontext.Value) (err error) {
-		p.RetryCount, err = nullableInt("retryCount", v, 0, 10)
+		p.RetryCount, err = adminapi.NullableInt("retryCount", v, 0, 10)
 		return err
 	},
 }
 
 func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *string) func(*model.BackendProfile, jsontext.Value) error {
 	return func(p *model.BackendProfile, v jsontext.Value) error {
-		t, err := stringMember(field, v)
+		t, err := adminapi.StringMember(field, v)
 		if err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *stri
 
 func profileInt(field string, lo, hi int, dst func(*model.BackendProfile) *int) func(*model.BackendProfile, jsontext.Value) error {
 	return func(p *model.BackendProfile, v jsontext.Value) error {
-		n, err := intMember(field, v, lo, hi)
+		n, err := adminapi.IntMember(field, v, lo, hi)
 		*dst(p) = n
 		return err
 	}
@@ -146,7 +146,7 @@ func profileInt(field string, lo, hi int, dst func(*model.BackendProfile) *int) 
 // user information or fragment; optional URLs may be "".
 func profileURL(field string, optional bool, dst func(*model.BackendProfile) *string) func(*model.BackendProfile, jsontext.Value) error {
 	return func(p *model.BackendProfile, v jsontext.Value) error {
-		s, err := stringMember(field, v)
+		s, err := adminapi.StringMember(field, v)
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error 
 
 // applyProfileMembers applies the members in name order.
 func applyProfileMembers(p *model.BackendProfile, members map[string]jsontext.Value) error {
-	for _, name := range sortedNames(members) {
+	for _, name := range adminapi.SortedNames(members) {
 		if err := profileFields[name](p, members[name]); err != nil {
 			return err
 		}

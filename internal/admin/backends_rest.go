@@ -92,7 +92,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 		res = failed(err)
 	}
 	preview, err := s.savePreview(ctx, model.TestPreview{ProfileID: p.ProfileID, Kind: model.PreviewREST,
-		Status: res.Status, HTTPStatus: res.HTTPStatus, LatencyMs: res.latency.Milliseconds(), CreatedBy: callerEmail(r)}, req, res)
+		Status: res.Status, HTTPStatus: res.HTTPStatus, LatencyMs: res.latency.Milliseconds(), CreatedBy: adminapi.CallerEmail(r)}, req, res)
 	if err != nil {
 		return err
 	}

@@ -119,7 +119,7 @@ func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, i
 	if v.ServiceID != p.ServiceID {
 		return op, nil, adminapi.FieldError("operationId", "is not an operation of this profile's service")
 	}
-	contract, err := s.contractOf(ctx, v, op)
+	contract, err := adminapi.ContractOf(ctx, s.contracts, v, op)
 	if err != nil {
 		return op, nil, err
 	}
@@ -138,7 +138,7 @@ func (s *server) callAndSave(r *http.Request, c soapCall, kind string) (model.Te
 	}
 	opID := c.op.OperationID
 	return s.savePreview(ctx, model.TestPreview{ProfileID: c.profile.ProfileID, OperationID: &opID, Kind: kind,
-		Status: res.Status, HTTPStatus: res.HTTPStatus, LatencyMs: res.latency.Milliseconds(), CreatedBy: callerEmail(r)}, req, res)
+		Status: res.Status, HTTPStatus: res.HTTPStatus, LatencyMs: res.latency.Milliseconds(), CreatedBy: adminapi.CallerEmail(r)}, req, res)
 }
 
 // savePreview stores a preview with its encoded request and response.
@@ -150,7 +150,7 @@ func (s *server) savePreview(ctx context.Context, p model.TestPreview, req, res 
 	if p.Response, err = json.Marshal(res); err != nil {
 		return p, err
 	}
-	p.PreviewID, p.CreatedAt = catalogID(), s.now().UTC()
+	p.PreviewID, p.CreatedAt = adminapi.NewID(), s.now().UTC()
 	// Saved even when the caller went away: the call was made.
 	ctx = context.WithoutCancel(ctx)
 	err = s.store.Transact(ctx, func(tx *store.Tx) error { return tx.InsertTestPreview(ctx, p) })
@@ -216,7 +216,7 @@ func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	var body samplesBody
-	if err := decodeOptionalJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeOptionalJSON(w, r, &body); err != nil {
 		return err
 	}
 	calls, versionID, err := s.sampleCalls(ctx, p, body)
@@ -291,7 +291,7 @@ func (s *server) sampleCalls(ctx context.Context, p model.BackendProfile, body s
 	if err != nil {
 		return nil, "", err
 	}
-	contracts, err := s.contractsOf(ctx, v, ops)
+	contracts, err := adminapi.ContractsOf(ctx, s.contracts, v, ops)
 	if err != nil {
 		return nil, "", err
 	}
@@ -312,7 +312,7 @@ func (s *server) sampleCalls(ctx context.Context, p model.BackendProfile, body s
 // version, else its draft.
 func (s *server) sampleVersion(ctx context.Context, serviceID, versionID string) (model.Version, error) {
 	if versionID != "" {
-		v, err := versionOf(ctx, s.store, serviceID, versionID)
+		v, err := adminapi.VersionOf(ctx, s.store, serviceID, versionID)
 		if err != nil {
 			return v, adminapi.FieldError("versionId", "is not a version of this profile's service")
 		}

@@ -53,7 +53,7 @@ const maxDatasetBytes = 256 << 10
 // listDatasets answers the datasets of a service.
 func (s *server) listDatasets(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	if _, err := serviceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
 	}
 	out, err := s.store.TestDatasets(r.Context(), id)
@@ -83,11 +83,11 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 	if len(body.Payload) > maxDatasetBytes {
 		return adminapi.FieldError("payload", "must be at most 256 KB")
 	}
-	d := model.TestDataset{DatasetID: catalogID(), ServiceID: serviceID, Name: body.Name, OperationKey: body.OperationKey,
-		Payload: []byte(body.Payload.Clone()), CreatedAt: s.now().UTC(), CreatedBy: callerEmail(r)}
+	d := model.TestDataset{DatasetID: adminapi.NewID(), ServiceID: serviceID, Name: body.Name, OperationKey: body.OperationKey,
+		Payload: []byte(body.Payload.Clone()), CreatedAt: s.now().UTC(), CreatedBy: adminapi.CallerEmail(r)}
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
+		if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 			return err
 		}
 		if err := tx.CreateTestDataset(ctx, d); err != nil {

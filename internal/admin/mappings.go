@@ -182,12 +182,12 @@ func (s *server) replaceMappingTx(r *http.Request, tx *store.Tx, op model.Operat
 	} else if err != nil {
 		return model.Mapping{}, err
 	}
-	lookup := func(ctx context.Context) (*xsd.Operation, error) { return s.contractOf(ctx, v, op) }
+	lookup := func(ctx context.Context) (*xsd.Operation, error) { return adminapi.ContractOf(ctx, s.contracts, v, op) }
 	m, err := build(prev, lookup)
 	if err != nil {
 		return model.Mapping{}, err
 	}
-	m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = catalogID(), op.OperationID, s.now().UTC(), callerEmail(r)
+	m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = adminapi.NewID(), op.OperationID, s.now().UTC(), adminapi.CallerEmail(r)
 	m, err = tx.CreateMapping(ctx, m)
 	if err != nil {
 		return model.Mapping{}, err
@@ -231,11 +231,11 @@ func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Reques
 // draftOfService returns the service's draft, or version versionID when
 // given (which must be a draft of the service).
 func (s *server) draftOfService(ctx context.Context, tx *store.Tx, serviceID, versionID string) (model.Version, error) {
-	if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 		return model.Version{}, err
 	}
 	if versionID != "" {
-		v, err := versionOf(ctx, tx, serviceID, versionID)
+		v, err := adminapi.VersionOf(ctx, tx, serviceID, versionID)
 		if err != nil {
 			return v, err
 		}

@@ -49,7 +49,7 @@ var docPostMonitor = adminapi.Doc{
 // getMonitor answers the monitor configuration.
 func (s *server) getMonitor(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	if _, err := serviceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
 	}
 	m, err := s.store.SyntheticMonitor(r.Context(), id)
@@ -73,10 +73,10 @@ func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m.ServiceID, m.UpdatedAt, m.UpdatedBy = id, s.now().UTC(), callerEmail(r)
+	m.ServiceID, m.UpdatedAt, m.UpdatedBy = id, s.now().UTC(), adminapi.CallerEmail(r)
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		if _, err := serviceOrNotFound(tx.Service(ctx, id)); err != nil {
+		if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id)); err != nil {
 			return err
 		}
 		if err := checkMonitorRefs(r, tx, m); err != nil {

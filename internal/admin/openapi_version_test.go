@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"

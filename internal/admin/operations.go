@@ -46,7 +46,7 @@ var docPatchOperation = adminapi.Doc{
 // listOperations answers the operations of a version.
 func (s *server) listOperations(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) error {
 // checkOperationRoute checks op's REST path against its contract and its
 // route and key against the version's other operations.
 func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op model.Operation) error {
-	c, err := s.contractOf(ctx, v, op)
+	c, err := adminapi.ContractOf(ctx, s.contracts, v, op)
 	if err != nil {
 		return err
 	}
@@ -163,31 +163,31 @@ func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op mo
 
 // applyOperationMembers applies the members of a PATCH body.
 func applyOperationMembers(op *model.Operation, members map[string]jsontext.Value) error {
-	for _, name := range sortedNames(members) {
+	for _, name := range adminapi.SortedNames(members) {
 		v := members[name]
 		var err error
 		switch name {
 		case "operationKey":
 			var k string
-			if k, err = stringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
+			if k, err = adminapi.StringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
 				err = adminapi.FieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 			}
 			op.OperationKey = k
 		case "restMethod":
 			var m string
-			if m, err = stringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
+			if m, err = adminapi.StringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
 				err = adminapi.FieldError(name, "must be one of GET, POST, PUT, PATCH, DELETE")
 			}
 			op.RestMethod = m
 		case "restPath":
-			op.RestPath, err = stringMember(name, v)
+			op.RestPath, err = adminapi.StringMember(name, v)
 		case "timeoutMs":
-			op.TimeoutMs, err = nullableInt(name, v, 1, 600000)
+			op.TimeoutMs, err = adminapi.NullableInt(name, v, 1, 600000)
 		case "retryCount":
-			op.RetryCount, err = nullableInt(name, v, 0, 10)
+			op.RetryCount, err = adminapi.NullableInt(name, v, 0, 10)
 		case "executionMode":
 			var m string
-			if m, err = stringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
+			if m, err = adminapi.StringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
 				err = adminapi.FieldError(name, "must be sync or async_callback")
 			}
 			op.ExecutionMode = m
@@ -199,24 +199,4 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 		}
 	}
 	return nil
-}
-
-func nullableInt(field string, v jsontext.Value, lo, hi int) (*int, error) {
-	if v.Kind() == 'n' {
-		return nil, nil
-	}
-	n, err := intMember(field, v, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	return &n, nil
-}
-
-func sortedNames(m map[string]jsontext.Value) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }

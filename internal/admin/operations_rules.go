@@ -71,7 +71,7 @@ func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) er
 	}
 	ctx := r.Context()
 	after, err := s.editOperation(r, id, "operation.validation_rules.update", func(op *model.Operation, v model.Version) error {
-		c, err := s.contractOf(ctx, v, *op)
+		c, err := adminapi.ContractOf(ctx, s.contracts, v, *op)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
@@ -104,7 +103,7 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 func (s *server) newService() model.Service {
 	now := s.now().UTC()
 	return model.Service{
-		ServiceID: catalogID(), Direction: model.DirectionPublish, Status: model.ServiceActive,
+		ServiceID: adminapi.NewID(), Direction: model.DirectionPublish, Status: model.ServiceActive,
 		BackendRoutingMode: model.RoutingSingle, BackendHealthCheckMode: model.HealthCheckNone,
 		BackendHealthCheckIntervalSec: model.DefaultHealthCheckIntervalSec, FaultDetailExposureMode: model.FaultDetailSafe,
 		CallbackAuthMode: model.CallbackAuthNone, CreatedAt: now, UpdatedAt: now,
@@ -153,7 +152,7 @@ func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
 
 // getService answers one service.
 func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
-	svc, err := serviceOrNotFound(s.store.Service(r.Context(), r.PathValue("serviceId")))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), r.PathValue("serviceId")))
 	if err != nil {
 		return err
 	}
@@ -207,7 +206,7 @@ func (s *server) changeService(r *http.Request, id, action string, change func(*
 	checks ...func(context.Context, *store.Tx, model.Service) error) error {
 	ctx := r.Context()
 	return s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		before, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err
 		}
@@ -247,7 +246,7 @@ func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err 
 	id := r.PathValue("serviceId")
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		before, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err
 		}
@@ -266,20 +265,6 @@ func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err 
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// serviceOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.
-func serviceOrNotFound(svc model.Service, err error) (model.Service, error) {
-	if errors.Is(err, store.ErrNotFound) {
-		return svc, apierr.New(apierr.AdmNotFound, "service not found")
-	}
-	return svc, err
-}
-
-// callerEmail returns the e-mail of r's caller.
-func callerEmail(r *http.Request) string {
-	c, _ := access.CallerFrom(r.Context())
-	return c.Email
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -38,7 +38,7 @@ func (s *server) applyCallbackSecret(r *http.Request, svc *model.Service, c *cre
 	if c == nil {
 		return nil
 	}
-	now, by := s.now().UTC(), callerEmail(r)
+	now, by := s.now().UTC(), adminapi.CallerEmail(r)
 	if c.Clear {
 		svc.CallbackSecret = model.NewCredential("", now, by)
 		return nil

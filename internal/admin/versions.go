@@ -1,10 +1,8 @@
 package admin
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -70,7 +68,7 @@ var docActivateVersion = adminapi.Doc{
 // listVersions answers the versions of a service, newest first.
 func (s *server) listVersions(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	if _, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId"))); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId"))); err != nil {
 		return err
 	}
 	vs, err := s.store.Versions(ctx, r.PathValue("serviceId"))
@@ -90,7 +88,7 @@ func draftExists(d model.Version) error {
 func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
 	var body createVersionBody
-	if err := decodeOptionalJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeOptionalJSON(w, r, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -127,7 +125,7 @@ func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err erro
 // cloneSource picks the version a new draft is cloned from: the active
 // one, else the newest. 409 when a draft exists, 400 when there is none.
 func cloneSource(ctx context.Context, tx *store.Tx, serviceID string) (model.Version, error) {
-	if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 		return model.Version{}, err
 	}
 	vs, err := tx.Versions(ctx, serviceID)
@@ -207,7 +205,7 @@ func (s *server) planFromImport(ctx context.Context, artifactID, service, port s
 func (s *server) writeDraft(r *http.Request, serviceID string, plan draftPlan, note string, from *string) (draftResult, error) {
 	var res draftResult
 	err := s.store.Transact(r.Context(), func(tx *store.Tx) error {
-		if _, err := serviceOrNotFound(tx.Service(r.Context(), serviceID)); err != nil {
+		if _, err := adminapi.ServiceOrNotFound(tx.Service(r.Context(), serviceID)); err != nil {
 			return err
 		}
 		if d, err := tx.VersionWithStatus(r.Context(), serviceID, model.VersionDraft); err == nil {
@@ -233,9 +231,9 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 		return draftResult{}, err
 	}
 	now := s.now().UTC()
-	v := model.Version{VersionID: catalogID(), ServiceID: serviceID, VersionNumber: n, Status: model.VersionDraft,
+	v := model.Version{VersionID: adminapi.NewID(), ServiceID: serviceID, VersionNumber: n, Status: model.VersionDraft,
 		ArtifactID: plan.artifactID, WSDLService: plan.wsdlService, WSDLPort: plan.wsdlPort, CreatedAt: now,
-		CreatedBy: callerEmail(r), Note: note}
+		CreatedBy: adminapi.CallerEmail(r), Note: note}
 	if err := tx.CreateVersion(ctx, v); err != nil {
 		if errors.Is(err, store.ErrAlreadyExists) {
 			return draftResult{}, apierr.New(apierr.AdmImmutable, "the service already has a draft version")
@@ -244,7 +242,7 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 	}
 	ops := make([]model.Operation, len(plan.ops))
 	for i, op := range plan.ops {
-		op.OperationID, op.VersionID = catalogID(), v.VersionID
+		op.OperationID, op.VersionID = adminapi.NewID(), v.VersionID
 		if err := tx.CreateOperation(ctx, op, i); err != nil {
 			return draftResult{}, err
 		}
@@ -252,7 +250,7 @@ func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx
 		if m.Source == "" {
 			m = catalog.AutoMapping(nil)
 		}
-		m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = catalogID(), op.OperationID, now, callerEmail(r)
+		m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = adminapi.NewID(), op.OperationID, now, adminapi.CallerEmail(r)
 		if _, err := tx.CreateFirstMapping(ctx, m); err != nil {
 			return draftResult{}, err
 		}
@@ -273,11 +271,11 @@ func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err er
 	ctx := r.Context()
 	var res activationResult
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
 		}
-		v, err := versionOf(ctx, tx, serviceID, versionID)
+		v, err := adminapi.VersionOf(ctx, tx, serviceID, versionID)
 		if err != nil {
 			return err
 		}
@@ -337,18 +335,4 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 		map[string]any{"version": beforeVersion, "activeVersionId": before.ActiveVersionID},
 		map[string]any{"version": v, "activeVersionId": svc.ActiveVersionID, "previousActiveVersionId": prev}))
 	return activationResult{Version: v, Service: svc, PreviousVersionID: prev}, err
-}
-
-// decodeOptionalJSON is decodeJSON for bodies that may be absent: an empty
-// body leaves dst unchanged.
-func decodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := adminapi.ReadBody(w, r, adminapi.MaxBodyBytes)
-	if err != nil {
-		return err
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return adminapi.DecodeJSON(w, r, dst)
 }

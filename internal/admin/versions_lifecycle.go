@@ -64,13 +64,13 @@ var docReplacementDraft = adminapi.Doc{
 func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, pathID := r.PathValue("serviceId"), r.PathValue("versionId")
 	var body rollbackBody
-	if err := decodeOptionalJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeOptionalJSON(w, r, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
 	var res activationResult
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err er
 
 // rollbackTarget resolves and checks the target of a rollback.
 func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID string) (model.Version, error) {
-	pathV, err := versionOf(ctx, tx, serviceID, pathID)
+	pathV, err := adminapi.VersionOf(ctx, tx, serviceID, pathID)
 	if err != nil {
 		return model.Version{}, err
 	}
@@ -100,7 +100,7 @@ func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID
 				"with targetVersionId, the path must name the active version; this version is "+pathV.Status).
 				WithDetail("versionStatus", pathV.Status)
 		}
-		if target, err = versionOf(ctx, tx, serviceID, bodyID); err != nil {
+		if target, err = adminapi.VersionOf(ctx, tx, serviceID, bodyID); err != nil {
 			return model.Version{}, adminapi.FieldError("targetVersionId", "no version with this id in the service")
 		}
 	}
@@ -118,11 +118,11 @@ func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID
 // publishReadiness answers the readiness of a version.
 func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	svc, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
 	if err != nil {
 		return err
 	}
-	v, err := versionOf(ctx, s.store, svc.ServiceID, r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, svc.ServiceID, r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *server) newerImport(ctx context.Context, v model.Version) (*model.Artif
 // import.
 func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	oldDefs, err := s.definitions(ctx, v)
+	oldDefs, err := adminapi.Definitions(ctx, s.contracts, v)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, serviceID, versionID)
+	v, err := adminapi.VersionOf(ctx, s.store, serviceID, versionID)
 	if err != nil {
 		return err
 	}

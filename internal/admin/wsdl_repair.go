@@ -217,7 +217,7 @@ func (s *server) remoteLoader(ctx context.Context, checkRemote bool) (xsd.Loader
 	if !checkRemote {
 		return nil, nil
 	}
-	f, err := s.guardedFetcher(ctx)
+	f, err := adminapi.GuardedFetcher(ctx, s.store)
 	if err != nil {
 		return nil, err
 	}

@@ -8,12 +8,10 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/netip"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -33,12 +31,11 @@ import (
 // limits answer 400 S2R-VAL-0400 naming the file, because they describe the
 // submitted contract rather than the request.
 const (
-	maxImportXMLBytes   = 20 << 20
+	maxImportXMLBytes   = adminapi.MaxDocumentBytes
 	maxImportTotalBytes = 50 << 20
 	maxImportFiles      = 500
 	maxImportBodyBytes  = 32 << 20
 	maxFormFieldBytes   = 64 << 10
-	importFetchTimeout  = 30 * time.Second
 )
 
 // rootXMLName is the path given to the root WSDL of a pasted-XML import.
@@ -177,7 +174,7 @@ func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, 
 	if err != nil {
 		return nil, fetchDetailError("url", err)
 	}
-	f, err := s.guardedFetcher(ctx)
+	f, err := adminapi.GuardedFetcher(ctx, s.store)
 	if err != nil {
 		return nil, err
 	}
@@ -189,44 +186,6 @@ func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, 
 		return res.Body, nil
 	}}}
 	return &importSource{kind: model.ArtifactURL, name: fetch.Redact(u), root: u.String(), loader: rec, rec: rec}, nil
-}
-
-// guardedFetcher returns a fetcher with the policy of the current
-// settings: outbound_allowed_cidrs and outbound_denied_cidrs, documents of
-// at most maxImportXMLBytes, importFetchTimeout per document. Its idle
-// connections are closed when ctx (the request's) ends.
-func (s *server) guardedFetcher(ctx context.Context) (*fetch.Fetcher, error) {
-	settings, err := s.store.Settings(ctx)
-	if err != nil {
-		return nil, err
-	}
-	allowed, err := parsePrefixes(settings.OutboundAllowedCIDRs)
-	if err != nil {
-		return nil, err
-	}
-	denied, err := parsePrefixes(settings.OutboundDeniedCIDRs)
-	if err != nil {
-		return nil, err
-	}
-	f := fetch.New(fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied,
-		MaxBytes: maxImportXMLBytes, Timeout: importFetchTimeout})
-	// The fetcher lives as long as the request: its kept-alive
-	// connections (and their goroutines) go with it.
-	context.AfterFunc(ctx, f.CloseIdleConnections)
-	return f, nil
-}
-
-// parsePrefixes parses stored CIDR settings (validated when written).
-func parsePrefixes(list []string) ([]netip.Prefix, error) {
-	out := make([]netip.Prefix, 0, len(list))
-	for _, c := range list {
-		p, err := netip.ParsePrefix(c)
-		if err != nil {
-			return nil, apierr.Wrap(apierr.AdmInternal, err, "a stored outbound CIDR setting does not parse")
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 // uploadForm is a parsed multipart import: the uploaded files in order and
