@@ -8,6 +8,7 @@
 package admin
 
 import (
+	"github.com/s2r-project/s2r/internal/admin/backends"
 	"log/slog"
 	"net/http"
 	"time"
@@ -67,8 +68,8 @@ type server struct {
 	contracts *contracts.Cache
 	// backendHealth reads the runtime's backend health (backend_health.go).
 	backendHealth BackendHealthReader
-	// backends makes the outbound calls of backend tests (Config.BackendClient).
-	backends *upstream.Client
+	// backends serves the backend profile, test, dataset and monitor routes.
+	backends *backends.Handlers
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -99,12 +100,10 @@ func newServer(cfg Config) *server {
 	}
 	s.access.SetDevIdentity(cfg.DevIdentity)
 	s.backendHealth = cfg.BackendHealth
-	s.backends = cfg.BackendClient
-	if s.backends == nil {
-		s.backends = defaultBackendClient
-	}
 	s.extra = cfg.Routes
 	s.contracts = contracts.New(cfg.Store)
+	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets, Logger: log,
+		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -38,7 +38,8 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.importRoutes()...)
 	routes = append(routes, s.catalogRoutes()...)
 	routes = append(routes, s.observeRoutes()...)
-	routes = append(routes, s.backendRoutes()...)
+	routes = append(routes, s.backends.Routes()...)
+	routes = append(routes, s.publishRoutes()...)
 	routes = append(routes, s.gatewayRoutes()...)
 	// Routes of areas kept in their own packages (DESIGN 3): listed here
 	// so they are authorized and documented like every other route.

@@ -51,3 +51,10 @@ func SortedNames(m map[string]jsontext.Value) []string {
 	slices.Sort(names)
 	return names
 }
+
+// CredentialChange is a requested change of one write-only credential
+// member: set to Value, or cleared when Clear (the member was null).
+type CredentialChange struct {
+	Value string
+	Clear bool
+}

@@ -1,10 +1,11 @@
-package admin
+package backends
 
 import (
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -42,7 +43,7 @@ var docTestREST = adminapi.Doc{
 var restMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 
 // testREST calls the REST backend of a consume service.
-func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) testREST(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
 	if err != nil {
@@ -61,7 +62,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 	}
 	body.Method = strings.ToUpper(body.Method)
 	if !slices.Contains(restMethods, body.Method) {
-		return adminapi.FieldError("method", "must be one of "+joinComma(restMethods))
+		return adminapi.FieldError("method", "must be one of "+strings.Join(restMethods, ", "))
 	}
 	target, err := restTarget(p.EndpointURL, body.Path)
 	if err != nil {
@@ -83,7 +84,7 @@ func (s *server) testREST(w http.ResponseWriter, r *http.Request) error {
 	b, err := upstream.Open(s.secrets, p)
 	if err == nil {
 		var resp *upstream.Response
-		resp, err = s.backends.Do(ctx, b, call)
+		resp, err = s.client.Do(ctx, b, call)
 		if err == nil {
 			res = restAnswer(resp)
 		}
@@ -136,7 +137,7 @@ func restAnswer(resp *upstream.Response) callResult {
 	}
 	if resp.StatusCode/100 != 2 {
 		res.Status = model.PreviewStatusFailed
-		res.Error = &callError{Code: apierr.RunBackendFault, Message: "the backend answered HTTP " + itoa(resp.StatusCode)}
+		res.Error = &CallError{Code: apierr.RunBackendFault, Message: "the backend answered HTTP " + strconv.Itoa(resp.StatusCode)}
 	}
 	return res
 }

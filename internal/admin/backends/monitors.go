@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"encoding/json"
@@ -47,7 +47,7 @@ var docPostMonitor = adminapi.Doc{
 }
 
 // getMonitor answers the monitor configuration.
-func (s *server) getMonitor(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) getMonitor(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -63,7 +63,7 @@ func (s *server) getMonitor(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postMonitor replaces the monitor configuration.
-func (s *server) postMonitor(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postMonitor(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	var body monitorBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {

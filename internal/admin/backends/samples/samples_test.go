@@ -10,8 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/s2r-project/s2r/internal/admin/backends/samples"
 	"github.com/s2r-project/s2r/internal/convert"
-	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
 	"github.com/s2r-project/s2r/internal/xmlstream"

@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"context"
@@ -18,11 +18,11 @@ import (
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
-// Step statuses of a connection test.
+// Step statuses of a connection test (ConnectionReport).
 const (
-	stepOK      = "ok"
-	stepFailed  = "failed"
-	stepSkipped = "skipped"
+	StepOK      = "ok"
+	StepFailed  = "failed"
+	StepSkipped = "skipped"
 )
 
 // connectionStep is one step of a connection test.
@@ -38,8 +38,8 @@ type connectionStep struct {
 	Bytes      int      `json:"bytes,omitempty"`
 }
 
-// connectionReport answers :test-connection.
-type connectionReport struct {
+// ConnectionReport answers :test-connection.
+type ConnectionReport struct {
 	ProfileID string           `json:"profileId"`
 	Status    string           `json:"status"`
 	Steps     []connectionStep `json:"steps"`
@@ -51,14 +51,14 @@ var docTestConnection = adminapi.Doc{
 		"certificate, and a WSDL pull of healthCheckUrl or endpointUrl?wsdl through the " +
 		"guarded fetcher (settings outbound_allowed_cidrs / outbound_denied_cidrs). Each step has a status (ok, failed, " +
 		"skipped) and its duration; a down backend answers 200 with failed steps.",
-	Response: connectionReport{},
+	Response: ConnectionReport{},
 }
 
 // dnsTimeout bounds the DNS step.
 const dnsTimeout = 5 * time.Second
 
 // testConnection runs the DNS, TCP and WSDL steps.
-func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) testConnection(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
 	if err != nil {
@@ -69,7 +69,7 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, _ := url.Parse(p.EndpointURL) // validated when written
-	rep := connectionReport{ProfileID: p.ProfileID, Status: stepOK}
+	rep := ConnectionReport{ProfileID: p.ProfileID, Status: StepOK}
 	addrs, dns := dnsStep(ctx, u.Hostname())
 	tcp, conn := tcpStep(ctx, f, addrs, port(u), p)
 	rep.Steps = append(rep.Steps, dns, tcp)
@@ -80,8 +80,8 @@ func (s *server) testConnection(w http.ResponseWriter, r *http.Request) error {
 	}
 	rep.Steps = append(rep.Steps, wsdlStep(ctx, f, p))
 	for _, st := range rep.Steps {
-		if st.Status != stepOK {
-			rep.Status = stepFailed
+		if st.Status != StepOK {
+			rep.Status = StepFailed
 		}
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, rep)
@@ -97,14 +97,14 @@ func dnsStep(ctx context.Context, host string) ([]netip.Addr, connectionStep) {
 	defer cancel()
 	found, err := fetch.Policy{}.Lookup(dctx, host)
 	if err != nil {
-		st.Status, st.DurationMs, st.Message = stepFailed, since(start), "name resolution failed: "+dnsReason(err)
+		st.Status, st.DurationMs, st.Message = StepFailed, since(start), "name resolution failed: "+dnsReason(err)
 		return nil, st
 	}
 	var addrs []netip.Addr
 	for _, a := range found {
 		addrs = append(addrs, a.Unmap())
 	}
-	st.Status, st.DurationMs = stepOK, since(start)
+	st.Status, st.DurationMs = StepOK, since(start)
 	for _, a := range addrs {
 		st.Addresses = append(st.Addresses, a.String())
 	}
@@ -130,7 +130,7 @@ func dnsReason(err error) string {
 func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port string, p model.BackendProfile) (connectionStep, net.Conn) {
 	st := connectionStep{Name: "tcp"}
 	if len(addrs) == 0 {
-		st.Status, st.Message = stepSkipped, "no address to connect to"
+		st.Status, st.Message = StepSkipped, "no address to connect to"
 		return st, nil
 	}
 	var target netip.Addr
@@ -141,7 +141,7 @@ func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port str
 		}
 	}
 	if !target.IsValid() {
-		st.Status, st.Message = stepFailed, "every resolved address is refused by the outbound policy "+
+		st.Status, st.Message = StepFailed, "every resolved address is refused by the outbound policy "+
 			"(settings outbound_allowed_cidrs / outbound_denied_cidrs)"
 		return st, nil
 	}
@@ -151,20 +151,20 @@ func tcpStep(ctx context.Context, f *fetch.Fetcher, addrs []netip.Addr, port str
 	conn, err := d.DialContext(ctx, "tcp", st.Address)
 	st.DurationMs = since(start)
 	if err != nil {
-		st.Status, st.Message = stepFailed, dialReason(err)
+		st.Status, st.Message = StepFailed, dialReason(err)
 		return st, nil
 	}
-	st.Status = stepOK
+	st.Status = StepOK
 	return st, conn
 }
 
 // tlsStep handshakes on conn with the profile's TLS settings (CA, client
 // certificate) and reports the negotiated version and the server
 // certificate; it closes conn.
-func (s *server) tlsStep(ctx context.Context, conn net.Conn, host string, p model.BackendProfile) connectionStep {
+func (s *Handlers) tlsStep(ctx context.Context, conn net.Conn, host string, p model.BackendProfile) connectionStep {
 	st := connectionStep{Name: "tls"}
 	if conn == nil {
-		st.Status, st.Message = stepSkipped, "no TCP connection"
+		st.Status, st.Message = StepSkipped, "no TCP connection"
 		return st
 	}
 	defer conn.Close()
@@ -174,7 +174,7 @@ func (s *server) tlsStep(ctx context.Context, conn net.Conn, host string, p mode
 		conf, err = upstream.TLSConfig(b)
 	}
 	if err != nil {
-		st.Status, st.Message = stepFailed, "TLS settings invalid: client certificate, key or CA"
+		st.Status, st.Message = StepFailed, "TLS settings invalid: client certificate, key or CA"
 		return st
 	}
 	conf.ServerName = host
@@ -185,11 +185,11 @@ func (s *server) tlsStep(ctx context.Context, conn net.Conn, host string, p mode
 	err = tc.HandshakeContext(hctx)
 	st.DurationMs = since(start)
 	if err != nil {
-		st.Status, st.Message = stepFailed, tlsReason(err)
+		st.Status, st.Message = StepFailed, tlsReason(err)
 		return st
 	}
 	cs := tc.ConnectionState()
-	st.Status, st.Message = stepOK, tls.VersionName(cs.Version)
+	st.Status, st.Message = StepOK, tls.VersionName(cs.Version)
 	if len(cs.PeerCertificates) > 0 {
 		c := cs.PeerCertificates[0]
 		st.Message += "; server certificate " + c.Subject.String() + " valid until " + c.NotAfter.UTC().Format(time.RFC3339)
@@ -252,15 +252,15 @@ func wsdlStep(ctx context.Context, f *fetch.Fetcher, p model.BackendProfile) con
 		} else {
 			st.Message = "fetch failed"
 		}
-		st.Status = stepFailed
+		st.Status = StepFailed
 		return st
 	}
 	st.HTTPStatus, st.Bytes = res.StatusCode, len(res.Body)
 	if p.HealthCheckURL == "" && !strings.Contains(string(res.Body), "definitions") {
-		st.Status, st.Message = stepFailed, "the answer is not a WSDL document"
+		st.Status, st.Message = StepFailed, "the answer is not a WSDL document"
 		return st
 	}
-	st.Status = stepOK
+	st.Status = StepOK
 	return st
 }
 

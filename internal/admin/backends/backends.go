@@ -1,9 +1,11 @@
-package admin
+package backends
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -48,7 +50,7 @@ var docDeleteBackendProfile = adminapi.Doc{
 }
 
 // listBackendProfiles answers the profiles of a service.
-func (s *server) listBackendProfiles(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) listBackendProfiles(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -61,7 +63,7 @@ func (s *server) listBackendProfiles(w http.ResponseWriter, r *http.Request) err
 }
 
 // createBackendProfile creates a profile of a service.
-func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) createBackendProfile(w http.ResponseWriter, r *http.Request) error {
 	serviceID := r.PathValue("serviceId")
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
@@ -114,12 +116,12 @@ func (s *server) createBackendProfile(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", Prefix+"/backend-profiles/"+p.ProfileID)
+	w.Header().Set("Location", adminapi.Prefix+"/backend-profiles/"+p.ProfileID)
 	return adminapi.WriteJSON(w, http.StatusCreated, p)
 }
 
 // patchBackendProfile applies a partial update.
-func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) patchBackendProfile(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("profileId")
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
@@ -165,7 +167,7 @@ func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) err
 			return err
 		}
 		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "backend_profile.update", "backend_profile", id,
-			"updated backend profile "+after.Name+" ("+changedNames(sortedProfileChanges(members))+")", before, after))
+			"updated backend profile "+after.Name+" ("+strings.Join(sortedProfileChanges(members), ", ")+")", before, after))
 	})
 	if err != nil {
 		return err
@@ -176,7 +178,7 @@ func (s *server) patchBackendProfile(w http.ResponseWriter, r *http.Request) err
 // clientKeyForCheck returns the mTLS key to check against the certificate:
 // the new key when one is set, else the stored one when the certificate
 // changed, else "" (nothing to check).
-func (s *server) clientKeyForCheck(p model.BackendProfile, edit profileEdit) (string, error) {
+func (s *Handlers) clientKeyForCheck(p model.BackendProfile, edit profileEdit) (string, error) {
 	if c, ok := edit.creds[model.CredClientKeyPEM]; ok {
 		return c.Value, nil
 	}
@@ -195,7 +197,7 @@ func (s *server) clientKeyForCheck(p model.BackendProfile, edit profileEdit) (st
 
 // applyIsDefault makes p the service default (true) or hands the default
 // to the next profile (false, when p was the default).
-func (s *server) applyIsDefault(ctx context.Context, tx *store.Tx, p model.BackendProfile, want *bool) error {
+func (s *Handlers) applyIsDefault(ctx context.Context, tx *store.Tx, p model.BackendProfile, want *bool) error {
 	if want == nil || *want == p.IsDefault {
 		return nil
 	}
@@ -214,7 +216,7 @@ func (s *server) applyIsDefault(ctx context.Context, tx *store.Tx, p model.Backe
 }
 
 // deleteBackendProfile removes a profile, reassigning the default.
-func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *Handlers) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("profileId")
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
@@ -248,7 +250,7 @@ func (s *server) deleteBackendProfile(w http.ResponseWriter, r *http.Request) (e
 	if err != nil {
 		return err
 	}
-	s.backends.Forget(id)
+	s.client.Forget(id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -289,7 +291,7 @@ func freeProfileName(ctx context.Context, tx *store.Tx, serviceID string) (strin
 	}
 	name := "default"
 	for n := 2; taken[name]; n++ {
-		name = "backend-" + itoa(n)
+		name = "backend-" + strconv.Itoa(n)
 	}
 	return name, nil
 }
@@ -297,7 +299,7 @@ func freeProfileName(ctx context.Context, tx *store.Tx, serviceID string) (strin
 // applyCredentials seals the requested credential changes into p. Each
 // change records the caller and time; values are bound to the profile id
 // and field so a ciphertext moved elsewhere does not open.
-func (s *server) applyCredentials(r *http.Request, p *model.BackendProfile, changes map[string]credentialChange) error {
+func (s *Handlers) applyCredentials(r *http.Request, p *model.BackendProfile, changes map[string]adminapi.CredentialChange) error {
 	if len(changes) == 0 {
 		return nil
 	}

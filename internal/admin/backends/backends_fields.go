@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"crypto/tls"
@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -53,17 +54,10 @@ type credentialsBody struct {
 	ClientKeyPEM *string `json:"clientKeyPem,omitempty"`
 }
 
-// credentialChange is a requested change of one credential: set to Value,
-// or cleared when Clear.
-type credentialChange struct {
-	Value string
-	Clear bool
-}
-
 // profileEdit is a decoded create or PATCH body.
 type profileEdit struct {
 	members map[string]jsontext.Value
-	creds   map[string]credentialChange
+	creds   map[string]adminapi.CredentialChange
 	// isDefault is the requested isDefault, nil when absent.
 	isDefault *bool
 }
@@ -89,7 +83,7 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 			return err
 		}
 		if !slices.Contains(model.AuthTypes, t) {
-			return adminapi.FieldError("authType", "must be one of "+joinComma(model.AuthTypes))
+			return adminapi.FieldError("authType", "must be one of "+strings.Join(model.AuthTypes, ", "))
 		}
 		p.AuthType = t
 		return nil
@@ -127,7 +121,7 @@ func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *stri
 			t = strings.TrimSpace(t)
 		}
 		if n := len(t); n < lo || n > hi {
-			return adminapi.FieldError(field, "must be "+itoa(lo)+" to "+itoa(hi)+" bytes")
+			return adminapi.FieldError(field, "must be "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" bytes")
 		}
 		*dst(p) = t
 		return nil
@@ -187,7 +181,7 @@ func checkProfileURL(field, s string) error {
 // decodeProfileEdit splits a decoded body into profile members, the
 // credentials changes and isDefault, rejecting unknown members.
 func decodeProfileEdit(members map[string]jsontext.Value) (profileEdit, error) {
-	e := profileEdit{members: map[string]jsontext.Value{}, creds: map[string]credentialChange{}}
+	e := profileEdit{members: map[string]jsontext.Value{}, creds: map[string]adminapi.CredentialChange{}}
 	for name, v := range members {
 		switch name {
 		case "credentials":
@@ -210,7 +204,7 @@ func decodeProfileEdit(members map[string]jsontext.Value) (profileEdit, error) {
 	return e, nil
 }
 
-func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error {
+func decodeCredentials(v jsontext.Value, out map[string]adminapi.CredentialChange) error {
 	var m map[string]jsontext.Value
 	if v.Kind() != '{' || json.Unmarshal(v, &m) != nil {
 		return adminapi.FieldError("credentials", "must be an object of credential fields")
@@ -218,10 +212,10 @@ func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error 
 	for name, cv := range m {
 		field := "credentials." + name
 		if !slices.Contains(model.CredentialFields, name) {
-			return adminapi.FieldError(field, "unknown credential; use one of "+joinComma(model.CredentialFields))
+			return adminapi.FieldError(field, "unknown credential; use one of "+strings.Join(model.CredentialFields, ", "))
 		}
 		if cv.Kind() == 'n' {
-			out[name] = credentialChange{Clear: true}
+			out[name] = adminapi.CredentialChange{Clear: true}
 			continue
 		}
 		var s string
@@ -229,9 +223,9 @@ func decodeCredentials(v jsontext.Value, out map[string]credentialChange) error 
 			return adminapi.FieldError(field, "must be a string (set) or null (clear)")
 		}
 		if s == "" || len(s) > maxPEMBytes {
-			return adminapi.FieldError(field, "must be 1 to "+itoa(maxPEMBytes)+" bytes; null clears it")
+			return adminapi.FieldError(field, "must be 1 to "+strconv.Itoa(maxPEMBytes)+" bytes; null clears it")
 		}
-		out[name] = credentialChange{Value: s}
+		out[name] = adminapi.CredentialChange{Value: s}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"encoding/json"
@@ -51,7 +51,7 @@ var docDeleteDataset = adminapi.Doc{
 const maxDatasetBytes = 256 << 10
 
 // listDatasets answers the datasets of a service.
-func (s *server) listDatasets(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) listDatasets(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -64,7 +64,7 @@ func (s *server) listDatasets(w http.ResponseWriter, r *http.Request) error {
 }
 
 // createDataset stores a dataset.
-func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *Handlers) createDataset(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
 	var body datasetBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
@@ -103,12 +103,12 @@ func (s *server) createDataset(w http.ResponseWriter, r *http.Request) (err erro
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", Prefix+"/services/"+serviceID+"/test-datasets")
+	w.Header().Set("Location", adminapi.Prefix+"/services/"+serviceID+"/test-datasets")
 	return adminapi.WriteJSON(w, http.StatusCreated, d)
 }
 
 // deleteDataset removes a dataset.
-func (s *server) deleteDataset(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *Handlers) deleteDataset(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("datasetId")
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/s2r-project/s2r/internal/samples"
+	"github.com/s2r-project/s2r/internal/admin/backends/samples"
 	"github.com/s2r-project/s2r/internal/wsdl"
 )
 

@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
@@ -44,13 +45,13 @@ type callResult struct {
 	JSON       json.RawMessage `json:"json,omitempty"`
 	Fault      json.RawMessage `json:"fault,omitempty"`
 	Body       string          `json:"body,omitempty"`
-	Error      *callError      `json:"error,omitempty"`
+	Error      *CallError      `json:"error,omitempty"`
 	Attempts   int             `json:"attempts,omitempty"`
 	latency    time.Duration
 }
 
-// callError is the S2R code a runtime call would have answered.
-type callError struct {
+// CallError is the S2R code a runtime call would have answered.
+type CallError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
@@ -101,7 +102,7 @@ func (c soapCall) envelope() ([]byte, soap.Version, error) {
 
 // send makes the SOAP call and converts the answer; only a payload that
 // does not convert is an error, everything the backend does is a result.
-func (s *server) send(ctx context.Context, c soapCall) (callRequest, callResult, error) {
+func (s *Handlers) send(ctx context.Context, c soapCall) (callRequest, callResult, error) {
 	env, v, err := c.envelope()
 	if err != nil {
 		return callRequest{}, callResult{}, err
@@ -120,7 +121,7 @@ func (s *server) send(ctx context.Context, c soapCall) (callRequest, callResult,
 		Timeout:          callTimeout(c.op.TimeoutMs, c.profile.TimeoutMs, c.settings.DefaultTimeoutMs),
 		Retries:          callRetries(c.op.RetryCount, c.profile.RetryCount, c.settings.DefaultRetryCount),
 		MaxResponseBytes: c.settings.MaxPayloadMB << 20}
-	resp, err := s.backends.Do(ctx, b, call)
+	resp, err := s.client.Do(ctx, b, call)
 	if err != nil {
 		return req, failed(err), nil
 	}
@@ -163,7 +164,7 @@ func failed(err error) callResult {
 	if errors.As(err, &ue) {
 		ae = ue.APIError()
 	}
-	return callResult{Status: model.PreviewStatusFailed, Error: &callError{Code: ae.Code, Message: ae.Message}}
+	return callResult{Status: model.PreviewStatusFailed, Error: &CallError{Code: ae.Code, Message: ae.Message}}
 }
 
 // faultDetailJSON converts a fault detail as the runtime does
@@ -206,19 +207,19 @@ func convertAnswer(contract *xsd.Operation, resp *upstream.Response) callResult 
 		res.Status = model.PreviewStatusFailed
 		code, msg := apierr.RunBadSOAPResponse, "the backend's answer is not a SOAP envelope"
 		if resp.StatusCode/100 != 2 {
-			code, msg = apierr.RunBackendFault, "the backend answered HTTP "+itoa(resp.StatusCode)
+			code, msg = apierr.RunBackendFault, "the backend answered HTTP "+strconv.Itoa(resp.StatusCode)
 		}
-		res.Error = &callError{Code: code, Message: msg}
+		res.Error = &CallError{Code: code, Message: msg}
 		return res
 	}
 	if m.FaultAhead(r) {
 		f, err := m.ReadFault(r)
 		if err != nil {
-			res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: apierr.RunBadSOAPResponse, Message: "the SOAP fault could not be parsed"}
+			res.Status, res.Error = model.PreviewStatusFailed, &CallError{Code: apierr.RunBadSOAPResponse, Message: "the SOAP fault could not be parsed"}
 			return res
 		}
 		res.Status, res.Fault = model.PreviewStatusSOAPFault, f.AppendJSON(nil, faultDetailJSON(contract, f.Detail))
-		res.Error = &callError{Code: apierr.RunBackendFault, Message: "the backend answered a SOAP fault"}
+		res.Error = &CallError{Code: apierr.RunBackendFault, Message: "the backend answered a SOAP fault"}
 		return res
 	}
 	if contract.Output == nil {
@@ -238,12 +239,12 @@ func convertAnswer(contract *xsd.Operation, resp *upstream.Response) callResult 
 		}
 		if err == nil {
 			res.Status, res.JSON = model.PreviewStatusFailed, out
-			res.Error = &callError{Code: apierr.RunBackendFault, Message: "the backend answered HTTP " + itoa(resp.StatusCode)}
+			res.Error = &CallError{Code: apierr.RunBackendFault, Message: "the backend answered HTTP " + strconv.Itoa(resp.StatusCode)}
 			return res
 		}
 	}
 	res.Status = model.PreviewStatusFailed
-	res.Error = &callError{Code: apierr.RunContractDrift, Message: "the backend's answer does not match the contract: " + convertReason(err)}
+	res.Error = &CallError{Code: apierr.RunContractDrift, Message: "the backend's answer does not match the contract: " + convertReason(err)}
 	return res
 }
 

@@ -1,4 +1,4 @@
-package admin
+package backends
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/backends/samples"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
@@ -47,7 +47,7 @@ var docTestPreviews = adminapi.Doc{
 }
 
 // testApplication calls one operation for real and saves the preview.
-func (s *server) testApplication(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) testApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *server) testApplication(w http.ResponseWriter, r *http.Request) error {
 
 // testPayload returns the body's payload (a JSON object) or the named
 // dataset's of the same service.
-func (s *server) testPayload(ctx context.Context, serviceID string, body applicationTestBody) ([]byte, error) {
+func (s *Handlers) testPayload(ctx context.Context, serviceID string, body applicationTestBody) ([]byte, error) {
 	hasPayload := len(body.Payload) > 0 && body.Payload.Kind() != 'n'
 	switch {
 	case hasPayload && body.DatasetID != "":
@@ -101,7 +101,7 @@ func (s *server) testPayload(ctx context.Context, serviceID string, body applica
 
 // profileOperation returns the operation with id when it belongs to a
 // version of the profile's service, with its contract.
-func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, id string) (model.Operation, *xsd.Operation, error) {
+func (s *Handlers) profileOperation(ctx context.Context, p model.BackendProfile, id string) (model.Operation, *xsd.Operation, error) {
 	if id == "" {
 		return model.Operation{}, nil, adminapi.FieldError("operationId", "is required")
 	}
@@ -130,7 +130,7 @@ func (s *server) profileOperation(ctx context.Context, p model.BackendProfile, i
 }
 
 // callAndSave makes the call and saves its preview.
-func (s *server) callAndSave(r *http.Request, c soapCall, kind string) (model.TestPreview, error) {
+func (s *Handlers) callAndSave(r *http.Request, c soapCall, kind string) (model.TestPreview, error) {
 	ctx := r.Context()
 	req, res, err := s.send(ctx, c)
 	if err != nil {
@@ -142,7 +142,7 @@ func (s *server) callAndSave(r *http.Request, c soapCall, kind string) (model.Te
 }
 
 // savePreview stores a preview with its encoded request and response.
-func (s *server) savePreview(ctx context.Context, p model.TestPreview, req, res any) (model.TestPreview, error) {
+func (s *Handlers) savePreview(ctx context.Context, p model.TestPreview, req, res any) (model.TestPreview, error) {
 	var err error
 	if p.Request, err = json.Marshal(req); err != nil {
 		return p, err
@@ -158,7 +158,7 @@ func (s *server) savePreview(ctx context.Context, p model.TestPreview, req, res 
 }
 
 // listTestPreviews answers the saved previews of a profile.
-func (s *server) listTestPreviews(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) listTestPreviews(w http.ResponseWriter, r *http.Request) error {
 	page, err := adminapi.ParsePage(r.URL.Query())
 	if err != nil {
 		return err
@@ -188,11 +188,11 @@ type sampleResult struct {
 	HTTPStatus   int        `json:"httpStatus"`
 	LatencyMs    int64      `json:"latencyMs"`
 	PreviewID    string     `json:"previewId,omitempty"`
-	Error        *callError `json:"error,omitempty"`
+	Error        *CallError `json:"error,omitempty"`
 }
 
-// samplesReport answers :test-generated-samples.
-type samplesReport struct {
+// SamplesReport answers :test-generated-samples.
+type SamplesReport struct {
 	VersionID string         `json:"versionId"`
 	Summary   map[string]int `json:"summary"`
 	Results   []sampleResult `json:"results"`
@@ -205,11 +205,11 @@ var docTestSamples = adminapi.Doc{
 		"at a time, results in operation order. Each call's " +
 		"preview is saved; the answer has per-operation results and a summary (total, succeeded, failed, soap_fault).",
 	Request:  samplesBody{},
-	Response: samplesReport{},
+	Response: SamplesReport{},
 }
 
 // testGeneratedSamples runs generated requests against the backend.
-func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) testGeneratedSamples(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p, err := profileOrNotFound(s.store.BackendProfile(ctx, r.PathValue("profileId")))
 	if err != nil {
@@ -223,7 +223,7 @@ func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	rep := samplesReport{VersionID: versionID, Results: []sampleResult{},
+	rep := SamplesReport{VersionID: versionID, Results: []sampleResult{},
 		Summary: map[string]int{"total": len(calls), model.PreviewStatusSucceeded: 0, model.PreviewStatusFailed: 0,
 			model.PreviewStatusSOAPFault: 0}}
 	results := make([]sampleResult, len(calls))
@@ -249,12 +249,12 @@ func (s *server) testGeneratedSamples(w http.ResponseWriter, r *http.Request) er
 const sampleParallelism = 4
 
 // sampleCall makes one generated-sample call and summarizes it.
-func (s *server) sampleCall(r *http.Request, c soapCall) sampleResult {
+func (s *Handlers) sampleCall(r *http.Request, c soapCall) sampleResult {
 	res := sampleResult{OperationID: c.op.OperationID, OperationKey: c.op.OperationKey}
 	preview, err := s.callAndSave(r, c, model.PreviewGeneratedSample)
 	if err != nil {
 		e := apierr.Resolve(err, apierr.AdmInternal)
-		res.Status, res.Error = model.PreviewStatusFailed, &callError{Code: e.Code, Message: e.Message}
+		res.Status, res.Error = model.PreviewStatusFailed, &CallError{Code: e.Code, Message: e.Message}
 		return res
 	}
 	res.Status, res.HTTPStatus, res.LatencyMs, res.PreviewID = preview.Status, preview.HTTPStatus, preview.LatencyMs, preview.PreviewID
@@ -266,7 +266,7 @@ func (s *server) sampleCall(r *http.Request, c soapCall) sampleResult {
 }
 
 // sampleCalls returns the calls of a samples run with generated payloads.
-func (s *server) sampleCalls(ctx context.Context, p model.BackendProfile, body samplesBody) ([]soapCall, string, error) {
+func (s *Handlers) sampleCalls(ctx context.Context, p model.BackendProfile, body samplesBody) ([]soapCall, string, error) {
 	settings, err := s.store.Settings(ctx)
 	if err != nil {
 		return nil, "", err
@@ -310,7 +310,7 @@ func (s *server) sampleCalls(ctx context.Context, p model.BackendProfile, body s
 
 // sampleVersion is the named version of the service, else its active
 // version, else its draft.
-func (s *server) sampleVersion(ctx context.Context, serviceID, versionID string) (model.Version, error) {
+func (s *Handlers) sampleVersion(ctx context.Context, serviceID, versionID string) (model.Version, error) {
 	if versionID != "" {
 		v, err := adminapi.VersionOf(ctx, s.store, serviceID, versionID)
 		if err != nil {
