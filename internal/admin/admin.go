@@ -102,7 +102,7 @@ func newServer(cfg Config) *server {
 	s.backendHealth = cfg.BackendHealth
 	s.extra = cfg.Routes
 	s.contracts = contracts.New(cfg.Store)
-	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets, Logger: log,
+	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)

@@ -6,7 +6,6 @@
 package backends
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
@@ -20,7 +19,6 @@ import (
 type Config struct {
 	Store   *store.Store
 	Secrets *secret.Box // encrypts profile credentials
-	Logger  *slog.Logger
 	// Client makes the outbound calls of backend tests (the runtime's,
 	// whose connections follow the backend policy); nil uses a client of
 	// the package's own.
@@ -34,7 +32,6 @@ type Config struct {
 type Handlers struct {
 	store     *store.Store
 	secrets   *secret.Box
-	log       *slog.Logger
 	client    *upstream.Client
 	contracts *contracts.Cache
 	now       func() time.Time
@@ -42,11 +39,7 @@ type Handlers struct {
 
 // New returns the backend handlers of cfg.
 func New(cfg Config) *Handlers {
-	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, log: cfg.Logger, client: cfg.Client,
-		contracts: cfg.Contracts, now: cfg.Now}
-	if h.log == nil {
-		h.log = slog.Default()
-	}
+	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, client: cfg.Client, contracts: cfg.Contracts, now: cfg.Now}
 	if h.client == nil {
 		h.client = defaultBackendClient
 	}
