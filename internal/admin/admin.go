@@ -8,12 +8,13 @@
 package admin
 
 import (
-	"github.com/s2r-project/s2r/internal/admin/backends"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/admin/backends"
+	"github.com/s2r-project/s2r/internal/admin/onboarding"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/contracts"
@@ -70,6 +71,8 @@ type server struct {
 	backendHealth BackendHealthReader
 	// backends serves the backend profile, test, dataset and monitor routes.
 	backends *backends.Handlers
+	// onboarding serves the WSDL import, autopilot and repair routes.
+	onboarding *onboarding.Handlers
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -104,6 +107,7 @@ func newServer(cfg Config) *server {
 	s.contracts = contracts.New(cfg.Store)
 	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
+	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -169,7 +170,7 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 		switch name {
 		case "operationKey":
 			var k string
-			if k, err = adminapi.StringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
+			if k, err = adminapi.StringMember(name, v); err == nil && !drafts.KeyPattern.MatchString(k) {
 				err = adminapi.FieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 			}
 			op.OperationKey = k

@@ -35,7 +35,7 @@ func (s *server) routeTable() []route {
 
 		{Method: "GET", Path: "/audit-events", Role: model.RoleReader, Handle: s.getAuditEvents, Doc: docGetAuditEvents},
 	}
-	routes = append(routes, s.importRoutes()...)
+	routes = append(routes, s.onboarding.Routes()...)
 	routes = append(routes, s.catalogRoutes()...)
 	routes = append(routes, s.observeRoutes()...)
 	routes = append(routes, s.backends.Routes()...)

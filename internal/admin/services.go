@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
@@ -63,7 +64,7 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
-	svc := s.newService()
+	svc := drafts.NewService(s.now())
 	secret, err := takeCallbackSecret(members)
 	if err != nil {
 		return err
@@ -87,7 +88,7 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 	}
 	err = s.store.ChangeConfig(r.Context(), func(tx *store.Tx) error {
 		if err := tx.CreateService(r.Context(), svc); err != nil {
-			return serviceConflict(err)
+			return drafts.ServiceConflict(err)
 		}
 		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
 			"created service "+svc.Direction+"/"+svc.Environment+"/"+svc.ServiceKey, nil, svc))
@@ -97,26 +98,6 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Location", Prefix+"/services/"+svc.ServiceID)
 	return adminapi.WriteJSON(w, http.StatusCreated, svc)
-}
-
-// newService returns a service with a fresh id and every default.
-func (s *server) newService() model.Service {
-	now := s.now().UTC()
-	return model.Service{
-		ServiceID: adminapi.NewID(), Direction: model.DirectionPublish, Status: model.ServiceActive,
-		BackendRoutingMode: model.RoutingSingle, BackendHealthCheckMode: model.HealthCheckNone,
-		BackendHealthCheckIntervalSec: model.DefaultHealthCheckIntervalSec, FaultDetailExposureMode: model.FaultDetailSafe,
-		CallbackAuthMode: model.CallbackAuthNone, CreatedAt: now, UpdatedAt: now,
-	}
-}
-
-// serviceConflict maps a duplicate route key to 409 S2R-ADM-0409.
-func serviceConflict(err error) error {
-	if errors.Is(err, store.ErrAlreadyExists) {
-		return apierr.Wrap(apierr.AdmAlreadyExists, err, "a service with this direction, environment and serviceKey already exists").
-			WithDetail("field", "serviceKey")
-	}
-	return err
 }
 
 // listServices answers a page of services.

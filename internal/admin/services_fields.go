@@ -8,13 +8,10 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
-
-// serviceKeyPattern is the form of serviceKey and environment: they are
-// URL path segments of the runtime.
-var serviceKeyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
 // serviceBody documents the body of POST /services and PATCH
 // /services/{serviceId}; the handlers decode members one by one, so that
@@ -144,7 +141,7 @@ func keyField(field string, dst func(*model.Service) *string) func(*model.Servic
 		if err != nil {
 			return err
 		}
-		if !serviceKeyPattern.MatchString(k) {
+		if !drafts.KeyPattern.MatchString(k) {
 			return adminapi.FieldError(field, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 		}
 		*dst(s) = k

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -126,7 +127,7 @@ func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rep, err := s.readinessOf(ctx, s.store, svc, v)
+	rep, err := drafts.Readiness(ctx, s.contracts, s.store, svc, v)
 	if err != nil {
 		return err
 	}
@@ -227,7 +228,7 @@ func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request
 // key and rules of v's operations into the plan's operations of the same
 // SOAP name, and their manual mappings when those still fit the new
 // contract.
-func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftPlan) error {
+func (s *server) keepSettings(ctx context.Context, v model.Version, plan *drafts.Plan) error {
 	old, err := s.store.Operations(ctx, v.VersionID)
 	if err != nil {
 		return err
@@ -240,13 +241,13 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 	for _, op := range old {
 		byName[op.SOAPOperationName] = op
 	}
-	newDefs, err := s.contracts.Definitions(ctx, *plan.artifactID)
+	newDefs, err := s.contracts.Definitions(ctx, *plan.ArtifactID)
 	if err != nil {
 		return err
 	}
-	kept := make([]bool, len(plan.ops))
+	kept := make([]bool, len(plan.Ops))
 	taken := map[string]bool{}
-	for i, op := range plan.ops {
+	for i, op := range plan.Ops {
 		prev, ok := byName[op.SOAPOperationName]
 		if !ok {
 			continue
@@ -255,16 +256,16 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 		op.OperationKey, op.RestMethod, op.RestPath = prev.OperationKey, prev.RestMethod, prev.RestPath
 		op.TimeoutMs, op.RetryCount, op.ExecutionMode = prev.TimeoutMs, prev.RetryCount, prev.ExecutionMode
 		op.ValidationRules, op.TransformRules = prev.ValidationRules, prev.TransformRules
-		plan.ops[i] = op
+		plan.Ops[i] = op
 		if m, ok := maps[prev.OperationID]; ok && m.Source == model.MappingManual {
-			c := catalog.Contract(newDefs, plan.wsdlService, plan.wsdlPort, op)
+			c := catalog.Contract(newDefs, plan.WSDLService, plan.WSDLPort, op)
 			if len(catalog.CheckMapping(c, m)) == 0 {
-				plan.maps[i] = m
+				plan.Maps[i] = m
 			}
 		}
 	}
 	// New operations give way to the keys the kept ones had.
-	for i, op := range plan.ops {
+	for i, op := range plan.Ops {
 		if kept[i] || !taken[op.OperationKey] {
 			taken[op.OperationKey] = true
 			continue
@@ -274,7 +275,7 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 			key = op.OperationKey + "-" + itoa(n)
 		}
 		taken[key] = true
-		plan.ops[i].OperationKey, plan.ops[i].RestPath = key, "/"+key
+		plan.Ops[i].OperationKey, plan.Ops[i].RestPath = key, "/"+key
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"errors"
@@ -96,7 +96,7 @@ func zipError(name string, err error) *apierr.Error {
 	switch {
 	case errors.Is(err, zipset.ErrLimit):
 		return importDetailError(name, 0, "ZIP over the limits ("+strconv.Itoa(maxImportFiles)+" files, "+
-			importLimitMB(maxImportTotalBytes)+" MB inflated, "+importLimitMB(maxImportXMLBytes)+" MB per file): "+err.Error())
+			importLimitMB(maxImportTotalBytes)+" MB inflated, "+importLimitMB(MaxImportXMLBytes)+" MB per file): "+err.Error())
 	case errors.Is(err, zipset.ErrArchive):
 		return importDetailError(name, 0, "not a readable ZIP archive")
 	}

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"net/http"
@@ -10,8 +10,8 @@ import (
 // importRoutes lists the WSDL import, autopilot and repair routes
 // (SPEC 4.8, DESIGN 8). Imports are operator changes; reading an artifact
 // is a reader's.
-func (s *server) importRoutes() []route {
-	return []route{
+func (s *Handlers) Routes() []adminapi.Route {
+	return []adminapi.Route{
 		{Method: "POST", Path: "/wsdl/import", Role: model.RoleOperator, Handle: s.postImport, Doc: docPostImport, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
 		{Method: "POST", Path: "/wsdl/import-url", Role: model.RoleOperator, Handle: s.postImportURL, Doc: docPostImportURL, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
 		{Method: "POST", Path: "/wsdl/import-xml", Role: model.RoleOperator, Handle: s.postImportXML, Doc: docPostImportXML, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
@@ -59,7 +59,7 @@ var docPostImport = adminapi.Doc{
 		"before anything is stored; a contract that cannot be imported answers 400 S2R-VAL-0400 with details {file, line, reason}. " +
 		"Limits: 20 MB per document, ZIP 500 files and 50 MB inflated, body 32 MB (413 S2R-ADM-0413).",
 	Form:     importUploadBody{},
-	Response: artifactView{},
+	Response: ArtifactView{},
 	Status:   http.StatusCreated,
 	Errors:   importErrors,
 }
@@ -68,7 +68,7 @@ var docPostImportURL = adminapi.Doc{
 	Summary: "Import the WSDL at an http(s) URL, and its relative and remote imports, through the guarded fetcher " +
 		"(loopback, link-local and metadata addresses refused unless in outbound_allowed_cidrs; outbound_denied_cidrs always refused).",
 	Request:  importURLBody{},
-	Response: artifactView{},
+	Response: ArtifactView{},
 	Status:   http.StatusCreated,
 	Errors:   importErrors,
 }
@@ -76,7 +76,7 @@ var docPostImportURL = adminapi.Doc{
 var docPostImportXML = adminapi.Doc{
 	Summary:  "Import pasted WSDL XML (stored as root.wsdl) with optional further files keyed by the relative path its imports use.",
 	Request:  importXMLBody{},
-	Response: artifactView{},
+	Response: ArtifactView{},
 	Status:   http.StatusCreated,
 	Errors:   importErrors,
 }
@@ -84,7 +84,7 @@ var docPostImportXML = adminapi.Doc{
 var docGetImport = adminapi.Doc{
 	Summary:  "A stored WSDL import artifact: files (paths, sizes, SHA-256; texts with includeFiles=true), services, ports and operations.",
 	Query:    []adminapi.Param{{Name: "includeFiles", Type: "string", Description: "true to include every file's text"}},
-	Response: artifactView{},
+	Response: ArtifactView{},
 	Errors:   []int{http.StatusNotFound},
 }
 
@@ -94,7 +94,7 @@ const repairInputDoc = " Body: JSON {xml, files, checkRemote} or multipart/form-
 var docNamespaceRepairPreview = adminapi.Doc{
 	Summary:  "Preview namespace auto-repairs: every prefix used without declaration, where it is first used, and the declaration proposed." + repairInputDoc,
 	Request:  repairBody{},
-	Response: namespaceRepairPreview{},
+	Response: NamespaceRepairPreview{},
 	Errors:   importErrors,
 	Form:     repairForm{},
 }
@@ -103,7 +103,7 @@ var docExternalReferencePreview = adminapi.Doc{
 	Summary: "Health of every wsdl:import, xs:import and xs:include: resolved from the files, builtin well-known schema, " +
 		"remote_reachable, remote_unreachable, remote_not_checked, missing or namespace_only." + repairInputDoc,
 	Request:  repairBody{},
-	Response: referenceReport{},
+	Response: ReferenceReport{},
 	Errors:   importErrors,
 	Form:     repairForm{},
 }
@@ -112,7 +112,7 @@ var docRepairReport = adminapi.Doc{
 	Summary: "Combined diagnostics: namespace repairs, reference health, the import error before and after repair, warnings " +
 		"and status IMPORTABLE, IMPORTABLE_AFTER_REPAIR or NOT_IMPORTABLE." + repairInputDoc,
 	Request:  repairBody{},
-	Response: repairReport{},
+	Response: RepairReport{},
 	Errors:   importErrors,
 	Form:     repairForm{},
 }
@@ -138,7 +138,7 @@ var autopilotErrors = []int{http.StatusBadRequest, http.StatusNotFound, http.Sta
 var docAutopilotXML = adminapi.Doc{
 	Summary:  "Autopilot (DESIGN 8): import pasted WSDL XML and its files and draft a service from it." + autopilotDoc,
 	Request:  autopilotXMLBody{},
-	Response: autopilotResult{},
+	Response: AutopilotResult{},
 	Status:   http.StatusCreated,
 	Errors:   autopilotErrors,
 }
@@ -146,7 +146,7 @@ var docAutopilotXML = adminapi.Doc{
 var docAutopilotUpload = adminapi.Doc{
 	Summary:  "Autopilot of a WSDL or ZIP uploaded as multipart/form-data field file, with the other fields as form fields." + autopilotDoc,
 	Form:     autopilotFormBody{},
-	Response: autopilotResult{},
+	Response: AutopilotResult{},
 	Status:   http.StatusCreated,
 	Errors:   autopilotErrors,
 }
@@ -154,7 +154,7 @@ var docAutopilotUpload = adminapi.Doc{
 var docAutopilotURL = adminapi.Doc{
 	Summary:  "Autopilot of the WSDL at a URL, fetched with its imports through the guarded fetcher." + autopilotDoc,
 	Request:  autopilotURLBody{},
-	Response: autopilotResult{},
+	Response: AutopilotResult{},
 	Status:   http.StatusCreated,
 	Errors:   autopilotErrors,
 }
@@ -162,7 +162,7 @@ var docAutopilotURL = adminapi.Doc{
 var docAutopilotArtifact = adminapi.Doc{
 	Summary:  "Autopilot of a stored WSDL import." + autopilotDoc,
 	Request:  autopilotArtifactBody{},
-	Response: autopilotResult{},
+	Response: AutopilotResult{},
 	Status:   http.StatusCreated,
 	Errors:   autopilotErrors,
 }
@@ -170,7 +170,7 @@ var docAutopilotArtifact = adminapi.Doc{
 var docGenerateService = adminapi.Doc{
 	Summary:  "Generate a draft service, version, operations, auto mappings and a backend profile from a stored import (same as its autopilot)." + autopilotDoc,
 	Request:  autopilotArtifactBody{},
-	Response: autopilotResult{},
+	Response: AutopilotResult{},
 	Status:   http.StatusCreated,
 	Errors:   autopilotErrors,
 }
@@ -181,7 +181,7 @@ const batchDoc = " Each item runs in its own transaction; the answer is 200 with
 var docAutopilotURLs = adminapi.Doc{
 	Summary:  "Batch autopilot of URLs: items are autopilotURLBody objects." + batchDoc,
 	Request:  autopilotURLBatch{},
-	Response: batchResult{},
+	Response: BatchResult{},
 	Errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
 }
 
@@ -189,7 +189,7 @@ var docAutopilotFiles = adminapi.Doc{
 	Summary: "Batch autopilot of files: multipart/form-data with several file parts (WSDL or ZIP each) and the shared " +
 		"autopilot fields (serviceKey and rootPath only with one file), or JSON items with xml and files." + batchDoc,
 	Request:  autopilotXMLBatch{},
-	Response: batchResult{},
+	Response: BatchResult{},
 	Errors:   []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
 	Form:     batchFilesForm{},
 }

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"net/http"
@@ -14,7 +14,7 @@ import (
 // authType none, transport defaults; it becomes the service's default
 // backend profile. Credentials, if the backend needs them, are set later
 // with PATCH /backend-profiles/{profileId}.
-func (s *server) createImportBackendProfile(r *http.Request, tx *store.Tx, svc model.Service, backendURL string) (model.BackendProfile, error) {
+func (s *Handlers) createImportBackendProfile(r *http.Request, tx *store.Tx, svc model.Service, backendURL string) (model.BackendProfile, error) {
 	ctx := r.Context()
 	now := s.now().UTC()
 	p := model.BackendProfile{ProfileID: adminapi.NewID(), ServiceID: svc.ServiceID, Name: "default", EndpointURL: backendURL,

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"context"
@@ -81,8 +81,8 @@ type namespaceRepair struct {
 	Declaration string `json:"declaration"`
 }
 
-// namespaceRepairPreview answers POST /wsdl/namespace-repair-preview.
-type namespaceRepairPreview struct {
+// NamespaceRepairPreview answers POST /wsdl/namespace-repair-preview.
+type NamespaceRepairPreview struct {
 	Repairs []namespaceRepair      `json:"repairs"`
 	Summary namespaceRepairSummary `json:"summary"`
 }
@@ -96,12 +96,12 @@ type namespaceRepairSummary struct {
 }
 
 // previewNamespaces runs the namespace repair over files.
-func previewNamespaces(files map[string][]byte) (namespaceRepairPreview, map[string][]byte, error) {
+func previewNamespaces(files map[string][]byte) (NamespaceRepairPreview, map[string][]byte, error) {
 	report, repaired, err := wsdl.RepairNamespaces(files)
 	if err != nil {
-		return namespaceRepairPreview{}, nil, importError(err)
+		return NamespaceRepairPreview{}, nil, importError(err)
 	}
-	out := namespaceRepairPreview{Repairs: []namespaceRepair{}}
+	out := NamespaceRepairPreview{Repairs: []namespaceRepair{}}
 	affected := map[string]bool{}
 	for _, rp := range report.Repairs {
 		nr := namespaceRepair{File: rp.File, Line: rp.Line, Prefix: rp.Prefix, ProposedNamespace: rp.URI, Source: rp.Source}
@@ -120,7 +120,7 @@ func previewNamespaces(files map[string][]byte) (namespaceRepairPreview, map[str
 
 // postNamespaceRepairPreview lists undeclared prefixes and the proposed
 // declarations, without storing anything.
-func (s *server) postNamespaceRepairPreview(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postNamespaceRepairPreview(w http.ResponseWriter, r *http.Request) error {
 	in, err := readRepairInput(w, r)
 	if err != nil {
 		return err
@@ -134,12 +134,12 @@ func (s *server) postNamespaceRepairPreview(w http.ResponseWriter, r *http.Reque
 
 // Reference health statuses of the external-reference preview.
 const (
-	refResolved        = "resolved"           // found in the submitted files
-	refBuiltin         = "builtin"            // a well-known schema s2r carries
-	refRemoteReachable = "remote_reachable"   // fetched (checkRemote)
-	refRemoteFailed    = "remote_unreachable" // fetch failed (checkRemote)
-	refRemoteUnchecked = "remote_not_checked" // remote, checkRemote not set
-	refMissing         = "missing"            // a relative location not in the files
+	RefResolved        = "resolved"           // found in the submitted files
+	RefBuiltin         = "builtin"            // a well-known schema s2r carries
+	RefRemoteReachable = "remote_reachable"   // fetched (checkRemote)
+	RefRemoteFailed    = "remote_unreachable" // fetch failed (checkRemote)
+	RefRemoteUnchecked = "remote_not_checked" // remote, checkRemote not set
+	RefMissing         = "missing"            // a relative location not in the files
 	refNamespaceOnly   = "namespace_only"     // xs:import without schemaLocation
 )
 
@@ -155,25 +155,25 @@ type referenceView struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// referenceReport answers POST /wsdl/external-reference-preview.
-type referenceReport struct {
+// ReferenceReport answers POST /wsdl/external-reference-preview.
+type ReferenceReport struct {
 	References []referenceView `json:"references"`
 	Summary    map[string]int  `json:"summary"`
 }
 
 // references walks every reference of the input and rates its health.
 // remote, when not nil, serves http(s) locations.
-func references(ctx context.Context, in *repairInput, files map[string][]byte, remote xsd.Loader) (referenceReport, error) {
+func references(ctx context.Context, in *repairInput, files map[string][]byte, remote xsd.Loader) (ReferenceReport, error) {
 	loader := xsd.Loaders{xsd.FileSet(files)}
 	if remote != nil {
 		loader = append(loader, remote)
 	}
 	refs, err := wsdl.References(ctx, loader, in.src.root)
 	if err != nil {
-		return referenceReport{}, importError(err)
+		return ReferenceReport{}, importError(err)
 	}
-	out := referenceReport{References: []referenceView{}, Summary: map[string]int{"total": len(refs)}}
-	for _, st := range []string{refResolved, refBuiltin, refRemoteReachable, refRemoteFailed, refRemoteUnchecked, refMissing, refNamespaceOnly} {
+	out := ReferenceReport{References: []referenceView{}, Summary: map[string]int{"total": len(refs)}}
+	for _, st := range []string{RefResolved, RefBuiltin, RefRemoteReachable, RefRemoteFailed, RefRemoteUnchecked, RefMissing, refNamespaceOnly} {
 		out.Summary[st] = 0
 	}
 	for _, ref := range refs {
@@ -193,19 +193,19 @@ func referenceStatus(ref wsdl.Reference, checked bool) string {
 	remote := isRemote(ref.Resolved)
 	switch {
 	case ref.Builtin:
-		return refBuiltin
+		return RefBuiltin
 	case ref.Error != "" && remote && checked:
-		return refRemoteFailed
+		return RefRemoteFailed
 	case ref.Error != "" && remote:
-		return refRemoteUnchecked
+		return RefRemoteUnchecked
 	case ref.Error != "":
-		return refMissing
+		return RefMissing
 	case ref.Location == "":
 		return refNamespaceOnly
 	case remote:
-		return refRemoteReachable
+		return RefRemoteReachable
 	}
-	return refResolved
+	return RefResolved
 }
 
 func isRemote(loc string) bool {
@@ -213,7 +213,7 @@ func isRemote(loc string) bool {
 }
 
 // remoteLoader returns the guarded URL loader when checkRemote is set.
-func (s *server) remoteLoader(ctx context.Context, checkRemote bool) (xsd.Loader, error) {
+func (s *Handlers) remoteLoader(ctx context.Context, checkRemote bool) (xsd.Loader, error) {
 	if !checkRemote {
 		return nil, nil
 	}
@@ -231,7 +231,7 @@ func (s *server) remoteLoader(ctx context.Context, checkRemote bool) (xsd.Loader
 }
 
 // postExternalReferencePreview lists every reference with its health.
-func (s *server) postExternalReferencePreview(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postExternalReferencePreview(w http.ResponseWriter, r *http.Request) error {
 	in, err := readRepairInput(w, r)
 	if err != nil {
 		return err
@@ -249,7 +249,7 @@ func (s *server) postExternalReferencePreview(w http.ResponseWriter, r *http.Req
 
 // Repair report statuses.
 const (
-	repairImportable    = "IMPORTABLE"
+	RepairImportable    = "IMPORTABLE"
 	repairAfterRepair   = "IMPORTABLE_AFTER_REPAIR"
 	repairNotImportable = "NOT_IMPORTABLE"
 )
@@ -261,12 +261,12 @@ type importProblem struct {
 	Reason string `json:"reason"`
 }
 
-// repairReport answers POST /wsdl/repair-report.
-type repairReport struct {
+// RepairReport answers POST /wsdl/repair-report.
+type RepairReport struct {
 	Status                 string                 `json:"status"`
 	RootPath               string                 `json:"rootPath"`
-	NamespaceRepairs       namespaceRepairPreview `json:"namespaceRepairs"`
-	References             referenceReport        `json:"references"`
+	NamespaceRepairs       NamespaceRepairPreview `json:"namespaceRepairs"`
+	References             ReferenceReport        `json:"references"`
 	ImportError            *importProblem         `json:"importError"`
 	ImportErrorAfterRepair *importProblem         `json:"importErrorAfterRepair"`
 	Warnings               []string               `json:"warnings"`
@@ -276,7 +276,7 @@ type repairReport struct {
 
 // postRepairReport combines the namespace repairs, the reference health,
 // the import result before and after repair, and the import warnings.
-func (s *server) postRepairReport(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postRepairReport(w http.ResponseWriter, r *http.Request) error {
 	in, err := readRepairInput(w, r)
 	if err != nil {
 		return err
@@ -286,7 +286,7 @@ func (s *server) postRepairReport(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rep := repairReport{RootPath: in.src.root, Warnings: []string{}, SuggestedActions: []string{}}
+	rep := RepairReport{RootPath: in.src.root, Warnings: []string{}, SuggestedActions: []string{}}
 	var repaired map[string][]byte
 	if rep.NamespaceRepairs, repaired, err = previewNamespaces(in.src.files); err != nil {
 		return err
@@ -295,7 +295,7 @@ func (s *server) postRepairReport(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	defs, problem := tryImport(ctx, in.src.files, in.src.root, remote)
-	rep.Status, rep.ImportError = repairImportable, problem
+	rep.Status, rep.ImportError = RepairImportable, problem
 	if problem != nil {
 		defs, rep.ImportErrorAfterRepair = tryImport(ctx, repaired, in.src.root, remote)
 		rep.Status = repairAfterRepair
@@ -318,7 +318,7 @@ func tryImport(ctx context.Context, files map[string][]byte, root string, remote
 	if remote != nil {
 		loader = append(loader, remote)
 	}
-	defs, err := wsdl.Parse(ctx, loader, root, xmlstream.Limits{MaxSize: maxImportXMLBytes})
+	defs, err := wsdl.Parse(ctx, loader, root, xmlstream.Limits{MaxSize: MaxImportXMLBytes})
 	if err == nil {
 		return defs, nil
 	}
@@ -329,7 +329,7 @@ func tryImport(ctx context.Context, files map[string][]byte, root string, remote
 }
 
 // repairActions suggests what to do next.
-func repairActions(rep repairReport) []string {
+func repairActions(rep RepairReport) []string {
 	var out []string
 	if rep.NamespaceRepairs.Summary.UndeclaredPrefixes > 0 {
 		out = append(out, "download the repair package (POST /wsdl/repair-package) to get the files with the proposed namespace declarations")
@@ -337,16 +337,16 @@ func repairActions(rep repairReport) []string {
 	if n := rep.NamespaceRepairs.Summary.Unresolved; n > 0 {
 		out = append(out, "declare the "+strconv.Itoa(n)+" prefix(es) without a proposal by hand")
 	}
-	if rep.References.Summary[refMissing] > 0 {
+	if rep.References.Summary[RefMissing] > 0 {
 		out = append(out, "add the missing referenced files at the paths the WSDL uses")
 	}
-	if rep.References.Summary[refRemoteUnchecked] > 0 {
+	if rep.References.Summary[RefRemoteUnchecked] > 0 {
 		out = append(out, "set checkRemote to fetch remote references, or include them in a ZIP")
 	}
-	if rep.References.Summary[refRemoteFailed] > 0 {
+	if rep.References.Summary[RefRemoteFailed] > 0 {
 		out = append(out, "make the unreachable remote references available, or include them in a ZIP")
 	}
-	if rep.Status == repairImportable && len(out) == 0 {
+	if rep.Status == RepairImportable && len(out) == 0 {
 		out = append(out, "import it (POST /wsdl/import-xml:autopilot)")
 	}
 	return out

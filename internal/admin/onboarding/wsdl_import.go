@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ type importUploadBody struct {
 }
 
 // postImport imports an uploaded WSDL, or a ZIP of a WSDL and its XSDs.
-func (s *server) postImport(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postImport(w http.ResponseWriter, r *http.Request) error {
 	form, err := readUploadForm(w, r, []string{"rootPath"}, 1)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func (s *server) postImport(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postImportURL imports the WSDL at a URL through the guarded fetcher.
-func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postImportURL(w http.ResponseWriter, r *http.Request) error {
 	var body importURLBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -57,7 +57,7 @@ func (s *server) postImportURL(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postImportXML imports pasted XML with optional further files.
-func (s *server) postImportXML(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postImportXML(w http.ResponseWriter, r *http.Request) error {
 	var body importXMLBody
 	if err := decodeImportJSON(w, r, &body); err != nil {
 		return err
@@ -70,7 +70,7 @@ func (s *server) postImportXML(w http.ResponseWriter, r *http.Request) error {
 }
 
 // importAndAnswer parses, stores and answers 201 with the preview.
-func (s *server) importAndAnswer(w http.ResponseWriter, r *http.Request, src *importSource) error {
+func (s *Handlers) importAndAnswer(w http.ResponseWriter, r *http.Request, src *importSource) error {
 	p, err := s.parseSource(r.Context(), src)
 	if err != nil {
 		return err
@@ -78,13 +78,13 @@ func (s *server) importAndAnswer(w http.ResponseWriter, r *http.Request, src *im
 	if err := s.persistImport(r, p); err != nil {
 		return err
 	}
-	w.Header().Set("Location", Prefix+"/wsdl/import/"+p.artifact.ArtifactID)
+	w.Header().Set("Location", adminapi.Prefix+"/wsdl/import/"+p.artifact.ArtifactID)
 	return adminapi.WriteJSON(w, http.StatusCreated, viewArtifact(p.artifact, false))
 }
 
 // getImport answers a stored artifact with its parsed outline; with
 // ?includeFiles=true every file's text too.
-func (s *server) getImport(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) getImport(w http.ResponseWriter, r *http.Request) error {
 	withFiles := false
 	switch v := r.URL.Query().Get("includeFiles"); v {
 	case "", "false":
@@ -101,7 +101,7 @@ func (s *server) getImport(w http.ResponseWriter, r *http.Request) error {
 }
 
 // loadArtifact reads an artifact; a missing one is 404 S2R-ADM-0404.
-func (s *server) loadArtifact(r *http.Request, id string) (model.Artifact, error) {
+func (s *Handlers) loadArtifact(r *http.Request, id string) (model.Artifact, error) {
 	a, err := s.store.Artifact(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return a, apierr.New(apierr.AdmNotFound, "no WSDL import artifact with this id").WithDetail("artifactId", id)
@@ -110,12 +110,12 @@ func (s *server) loadArtifact(r *http.Request, id string) (model.Artifact, error
 }
 
 // decodeImportJSON is decodeJSON for the import bodies that carry XML:
-// the same strict rules with the import body limit (maxImportBodyBytes).
+// the same strict rules with the import body limit (MaxImportBodyBytes).
 func decodeImportJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err := adminapi.CheckJSONContentType(r); err != nil {
 		return err
 	}
-	body, err := adminapi.ReadBody(w, r, maxImportBodyBytes)
+	body, err := adminapi.ReadBody(w, r, MaxImportBodyBytes)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"net/http"
@@ -52,7 +52,7 @@ type autopilotFormBody struct {
 }
 
 // postAutopilotXML is DESIGN 8's onboarding call.
-func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotXML(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotXMLBody
 	if err := decodeImportJSON(w, r, &body); err != nil {
 		return err
@@ -63,7 +63,7 @@ func (s *server) postAutopilotXML(w http.ResponseWriter, r *http.Request) error 
 }
 
 // postAutopilotUpload is autopilot of an uploaded WSDL or ZIP.
-func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotUpload(w http.ResponseWriter, r *http.Request) error {
 	form, err := readUploadForm(w, r, autopilotFormFields, 1)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func (s *server) postAutopilotUpload(w http.ResponseWriter, r *http.Request) err
 }
 
 // postAutopilotURL is autopilot of the WSDL at a URL.
-func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotURL(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotURLBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -85,7 +85,7 @@ func (s *server) postAutopilotURL(w http.ResponseWriter, r *http.Request) error 
 }
 
 // onboard runs autopilot (see autopilotWith) and answers its result.
-func (s *server) onboard(w http.ResponseWriter, r *http.Request, o autopilotOptions, source func() (*importSource, error)) error {
+func (s *Handlers) onboard(w http.ResponseWriter, r *http.Request, o autopilotOptions, source func() (*importSource, error)) error {
 	res, err := s.autopilotWith(r, o, source)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (s *server) onboard(w http.ResponseWriter, r *http.Request, o autopilotOpti
 // autopilotWith validates the options, then (only when they are valid, so
 // a bad option costs no fetch or parse) reads the source and onboards it.
 // The single and batch autopilot calls share it.
-func (s *server) autopilotWith(r *http.Request, o autopilotOptions, source func() (*importSource, error)) (*autopilotResult, error) {
+func (s *Handlers) autopilotWith(r *http.Request, o autopilotOptions, source func() (*importSource, error)) (*AutopilotResult, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *server) autopilotWith(r *http.Request, o autopilotOptions, source func(
 
 // postAutopilotArtifact is autopilot of a stored import (colon route
 // /wsdl/import/{artifactId}:autopilot).
-func (s *server) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("artifactId")
 	return s.draftFromArtifact(w, r, id)
 }
@@ -117,12 +117,12 @@ func (s *server) postAutopilotArtifact(w http.ResponseWriter, r *http.Request) e
 // postGenerateService drafts a service, version, operations, auto mappings
 // and a backend profile from a stored import: the same work and answer as
 // the artifact autopilot.
-func (s *server) postGenerateService(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postGenerateService(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("artifactId")
 	return s.draftFromArtifact(w, r, id)
 }
 
-func (s *server) draftFromArtifact(w http.ResponseWriter, r *http.Request, id string) error {
+func (s *Handlers) draftFromArtifact(w http.ResponseWriter, r *http.Request, id string) error {
 	var body autopilotArtifactBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err

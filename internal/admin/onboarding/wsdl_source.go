@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"bytes"
@@ -24,22 +24,22 @@ import (
 )
 
 // Import limits (docs/decisions-import.md). A single XML document (a WSDL,
-// an XSD, a pasted or fetched file) is at most maxImportXMLBytes; a ZIP
+// an XSD, a pasted or fetched file) is at most MaxImportXMLBytes; a ZIP
 // holds at most maxImportFiles files and maxImportTotalBytes once
 // inflated; a multipart or JSON import request body is at most
-// maxImportBodyBytes (over it: 413 S2R-ADM-0413). Document and archive
+// MaxImportBodyBytes (over it: 413 S2R-ADM-0413). Document and archive
 // limits answer 400 S2R-VAL-0400 naming the file, because they describe the
 // submitted contract rather than the request.
 const (
-	maxImportXMLBytes   = adminapi.MaxDocumentBytes
+	MaxImportXMLBytes   = adminapi.MaxDocumentBytes
 	maxImportTotalBytes = 50 << 20
 	maxImportFiles      = 500
-	maxImportBodyBytes  = 32 << 20
+	MaxImportBodyBytes  = 32 << 20
 	maxFormFieldBytes   = 64 << 10
 )
 
-// rootXMLName is the path given to the root WSDL of a pasted-XML import.
-const rootXMLName = "root.wsdl"
+// RootXMLName is the path given to the root WSDL of a pasted-XML import.
+const RootXMLName = "root.wsdl"
 
 // importSource is the file set of an import before it is parsed: where it
 // came from, the root WSDL's location and the loader serving it and its
@@ -73,7 +73,7 @@ func (src *importSource) storedFiles() map[string][]byte {
 func sourceFromUpload(filename string, data []byte, rootPath string) (*importSource, error) {
 	name := cleanUploadName(filename)
 	if isZIP(data) {
-		files, err := zipset.Read(data, zipset.Limits{MaxFiles: maxImportFiles, MaxTotalBytes: maxImportTotalBytes, MaxFileBytes: maxImportXMLBytes})
+		files, err := zipset.Read(data, zipset.Limits{MaxFiles: maxImportFiles, MaxTotalBytes: maxImportTotalBytes, MaxFileBytes: MaxImportXMLBytes})
 		if err != nil {
 			return nil, zipError(name, err)
 		}
@@ -90,8 +90,8 @@ func sourceFromUpload(filename string, data []byte, rootPath string) (*importSou
 	if rootPath != "" {
 		return nil, adminapi.FieldError("rootPath", "only applies to a ZIP upload")
 	}
-	if len(data) > maxImportXMLBytes {
-		return nil, importDetailError(name, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
+	if len(data) > MaxImportXMLBytes {
+		return nil, importDetailError(name, 0, "document is over the "+importLimitMB(MaxImportXMLBytes)+" MB limit")
 	}
 	files := map[string][]byte{name: data}
 	return &importSource{kind: model.ArtifactUpload, name: name, root: name, files: files, loader: xsd.FileSet(files)}, nil
@@ -124,20 +124,20 @@ func sourceFromXML(xml string, extra map[string]string) (*importSource, error) {
 	if len(extra)+1 > maxImportFiles {
 		return nil, adminapi.FieldError("files", "more than "+strconv.Itoa(maxImportFiles)+" files")
 	}
-	if len(xml) > maxImportXMLBytes {
-		return nil, importDetailError(rootXMLName, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
+	if len(xml) > MaxImportXMLBytes {
+		return nil, importDetailError(RootXMLName, 0, "document is over the "+importLimitMB(MaxImportXMLBytes)+" MB limit")
 	}
-	files := map[string][]byte{rootXMLName: []byte(xml)}
+	files := map[string][]byte{RootXMLName: []byte(xml)}
 	total := int64(len(xml))
 	for p, text := range extra {
 		if reason := checkRelativePath(p); reason != "" {
 			return nil, adminapi.FieldError("files", reason).WithDetail("file", p)
 		}
-		if p == rootXMLName {
-			return nil, adminapi.FieldError("files", rootXMLName+" is the name of the root WSDL").WithDetail("file", p)
+		if p == RootXMLName {
+			return nil, adminapi.FieldError("files", RootXMLName+" is the name of the root WSDL").WithDetail("file", p)
 		}
-		if len(text) > maxImportXMLBytes {
-			return nil, importDetailError(p, 0, "document is over the "+importLimitMB(maxImportXMLBytes)+" MB limit")
+		if len(text) > MaxImportXMLBytes {
+			return nil, importDetailError(p, 0, "document is over the "+importLimitMB(MaxImportXMLBytes)+" MB limit")
 		}
 		total += int64(len(text))
 		files[p] = []byte(text)
@@ -145,7 +145,7 @@ func sourceFromXML(xml string, extra map[string]string) (*importSource, error) {
 	if total > maxImportTotalBytes {
 		return nil, adminapi.FieldError("files", "the files total more than "+importLimitMB(maxImportTotalBytes)+" MB")
 	}
-	return &importSource{kind: model.ArtifactXML, root: rootXMLName, files: files, loader: xsd.FileSet(files)}, nil
+	return &importSource{kind: model.ArtifactXML, root: RootXMLName, files: files, loader: xsd.FileSet(files)}, nil
 }
 
 // checkRelativePath returns why p is not a clean relative file path, or "".
@@ -166,7 +166,7 @@ func checkRelativePath(p string) string {
 // sourceFromURL prepares a URL import: the URL is checked now; the root
 // and its imports are fetched while parsing, each through the guarded
 // fetcher built from the current settings.
-func (s *server) sourceFromURL(ctx context.Context, raw string) (*importSource, error) {
+func (s *Handlers) sourceFromURL(ctx context.Context, raw string) (*importSource, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, adminapi.FieldError("url", "is required")
 	}
@@ -201,17 +201,17 @@ type uploadedFile struct {
 }
 
 // readUploadForm reads a multipart/form-data body of at most
-// maxImportBodyBytes: parts named "file" are files, other parts must be in
+// MaxImportBodyBytes: parts named "file" are files, other parts must be in
 // allowed and are text fields. maxFiles bounds the file parts.
 func readUploadForm(w http.ResponseWriter, r *http.Request, allowed []string, maxFiles int) (*uploadForm, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, apierr.New(apierr.ValUnsupportedMedia, "request body must be multipart/form-data with a boundary")
 	}
-	if err := adminapi.CheckLength(w, r, maxImportBodyBytes); err != nil {
+	if err := adminapi.CheckLength(w, r, MaxImportBodyBytes); err != nil {
 		return nil, err
 	}
-	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, maxImportBodyBytes), params["boundary"])
+	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, MaxImportBodyBytes), params["boundary"])
 	form := &uploadForm{fields: map[string]string{}}
 	for {
 		part, err := mr.NextPart()
@@ -267,7 +267,7 @@ func (f *uploadForm) add(part *multipart.Part, allowed []string, maxFiles int) e
 func bodyReadError(err error, msg string) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, maxImportBodyBytes>>20)
+		return apierr.PayloadTooLarge(apierr.AdmPayloadTooLarge, MaxImportBodyBytes>>20)
 	}
 	return apierr.Wrap(apierr.ValBadRequest, err, msg).WithDetail("reason", msg)
 }

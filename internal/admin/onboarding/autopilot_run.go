@@ -1,9 +1,10 @@
-package admin
+package onboarding
 
 import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -11,13 +12,13 @@ import (
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-// autopilotResult is the 201 answer of autopilot and generate-service: the
+// AutopilotResult is the 201 answer of autopilot and generate-service: the
 // DESIGN 8 body for the first service, plus services (every service the
 // call created, the first included) and, in operations, every operation
 // the call onboarded with its serviceId.
-type autopilotResult struct {
-	Artifact           artifactView             `json:"artifact"`
-	DraftSuggestion    draftSuggestion          `json:"draftSuggestion"`
+type AutopilotResult struct {
+	Artifact           ArtifactView             `json:"artifact"`
+	DraftSuggestion    DraftSuggestion          `json:"draftSuggestion"`
 	Service            model.Service            `json:"service"`
 	Version            model.Version            `json:"version"`
 	Operations         []onboardedOperation     `json:"operations"`
@@ -31,7 +32,7 @@ type autopilotResult struct {
 // chosen, the service, its draft version, default backend profile, mapping
 // diagnostics and publish readiness.
 type onboardedService struct {
-	DraftSuggestion    draftSuggestion          `json:"draftSuggestion"`
+	DraftSuggestion    DraftSuggestion          `json:"draftSuggestion"`
 	Service            model.Service            `json:"service"`
 	Version            model.Version            `json:"version"`
 	BackendProfile     model.BackendProfile     `json:"backendProfile"`
@@ -47,11 +48,11 @@ type onboardedOperation struct {
 	ServiceID string `json:"serviceId"`
 }
 
-// draftSuggestion says what autopilot chose for one service and why.
+// DraftSuggestion says what autopilot chose for one service and why.
 // backendUrl is empty when the WSDL's address (wsdlAddress) is not an
 // absolute http(s) URL and none was given: the draft is then BLOCKED until
 // the backend profile gets one.
-type draftSuggestion struct {
+type DraftSuggestion struct {
 	ServiceKey         string `json:"serviceKey"`
 	ServiceKeyDerived  bool   `json:"serviceKeyDerived"`
 	WSDLService        string `json:"wsdlService"`
@@ -75,7 +76,7 @@ type mappingDiagnosticsBrief struct {
 // mappings, backend profile, their audit events; a revision bump) and
 // assesses each draft. Nothing is left behind when any step fails: a key
 // taken by an existing service refuses the whole call.
-func (s *server) runAutopilot(r *http.Request, p *autopilotPlan) (*autopilotResult, error) {
+func (s *Handlers) runAutopilot(r *http.Request, p *autopilotPlan) (*AutopilotResult, error) {
 	ctx := r.Context()
 	created := make([]onboardedService, len(p.services))
 	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
@@ -95,7 +96,7 @@ func (s *server) runAutopilot(r *http.Request, p *autopilotPlan) (*autopilotResu
 		return nil, err
 	}
 	s.contracts.Prime(p.artifact, p.defs)
-	res := &autopilotResult{Artifact: viewArtifact(p.artifact, false), Operations: []onboardedOperation{}}
+	res := &AutopilotResult{Artifact: viewArtifact(p.artifact, false), Operations: []onboardedOperation{}}
 	for i := range created {
 		c := &created[i]
 		if err := s.assessOnboarded(r, c); err != nil {
@@ -114,16 +115,16 @@ func (s *server) runAutopilot(r *http.Request, p *autopilotPlan) (*autopilotResu
 
 // createOnboardedTx writes one planned service in tx: the service, its
 // draft with operations and mappings, and its default backend profile.
-func (s *server) createOnboardedTx(r *http.Request, tx *store.Tx, sp servicePlan, out *onboardedService) error {
+func (s *Handlers) createOnboardedTx(r *http.Request, tx *store.Tx, sp servicePlan, out *onboardedService) error {
 	ctx := r.Context()
 	if err := createServiceTx(r, tx, sp.service); err != nil {
 		return err
 	}
-	draft, err := s.writeDraftTx(ctx, r, tx, sp.service.ServiceID, sp.draft, "autopilot import", nil)
+	v, ops, err := drafts.WriteTx(ctx, r, tx, sp.service.ServiceID, sp.draft, "autopilot import", nil, s.now)
 	if err != nil {
 		return err
 	}
-	out.Version, out.operations = draft.Version, draft.Operations
+	out.Version, out.operations = v, ops
 	if out.BackendProfile, err = s.createImportBackendProfile(r, tx, sp.service, sp.backendURL); err != nil {
 		return err
 	}
@@ -133,8 +134,8 @@ func (s *server) createOnboardedTx(r *http.Request, tx *store.Tx, sp servicePlan
 
 // assessOnboarded fills the mapping diagnostics and publish readiness of
 // a committed service.
-func (s *server) assessOnboarded(r *http.Request, c *onboardedService) error {
-	report, err := s.readinessOf(r.Context(), s.store, c.Service, c.Version)
+func (s *Handlers) assessOnboarded(r *http.Request, c *onboardedService) error {
+	report, err := drafts.Readiness(r.Context(), s.contracts, s.store, c.Service, c.Version)
 	if err != nil {
 		return err
 	}
@@ -165,7 +166,7 @@ func createServiceTx(r *http.Request, tx *store.Tx, svc model.Service) error {
 		return err
 	}
 	if err := tx.CreateService(ctx, svc); err != nil {
-		return serviceConflict(err)
+		return drafts.ServiceConflict(err)
 	}
 	return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
 		"created service "+svc.ServiceKey+" ("+svc.Direction+", "+svc.Environment+") by autopilot", nil, svc))

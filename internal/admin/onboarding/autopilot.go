@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
@@ -44,9 +45,9 @@ func (o *autopilotOptions) validate() error {
 	switch {
 	case o.Environment == "":
 		return adminapi.FieldError("environment", "is required")
-	case !serviceKeyPattern.MatchString(o.Environment):
+	case !drafts.KeyPattern.MatchString(o.Environment):
 		return adminapi.FieldError("environment", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
-	case o.ServiceKey != "" && !serviceKeyPattern.MatchString(o.ServiceKey):
+	case o.ServiceKey != "" && !drafts.KeyPattern.MatchString(o.ServiceKey):
 		return adminapi.FieldError("serviceKey", "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
 	case utf8.RuneCountInString(o.ServiceName) > 200:
 		return adminapi.FieldError("serviceName", "must be at most 200 characters")
@@ -139,12 +140,12 @@ func deriveServiceKey(wsdlService string) string { return catalog.OperationKey(w
 // planFromDefs drafts the operations of the chosen port with auto
 // mappings. A port that binds no operation is blamed on field (empty when
 // the caller did not name the port).
-func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl.Port, field string) (draftPlan, error) {
+func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl.Port, field string) (drafts.Plan, error) {
 	ops, err := catalog.DraftOperations(defs, service, port.Name)
 	if err != nil {
-		return draftPlan{}, adminapi.FieldError(field, err.Error())
+		return drafts.Plan{}, adminapi.FieldError(field, err.Error())
 	}
-	plan := draftPlan{artifactID: &artifactID, wsdlService: service, wsdlPort: port.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
+	plan := drafts.Plan{ArtifactID: &artifactID, WSDLService: service, WSDLPort: port.Name, Ops: ops, Maps: make([]model.Mapping, len(ops))}
 	for i := range ops {
 		// DraftOperations keeps the port's contract order, so the contract
 		// is at the same index (a lookup by name would scan every
@@ -155,7 +156,7 @@ func planFromDefs(defs *wsdl.Definitions, artifactID, service string, port *wsdl
 		} else {
 			c = catalog.Contract(defs, service, port.Name, ops[i])
 		}
-		plan.maps[i] = catalog.AutoMapping(c)
+		plan.Maps[i] = catalog.AutoMapping(c)
 	}
 	return plan, nil
 }
@@ -175,14 +176,14 @@ type autopilotPlan struct {
 // chosen and why.
 type servicePlan struct {
 	service    model.Service
-	draft      draftPlan
+	draft      drafts.Plan
 	backendURL string
-	suggestion draftSuggestion
+	suggestion DraftSuggestion
 }
 
 // planAutopilot chooses the ports, derives the services and drafts their
 // operations.
-func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autopilotOptions) (*autopilotPlan, error) {
+func (s *Handlers) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autopilotOptions) (*autopilotPlan, error) {
 	choices, err := choosePorts(defs, o)
 	if err != nil {
 		return nil, err
@@ -210,10 +211,10 @@ func (s *server) planAutopilot(a model.Artifact, defs *wsdl.Definitions, o autop
 		if sp.backendURL == "" && checkBackendURL(c.Port.Address) == nil {
 			sp.backendURL = c.Port.Address
 		}
-		sp.service = s.newService()
+		sp.service = drafts.NewService(s.now())
 		sp.service.Environment, sp.service.Direction, sp.service.ServiceKey = o.Environment, o.Direction, keys[i]
 		sp.service.ServiceName = serviceNameFor(o.ServiceName, c, i)
-		sp.suggestion = draftSuggestion{ServiceKey: keys[i], ServiceKeyDerived: i > 0 || o.ServiceKey == "",
+		sp.suggestion = DraftSuggestion{ServiceKey: keys[i], ServiceKeyDerived: i > 0 || o.ServiceKey == "",
 			WSDLService: c.Service, WSDLPort: c.Port.Name, PortType: c.Port.PortType.Local, SOAPVersion: c.Port.SOAPVersion,
 			BackendURL: sp.backendURL, BackendURLFromWSDL: o.BackendURL == "" && sp.backendURL != "", WSDLAddress: c.Port.Address}
 		plan.services = append(plan.services, sp)
@@ -242,7 +243,7 @@ func serviceNameFor(given string, c catalog.PortChoice, i int) string {
 const maxServiceNameRunes = 200
 
 // autopilotFromSource parses a new import and runs autopilot on it.
-func (s *server) autopilotFromSource(r *http.Request, src *importSource, o autopilotOptions) (*autopilotResult, error) {
+func (s *Handlers) autopilotFromSource(r *http.Request, src *importSource, o autopilotOptions) (*AutopilotResult, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -259,7 +260,7 @@ func (s *server) autopilotFromSource(r *http.Request, src *importSource, o autop
 }
 
 // autopilotFromArtifact runs autopilot on a stored import.
-func (s *server) autopilotFromArtifact(r *http.Request, artifactID string, o autopilotOptions) (*autopilotResult, error) {
+func (s *Handlers) autopilotFromArtifact(r *http.Request, artifactID string, o autopilotOptions) (*AutopilotResult, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -279,8 +280,8 @@ func (s *server) autopilotFromArtifact(r *http.Request, artifactID string, o aut
 }
 
 // answerAutopilot writes the 201.
-func answerAutopilot(w http.ResponseWriter, res *autopilotResult) error {
-	w.Header().Set("Location", Prefix+"/services/"+res.Service.ServiceID+"/versions/"+res.Version.VersionID)
+func answerAutopilot(w http.ResponseWriter, res *AutopilotResult) error {
+	w.Header().Set("Location", adminapi.Prefix+"/services/"+res.Service.ServiceID+"/versions/"+res.Version.VersionID)
 	return adminapi.WriteJSON(w, http.StatusCreated, res)
 }
 

@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 	"github.com/s2r-project/s2r/internal/zipset"
 )
 
-// repairManifestName is the report file added to every repair package.
-const repairManifestName = "s2r-repair-report.json"
+// RepairManifestName is the report file added to every repair package.
+const RepairManifestName = "s2r-repair-report.json"
 
 // repairRewrite is one reference rewritten to a path inside the package.
 type repairRewrite struct {
@@ -27,8 +27,8 @@ type repairRewrite struct {
 	To   string `json:"to"`
 }
 
-// repairManifest is the s2r-repair-report.json of a package.
-type repairManifest struct {
+// RepairManifest is the s2r-repair-report.json of a package.
+type RepairManifest struct {
 	RootPath         string            `json:"rootPath"`
 	NamespaceRepairs []namespaceRepair `json:"namespaceRepairs"`
 	Rewrites         []repairRewrite   `json:"rewrites"`
@@ -42,7 +42,7 @@ type repairManifest struct {
 // that pointed at those URLs are rewritten to relative paths, so the ZIP
 // imports offline. The manifest s2r-repair-report.json lists what changed
 // and what could not be resolved.
-func (s *server) postRepairPackage(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postRepairPackage(w http.ResponseWriter, r *http.Request) error {
 	in, err := readRepairInput(w, r)
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *server) postRepairPackage(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	files[repairManifestName] = mb
+	files[RepairManifestName] = mb
 	zip, err := zipset.Write(files)
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func (s *server) postRepairPackage(w http.ResponseWriter, r *http.Request) error
 	name := strings.TrimSuffix(path.Base(in.src.root), path.Ext(in.src.root))
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
-	h.Set("Content-Disposition", `attachment; filename="`+safeFileName(name)+`-repaired.zip"`)
+	h.Set("Content-Disposition", `attachment; filename="`+SafeFileName(name)+`-repaired.zip"`)
 	h.Set("Content-Length", strconv.Itoa(len(zip)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(zip)
@@ -71,10 +71,10 @@ func (s *server) postRepairPackage(w http.ResponseWriter, r *http.Request) error
 }
 
 // repairPackage builds the files of the package and its manifest.
-func (s *server) repairPackage(ctx context.Context, in *repairInput) (map[string][]byte, repairManifest, error) {
+func (s *Handlers) repairPackage(ctx context.Context, in *repairInput) (map[string][]byte, RepairManifest, error) {
 	preview, repaired, err := previewNamespaces(in.src.files)
 	if err != nil {
-		return nil, repairManifest{}, err
+		return nil, RepairManifest{}, err
 	}
 	files := make(map[string][]byte, len(repaired))
 	for p, b := range repaired {
@@ -82,7 +82,7 @@ func (s *server) repairPackage(ctx context.Context, in *repairInput) (map[string
 	}
 	remote, err := s.remoteLoader(ctx, in.checkRemote)
 	if err != nil {
-		return nil, repairManifest{}, err
+		return nil, RepairManifest{}, err
 	}
 	var rec *contracts.Recorder
 	loader := xsd.Loaders{xsd.FileSet(files)}
@@ -92,9 +92,9 @@ func (s *server) repairPackage(ctx context.Context, in *repairInput) (map[string
 	}
 	refs, err := wsdl.References(ctx, loader, in.src.root)
 	if err != nil {
-		return nil, repairManifest{}, importError(err)
+		return nil, RepairManifest{}, importError(err)
 	}
-	m := repairManifest{RootPath: in.src.root, NamespaceRepairs: preview.Repairs, Rewrites: []repairRewrite{}, Unresolved: []referenceView{}}
+	m := RepairManifest{RootPath: in.src.root, NamespaceRepairs: preview.Repairs, Rewrites: []repairRewrite{}, Unresolved: []referenceView{}}
 	local := localizeDocuments(ctx, refs, rec, files)
 	for _, ref := range refs {
 		target, ok := local[ref.Resolved]
@@ -155,7 +155,7 @@ func localizeDocuments(ctx context.Context, refs []wsdl.Reference, rec *contract
 		if path.Ext(name) == "" {
 			name += ".xsd"
 		}
-		add(ref.Resolved, data, "builtin/"+safeFileName(name))
+		add(ref.Resolved, data, "builtin/"+SafeFileName(name))
 	}
 	return local
 }
@@ -166,7 +166,7 @@ func localizeDocuments(ctx context.Context, refs []wsdl.Reference, rec *contract
 func remotePackagePath(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "external/" + safeFileName(raw)
+		return "external/" + SafeFileName(raw)
 	}
 	p := strings.Trim(path.Clean("/"+u.Path), "/")
 	if p == "" || strings.HasSuffix(u.Path, "/") {
@@ -177,18 +177,18 @@ func remotePackagePath(raw string) string {
 	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		segs[i] = safeFileName(s)
+		segs[i] = SafeFileName(s)
 	}
 	p = strings.Join(segs, "/")
 	if ext := strings.ToLower(path.Ext(p)); ext != ".xsd" && ext != ".wsdl" && ext != ".xml" {
 		p += ".xml"
 	}
-	return "external/" + safeFileName(u.Host) + "/" + p
+	return "external/" + SafeFileName(u.Host) + "/" + p
 }
 
-// safeFileName keeps letters, digits, '.', '-' and '_'; anything else
+// SafeFileName keeps letters, digits, '.', '-' and '_'; anything else
 // becomes '_', and names made only of dots become '_'.
-func safeFileName(s string) string {
+func SafeFileName(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {

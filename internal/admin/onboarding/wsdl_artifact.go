@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"context"
@@ -28,8 +28,8 @@ type parsedImport struct {
 
 // parseSource parses and compiles the source fully (so a bad WSDL is
 // refused before anything is stored) and builds its artifact.
-func (s *server) parseSource(ctx context.Context, src *importSource) (*parsedImport, error) {
-	defs, err := wsdl.Parse(ctx, src.loader, src.root, xmlstream.Limits{MaxSize: maxImportXMLBytes})
+func (s *Handlers) parseSource(ctx context.Context, src *importSource) (*parsedImport, error) {
+	defs, err := wsdl.Parse(ctx, src.loader, src.root, xmlstream.Limits{MaxSize: MaxImportXMLBytes})
 	if err != nil {
 		return nil, importError(err)
 	}
@@ -76,7 +76,7 @@ func storeArtifact(r *http.Request, tx *store.Tx, p *parsedImport) error {
 // persistImport stores a parsed import alone (the plain import endpoints)
 // in one transaction with its audit event and a revision bump, then primes
 // the contract cache.
-func (s *server) persistImport(r *http.Request, p *parsedImport) error {
+func (s *Handlers) persistImport(r *http.Request, p *parsedImport) error {
 	err := s.store.ChangeConfig(r.Context(), func(tx *store.Tx) error {
 		return storeArtifact(r, tx, p)
 	})
@@ -157,9 +157,9 @@ func clarkName(n xmlstream.Name) string {
 	return "{" + n.Space + "}" + n.Local
 }
 
-// artifactView is the artifact preview answered by the import endpoints
+// ArtifactView is the artifact preview answered by the import endpoints
 // and GET /wsdl/import/{artifactId}.
-type artifactView struct {
+type ArtifactView struct {
 	ArtifactID      string                  `json:"artifactId"`
 	CreatedAt       string                  `json:"createdAt"`
 	CreatedBy       string                  `json:"createdBy"`
@@ -188,8 +188,8 @@ type artifactFile struct {
 }
 
 // viewArtifact renders a; file contents are included when withContent.
-func viewArtifact(a model.Artifact, withContent bool) artifactView {
-	v := artifactView{
+func viewArtifact(a model.Artifact, withContent bool) ArtifactView {
+	v := ArtifactView{
 		ArtifactID: a.ArtifactID, CreatedAt: a.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
 		CreatedBy: a.CreatedBy, SourceKind: a.SourceKind, SourceName: a.SourceName,
 		RootPath: redactLocation(a.RootPath), ContentSHA256: a.ContentSHA256, TargetNamespace: a.TargetNamespace,

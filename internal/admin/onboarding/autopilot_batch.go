@@ -1,4 +1,4 @@
-package admin
+package onboarding
 
 import (
 	"mime"
@@ -31,7 +31,7 @@ type batchItem struct {
 	Index  int              `json:"index"`
 	Source string           `json:"source"`
 	Status int              `json:"status"`
-	Result *autopilotResult `json:"result,omitempty"`
+	Result *AutopilotResult `json:"result,omitempty"`
 	Error  *batchError      `json:"error,omitempty"`
 }
 
@@ -43,23 +43,23 @@ type batchError struct {
 	CorrelationID string         `json:"correlationId"`
 }
 
-// batchSummary counts the items.
-type batchSummary struct {
+// BatchSummary counts the items.
+type BatchSummary struct {
 	Total     int `json:"total"`
 	Succeeded int `json:"succeeded"`
 	Failed    int `json:"failed"`
 }
 
-// batchResult answers a batch autopilot with 200: per-item results in
+// BatchResult answers a batch autopilot with 200: per-item results in
 // request order and the summary. Each item ran in its own transaction, so
 // the failed ones left nothing behind and the others are kept.
-type batchResult struct {
+type BatchResult struct {
 	Items   []batchItem  `json:"items"`
-	Summary batchSummary `json:"summary"`
+	Summary BatchSummary `json:"summary"`
 }
 
 // addBatchItem records one item's outcome.
-func (s *server) addBatchItem(b *batchResult, r *http.Request, source string, res *autopilotResult, err error) {
+func (s *Handlers) addBatchItem(b *BatchResult, r *http.Request, source string, res *AutopilotResult, err error) {
 	item := batchItem{Index: len(b.Items), Source: source, Status: http.StatusCreated, Result: res}
 	b.Summary.Total++
 	if err == nil {
@@ -72,7 +72,7 @@ func (s *server) addBatchItem(b *batchResult, r *http.Request, source string, re
 	if status >= 500 {
 		apierr.Log(r.Context(), e)
 	}
-	s.auditFailure(r, "wsdl.autopilot", "wsdl_artifact", "", err)
+	adminapi.RecordFailure(s.store, s.log, r, "wsdl.autopilot", "wsdl_artifact", "", err)
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}
@@ -83,7 +83,7 @@ func (s *server) addBatchItem(b *batchResult, r *http.Request, source string, re
 	b.Items = append(b.Items, item)
 }
 
-func newBatch() *batchResult { return &batchResult{Items: []batchItem{}} }
+func newBatch() *BatchResult { return &BatchResult{Items: []batchItem{}} }
 
 // checkBatchSize refuses empty and oversized batches.
 func checkBatchSize(n int, field string) error {
@@ -97,7 +97,7 @@ func checkBatchSize(n int, field string) error {
 }
 
 // postAutopilotURLs runs autopilot for each URL item.
-func (s *server) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error {
 	var body autopilotURLBatch
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -113,7 +113,7 @@ func (s *server) postAutopilotURLs(w http.ResponseWriter, r *http.Request) error
 	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
-func (s *server) autopilotURLItem(r *http.Request, it autopilotURLBody) (*autopilotResult, error) {
+func (s *Handlers) autopilotURLItem(r *http.Request, it autopilotURLBody) (*AutopilotResult, error) {
 	return s.autopilotWith(r, it.options(), func() (*importSource, error) {
 		return s.sourceFromURL(r.Context(), it.URL)
 	})
@@ -121,7 +121,7 @@ func (s *server) autopilotURLItem(r *http.Request, it autopilotURLBody) (*autopi
 
 // postAutopilotFiles runs autopilot for several uploaded files (multipart,
 // shared fields) or several pasted WSDLs (JSON items).
-func (s *server) postAutopilotFiles(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) postAutopilotFiles(w http.ResponseWriter, r *http.Request) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
 		return s.autopilotUploadBatch(w, r)
 	}
@@ -140,7 +140,7 @@ func (s *server) postAutopilotFiles(w http.ResponseWriter, r *http.Request) erro
 	return adminapi.WriteJSON(w, http.StatusOK, out)
 }
 
-func (s *server) autopilotXMLItem(r *http.Request, it autopilotXMLBody) (*autopilotResult, error) {
+func (s *Handlers) autopilotXMLItem(r *http.Request, it autopilotXMLBody) (*AutopilotResult, error) {
 	return s.autopilotWith(r, it.options(), func() (*importSource, error) {
 		return sourceFromXML(it.XML, it.Files)
 	})
@@ -149,7 +149,7 @@ func (s *server) autopilotXMLItem(r *http.Request, it autopilotXMLBody) (*autopi
 // autopilotUploadBatch handles the multipart form: every file part is one
 // item, with the shared fields. A shared serviceKey or rootPath would fit
 // one file only, so they are refused with several files.
-func (s *server) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) error {
 	form, err := readUploadForm(w, r, autopilotFormFields, maxBatchItems)
 	if err != nil {
 		return err
@@ -168,7 +168,7 @@ func (s *server) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) er
 	out := newBatch()
 	for _, f := range form.files {
 		src, err := sourceFromUpload(f.name, f.data, form.fields["rootPath"])
-		var res *autopilotResult
+		var res *AutopilotResult
 		if err == nil {
 			res, err = s.autopilotFromSource(r, src, o)
 		}

@@ -1,11 +1,12 @@
-package admin
+package onboarding
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"path"
 	"strings"
 	"testing"
-	"time"
 )
 
 // FuzzImportUpload feeds arbitrary uploads through the import path up to
@@ -31,7 +32,7 @@ func FuzzImportUpload(f *testing.F) {
 		if src.root == "" || src.files[src.root] == nil {
 			t.Fatalf("root %q not in the file set", src.root)
 		}
-		s := &server{now: time.Now}
+		s := New(Config{})
 		_, _ = s.parseSource(context.Background(), src)
 	})
 }
@@ -61,4 +62,24 @@ func FuzzImportPaths(f *testing.F) {
 			t.Fatalf("relativePath(%q, %q) resolves to %q", dir, p, got)
 		}
 	})
+}
+
+// zipOf builds a ZIP of the given entries (names as given, even hostile).
+func zipOf(t testing.TB, entries map[string][]byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range entries {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
