@@ -1,10 +1,18 @@
 // Package admin serves the control-plane API under /admin/v1.
 //
 // routes.go lists every route with its method pattern, minimum role and
-// handler; registration wraps each handler in authorization, so no route
-// can be reached unguarded. Handlers return errors, rendered in one place
-// by apierr. The API describes itself at /admin/v1/openapi.json, generated
-// from the same route table.
+// handler; registration wraps each handler in authorization, and records
+// the failure audit event a route names, so no route can be reached
+// unguarded and no refused change goes unaudited. Handlers return errors,
+// rendered in one place by apierr. The API describes itself at
+// /admin/v1/openapi.json, generated (adminapi.OpenAPIDocument) from the
+// same route table.
+//
+// This package holds the catalog (services, versions, operations, rules,
+// mappings, grants, per-version OpenAPI), identity and settings handlers;
+// onboarding (WSDL import, autopilot, repair) and backends (profiles and
+// their tests, datasets, monitors) live in their own packages below it and
+// contribute their routes to the one table.
 package admin
 
 import (

@@ -211,6 +211,14 @@ func (s *server) writeDraft(r *http.Request, serviceID string, plan drafts.Plan,
 	return res, err
 }
 
+// immutable is the 409 S2R-ADM-0410 of an edit of a version that is not a
+// draft.
+func immutable(v model.Version) error {
+	return apierr.New(apierr.AdmImmutable, "version "+itoa(v.VersionNumber)+" is "+v.Status+
+		": only a draft version can be edited; create a draft (POST /services/{serviceId}/versions)").
+		WithDetail("versionId", v.VersionID).WithDetail("versionStatus", v.Status)
+}
+
 // activateVersion makes a draft the active version.
 func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")

@@ -1,12 +1,15 @@
 // Package adminapi holds what every /admin/v1 handler shares, wherever it
 // lives: the route and documentation types that internal/admin's one route
-// table registers (with authorization) and describes (in its OpenAPI
-// document), and the request and response helpers of admin handlers.
+// table registers (with authorization and failure audit) and describes (in
+// its OpenAPI document, generated here), and the request, response,
+// lookup and audit helpers of admin handlers.
 //
-// internal/admin lists every route; areas kept in their own packages
-// (async executions, observability, discovery, alert mail) build their
-// routes with these types and hand them to admin.Config.Routes, so
-// authorization and the API description stay in one place (DESIGN 3).
+// internal/admin lists every route; areas kept in their own packages build
+// their routes with these types: onboarding and backends under
+// internal/admin, which admin.New wires itself, and async executions,
+// observability, discovery and alert mail, which reach it through
+// admin.Config.Routes; so authorization, audit and the API description
+// stay in one place (DESIGN 3).
 package adminapi
 
 import (
