@@ -25,13 +25,17 @@ func (s *server) routeTable() []route {
 		{Method: "GET", Path: "/openapi.json", Role: model.RoleReader, Handle: s.getOpenAPI, Doc: docGetOpenAPI},
 
 		{Method: "GET", Path: "/settings", Role: model.RoleReader, Handle: s.getSettings, Doc: docGetSettings},
-		{Method: "PATCH", Path: "/settings", Role: model.RoleAdmin, Handle: s.patchSettings, Doc: docPatchSettings, Audit: adminapi.OnFailure("settings.update", "settings", "settings")},
+		{Method: "PATCH", Path: "/settings", Role: model.RoleAdmin, Handle: s.patchSettings, Doc: docPatchSettings,
+			Audit: adminapi.OnFailure("settings.update", "settings", "settings")},
 
 		{Method: "GET", Path: "/role-bindings", Role: model.RoleReader, Handle: s.getRoleBindings, Doc: docGetRoleBindings},
-		{Method: "PUT", Path: "/role-bindings", Role: model.RoleAdmin, Handle: s.putRoleBindings, Doc: docPutRoleBindings, Audit: adminapi.OnFailure("role_bindings.replace", "role_bindings", "role_bindings")},
+		{Method: "PUT", Path: "/role-bindings", Role: model.RoleAdmin, Handle: s.putRoleBindings, Doc: docPutRoleBindings,
+			Audit: adminapi.OnFailure("role_bindings.replace", "role_bindings", "role_bindings")},
 		{Method: "GET", Path: "/permission-bindings", Role: model.RoleReader, Handle: s.getPermissionBindings, Doc: docGetPermissionBindings},
-		{Method: "POST", Path: "/permission-bindings", Role: model.RoleAdmin, Handle: s.postPermissionBinding, Doc: docPostPermissionBinding, Audit: adminapi.OnFailure("permission_binding.create", "permission_binding", "")},
-		{Method: "DELETE", Path: "/permission-bindings/{bindingId}", Role: model.RoleAdmin, Handle: s.deletePermissionBinding, Doc: docDeletePermissionBinding, Audit: adminapi.OnFailure("permission_binding.delete", "permission_binding", "{bindingId}")},
+		{Method: "POST", Path: "/permission-bindings", Role: model.RoleAdmin, Handle: s.postPermissionBinding, Doc: docPostPermissionBinding,
+			Audit: adminapi.OnFailure("permission_binding.create", "permission_binding", "")},
+		{Method: "DELETE", Path: "/permission-bindings/{bindingId}", Role: model.RoleAdmin, Handle: s.deletePermissionBinding, Doc: docDeletePermissionBinding,
+			Audit: adminapi.OnFailure("permission_binding.delete", "permission_binding", "{bindingId}")},
 
 		{Method: "GET", Path: "/audit-events", Role: model.RoleReader, Handle: s.getAuditEvents, Doc: docGetAuditEvents},
 	}
@@ -43,15 +47,14 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.gatewayRoutes()...)
 	// Routes of areas kept in their own packages (DESIGN 3): listed here
 	// so they are authorized and documented like every other route.
-	for _, rt := range s.extra {
-		routes = append(routes, rt)
-	}
-	return routes
+	return append(routes, s.extra...)
 }
 
 // register builds the mux. Every route's handler is wrapped in
 // authorization here, and nowhere else, so an unguarded route cannot be
-// registered. Paths under Prefix that match no route are authorized like
+// registered; a route that names its Audit has each refusal recorded
+// (adminapi.Audited) with the handler's own error, before unavailable
+// turns a database failure into 503. Paths under Prefix that match no route are authorized like
 // any route (401 S2R-ADM-0401 without identity, 403 S2R-ADM-0403 for an
 // identity without a role), so that they cannot be used to map the API;
 // then they get 404 S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow
@@ -59,7 +62,7 @@ func (s *server) routeTable() []route {
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
 	routes = slices.Clone(routes)
-	for i, rt := range routes { // each change audits its refusal once, here
+	for i, rt := range routes {
 		routes[i].Handle = adminapi.Audited(s.store, s.log, rt.Audit, rt.Handle)
 	}
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go

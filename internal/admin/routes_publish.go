@@ -17,9 +17,11 @@ func (s *server) publishRoutes() []route {
 	)
 	return []route{
 		{Method: "GET", Path: "/services/{serviceId}/consumer-grants", Role: reader, Handle: s.getConsumerGrants, Doc: docGetConsumerGrants},
-		{Method: "PUT", Path: "/services/{serviceId}/consumer-grants", Role: operator, Handle: s.putConsumerGrants, Doc: docPutConsumerGrants, Audit: adminapi.OnFailure("consumer_grants.update", "service", "{serviceId}")},
+		{Method: "PUT", Path: "/services/{serviceId}/consumer-grants", Role: operator, Handle: s.putConsumerGrants, Doc: docPutConsumerGrants,
+			Audit: adminapi.OnFailure("consumer_grants.update", "service", "{serviceId}")},
 
-		{Method: "POST", Path: "/services/{serviceId}/versions/{versionId}:generate-openapi", Role: admin, Handle: s.generateOpenAPI, Doc: docGenerateOpenAPI, Audit: adminapi.OnFailure("openapi.generate", "version", "{versionId}")},
+		{Method: "POST", Path: "/services/{serviceId}/versions/{versionId}:generate-openapi", Role: admin, Handle: s.generateOpenAPI, Doc: docGenerateOpenAPI,
+			Audit: adminapi.OnFailure("openapi.generate", "version", "{versionId}")},
 		{Method: "GET", Path: "/services/{serviceId}/versions/{versionId}/openapi", Role: reader, Handle: s.getVersionOpenAPI, Doc: docGetVersionOpenAPI},
 		{Method: "GET", Path: "/services/{serviceId}/versions/{versionId}/openapi/package", Role: reader, Handle: s.getOpenAPIPackage, Doc: docGetOpenAPIPackage},
 	}

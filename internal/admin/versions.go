@@ -294,8 +294,8 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 // writeDraftTx stores plan as a new draft inside tx (drafts.WriteTx).
 func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx, serviceID string, plan drafts.Plan, note string, from *string) (draftResult, error) {
 	v, ops, err := drafts.WriteTx(ctx, r, tx, serviceID, plan, note, from, s.now)
-	if v.VersionID == "" {
+	if err != nil {
 		return draftResult{}, err
 	}
-	return draftResult{Version: v, Operations: ops, ClonedFrom: from}, err
+	return draftResult{Version: v, Operations: ops, ClonedFrom: from}, nil
 }

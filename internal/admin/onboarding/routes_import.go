@@ -12,16 +12,24 @@ import (
 // is a reader's.
 func (s *Handlers) Routes() []adminapi.Route {
 	return []adminapi.Route{
-		{Method: "POST", Path: "/wsdl/import", Role: model.RoleOperator, Handle: s.postImport, Doc: docPostImport, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
-		{Method: "POST", Path: "/wsdl/import-url", Role: model.RoleOperator, Handle: s.postImportURL, Doc: docPostImportURL, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
-		{Method: "POST", Path: "/wsdl/import-xml", Role: model.RoleOperator, Handle: s.postImportXML, Doc: docPostImportXML, Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import", Role: model.RoleOperator, Handle: s.postImport, Doc: docPostImport,
+			Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-url", Role: model.RoleOperator, Handle: s.postImportURL, Doc: docPostImportURL,
+			Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-xml", Role: model.RoleOperator, Handle: s.postImportXML, Doc: docPostImportXML,
+			Audit: adminapi.OnFailure("wsdl.import", "wsdl_artifact", "")},
 		{Method: "GET", Path: "/wsdl/import/{artifactId}", Role: model.RoleReader, Handle: s.getImport, Doc: docGetImport},
-		{Method: "POST", Path: "/wsdl/import/{artifactId}/generate-service", Role: model.RoleOperator, Handle: s.postGenerateService, Doc: docGenerateService, Audit: adminapi.OnFailure("wsdl.generate_service", "wsdl_artifact", "{artifactId}")},
+		{Method: "POST", Path: "/wsdl/import/{artifactId}/generate-service", Role: model.RoleOperator, Handle: s.postGenerateService, Doc: docGenerateService,
+			Audit: adminapi.OnFailure("wsdl.generate_service", "wsdl_artifact", "{artifactId}")},
 
-		{Method: "POST", Path: "/wsdl/import-xml:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotXML, Doc: docAutopilotXML, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
-		{Method: "POST", Path: "/wsdl/import:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotUpload, Doc: docAutopilotUpload, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
-		{Method: "POST", Path: "/wsdl/import-url:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotURL, Doc: docAutopilotURL, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
-		{Method: "POST", Path: "/wsdl/import/{artifactId}:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotArtifact, Doc: docAutopilotArtifact, Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "{artifactId}")},
+		{Method: "POST", Path: "/wsdl/import-xml:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotXML, Doc: docAutopilotXML,
+			Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotUpload, Doc: docAutopilotUpload,
+			Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import-url:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotURL, Doc: docAutopilotURL,
+			Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "")},
+		{Method: "POST", Path: "/wsdl/import/{artifactId}:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotArtifact, Doc: docAutopilotArtifact,
+			Audit: adminapi.OnFailure("wsdl.autopilot", "wsdl_artifact", "{artifactId}")},
 		{Method: "POST", Path: "/wsdl/import-urls:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotURLs, Doc: docAutopilotURLs},
 		{Method: "POST", Path: "/wsdl/import-files:autopilot", Role: model.RoleOperator, Handle: s.postAutopilotFiles, Doc: docAutopilotFiles},
 
