@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/admin/admintest"
@@ -161,6 +162,9 @@ func TestChangesNameTheirAudit(t *testing.T) {
 		}
 		if rt.Audit != nil && (rt.Audit.Action == "" || rt.Audit.EntityType == "") {
 			t.Errorf("%s: incomplete audit %+v", key, *rt.Audit)
+		}
+		if rt.Audit != nil && strings.HasPrefix(rt.Audit.EntityID, "{") && !strings.Contains(rt.Path, rt.Audit.EntityID) {
+			t.Errorf("%s: audit entity id %s is no parameter of the path", key, rt.Audit.EntityID)
 		}
 	}
 }
