@@ -2,13 +2,14 @@ package admin
 
 import (
 	"bytes"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
+
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/wsdl"
 )
