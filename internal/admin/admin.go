@@ -1,10 +1,18 @@
 // Package admin serves the control-plane API under /admin/v1.
 //
 // routes.go lists every route with its method pattern, minimum role and
-// handler; registration wraps each handler in authorization, so no route
-// can be reached unguarded. Handlers return errors, rendered in one place
-// by apierr. The API describes itself at /admin/v1/openapi.json, generated
-// from the same route table.
+// handler; registration wraps each handler in authorization, and records
+// the failure audit event a route names, so no route can be reached
+// unguarded and no refused change goes unaudited. Handlers return errors,
+// rendered in one place by apierr. The API describes itself at
+// /admin/v1/openapi.json, generated (adminapi.OpenAPIDocument) from the
+// same route table.
+//
+// This package holds the catalog (services, versions, operations, rules,
+// mappings, grants, per-version OpenAPI), identity and settings handlers;
+// onboarding (WSDL import, autopilot, repair) and backends (profiles and
+// their tests, datasets, monitors) live in their own packages below it and
+// contribute their routes to the one table.
 package admin
 
 import (
@@ -13,6 +21,8 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/admin/backends"
+	"github.com/s2r-project/s2r/internal/admin/onboarding"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/contracts"
@@ -71,8 +81,10 @@ type server struct {
 	contracts *contracts.Cache
 	// backendHealth reads the runtime's backend health (backend_health.go).
 	backendHealth BackendHealthReader
-	// backends makes the outbound calls of backend tests (Config.BackendClient).
-	backends *upstream.Client
+	// backends serves the backend profile, test, dataset and monitor routes.
+	backends *backends.Handlers
+	// onboarding serves the WSDL import, autopilot and repair routes.
+	onboarding *onboarding.Handlers
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -103,15 +115,14 @@ func newServer(cfg Config) *server {
 	}
 	s.access.SetDevIdentity(cfg.DevIdentity)
 	s.backendHealth = cfg.BackendHealth
-	s.backends = cfg.BackendClient
-	if s.backends == nil {
-		s.backends = defaultBackendClient
-	}
 	s.extra = cfg.Routes
 	s.contracts = cfg.Contracts
 	if s.contracts == nil {
 		s.contracts = contracts.New(cfg.Store)
 	}
+	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
+		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
+	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

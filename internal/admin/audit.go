@@ -68,13 +68,3 @@ func (s *server) auditFailure(r *http.Request, action, entityType, entityID stri
 
 // changedNames renders setting or field names for an audit message.
 func changedNames(names []string) string { return strings.Join(names, ", ") }
-
-// onFailure records a failure event when *errp is set at return; mutating
-// handlers defer it first:
-//
-//	defer s.onFailure(r, "settings.update", "settings", "settings", &err)
-func (s *server) onFailure(r *http.Request, action, entityType, entityID string, errp *error) {
-	if *errp != nil {
-		s.auditFailure(r, action, entityType, entityID, *errp)
-	}
-}

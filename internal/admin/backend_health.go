@@ -32,7 +32,7 @@ var docGetBackendHealth = adminapi.Doc{
 
 func (s *server) getBackendHealth(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	if _, err := serviceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
 	}
 	profiles, err := s.store.BackendProfiles(r.Context(), id)

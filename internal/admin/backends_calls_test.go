@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/admin/backends"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
@@ -141,11 +142,11 @@ func previewOf(t *testing.T, r response) (model.TestPreview, callResultView) {
 
 // callResultView is the saved response of a preview.
 type callResultView struct {
-	HTTPStatus int             `json:"httpStatus"`
-	JSON       json.RawMessage `json:"json"`
-	Fault      json.RawMessage `json:"fault"`
-	Body       string          `json:"body"`
-	Error      *callError      `json:"error"`
+	HTTPStatus int                 `json:"httpStatus"`
+	JSON       json.RawMessage     `json:"json"`
+	Fault      json.RawMessage     `json:"fault"`
+	Body       string              `json:"body"`
+	Error      *backends.CallError `json:"error"`
 }
 
 func TestTestApplicationEveryAuthType(t *testing.T) {
@@ -285,14 +286,14 @@ func TestTestApplicationMTLS(t *testing.T) {
 			t.Errorf("mTLS call: %+v %s", prev, prev.Response)
 		}
 		api.Do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
-		var conn connectionReport
+		var conn backends.ConnectionReport
 		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if len(conn.Steps) != 4 || conn.Steps[2].Name != "tls" || conn.Steps[2].Status != stepOK {
+		if len(conn.Steps) != 4 || conn.Steps[2].Name != "tls" || conn.Steps[2].Status != backends.StepOK {
 			t.Errorf("mTLS connection report %+v", conn)
 		}
 		noCA := api.createProfile(svc.ServiceID, map[string]any{"name": "no-ca", "endpointUrl": be.srv.URL + "/calc"})
 		api.Do("POST", profilePath(noCA.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if conn.Steps[2].Status != stepFailed || !strings.Contains(conn.Steps[2].Message, "unknown authority") {
+		if conn.Steps[2].Status != backends.StepFailed || !strings.Contains(conn.Steps[2].Message, "unknown authority") {
 			t.Errorf("connection without the CA: %+v", conn.Steps[2])
 		}
 		// Without the client certificate the handshake is refused.
@@ -314,7 +315,7 @@ func TestGeneratedSamplesAndConnection(t *testing.T) {
 		svc, ops := calcSetup(t, api, "publish")
 		be := newSOAPBackend(t, nil)
 		p := api.createProfile(svc.ServiceID, map[string]any{"endpointUrl": be.srv.URL + "/calc"})
-		var rep samplesReport
+		var rep backends.SamplesReport
 		api.Do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &rep)
 		if rep.Summary["total"] != 3 || rep.Summary[model.PreviewStatusSucceeded] != 3 || len(rep.Results) != 3 {
 			t.Errorf("batch report %+v", rep)
@@ -327,24 +328,24 @@ func TestGeneratedSamplesAndConnection(t *testing.T) {
 		api.Do("POST", profilePath(p.ProfileID)+":test-generated-samples", operatorEmail, `{"versionId":"nope"}`).WantFieldError(
 			t, http.StatusBadRequest, apierr.ValBadRequest, "versionId")
 
-		var conn connectionReport
+		var conn backends.ConnectionReport
 		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if conn.Status != stepFailed || conn.Steps[0].Status != stepOK || conn.Steps[1].Status != stepFailed || conn.Steps[2].Status != stepFailed {
+		if conn.Status != backends.StepFailed || conn.Steps[0].Status != backends.StepOK || conn.Steps[1].Status != backends.StepFailed || conn.Steps[2].Status != backends.StepFailed {
 			t.Errorf("loopback without the allow list: %+v", conn)
 		}
 		api.Do("PATCH", Prefix+"/settings", adminEmail, `{"outbound_allowed_cidrs":["127.0.0.0/8"]}`).WantStatus(t, http.StatusOK)
 		api.Do("POST", profilePath(p.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if conn.Status != stepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
+		if conn.Status != backends.StepOK || len(conn.Steps) != 3 || conn.Steps[0].Addresses[0] != "127.0.0.1" || conn.Steps[2].Bytes == 0 {
 			t.Errorf("connection report %+v", conn)
 		}
 		down := api.createProfile(svc.ServiceID, map[string]any{"name": "down", "endpointUrl": "http://" + loopback.FreeAddr(t) + "/calc"})
 		api.Do("POST", profilePath(down.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if conn.Status != stepFailed || conn.Steps[1].Message != "connection refused" {
+		if conn.Status != backends.StepFailed || conn.Steps[1].Message != "connection refused" {
 			t.Errorf("down backend report %+v", conn)
 		}
 		nx := api.createProfile(svc.ServiceID, map[string]any{"name": "nx", "endpointUrl": "http://no-such-host.invalid/calc"})
 		api.Do("POST", profilePath(nx.ProfileID)+":test-connection", operatorEmail, "").WantStatus(t, http.StatusOK).Decode(t, &conn)
-		if conn.Steps[0].Status != stepFailed || conn.Steps[1].Status != stepSkipped {
+		if conn.Steps[0].Status != backends.StepFailed || conn.Steps[1].Status != backends.StepSkipped {
 			t.Errorf("unknown host report %+v", conn)
 		}
 	})

@@ -42,10 +42,10 @@ func TestColonRouteDispatch(t *testing.T) {
 		}
 	}
 	routes := []route{
-		{"DELETE", "/things/{thingId}", model.RoleOperator, echo("soft"), adminapi.Doc{}},
-		{"DELETE", "/things/{thingId}:hard-delete", model.RoleAdmin, echo("hard"), adminapi.Doc{}},
-		{"POST", "/things/{thingId}:poke", model.RoleReader, echo("poke"), adminapi.Doc{}},
-		{"POST", "/things:bulk", model.RoleOperator, echo("bulk"), adminapi.Doc{}},
+		{Method: "DELETE", Path: "/things/{thingId}", Role: model.RoleOperator, Handle: echo("soft")},
+		{Method: "DELETE", Path: "/things/{thingId}:hard-delete", Role: model.RoleAdmin, Handle: echo("hard")},
+		{Method: "POST", Path: "/things/{thingId}:poke", Role: model.RoleReader, Handle: echo("poke")},
+		{Method: "POST", Path: "/things:bulk", Role: model.RoleOperator, Handle: echo("bulk")},
 	}
 	api.srv.mux = api.srv.register(routes)
 

@@ -50,7 +50,7 @@ func (s *server) getOperationDiagnostics(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	c, err := s.contractOf(ctx, v, op)
+	c, err := adminapi.ContractOf(ctx, s.contracts, v, op)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func diagnose(op model.Operation, d catalog.Diagnostics, m model.Mapping, hasMap
 // getServiceDiagnostics answers the diagnostics of a version's operations.
 func (s *server) getServiceDiagnostics(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	svc, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (s *server) getServiceDiagnostics(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	contracts, err := s.contractsOf(ctx, v, ops)
+	contracts, err := adminapi.ContractsOf(ctx, s.contracts, v, ops)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (s *server) getServiceDiagnostics(w http.ResponseWriter, r *http.Request) e
 func (s *server) diagnosedVersion(r *http.Request, svc model.Service) (model.Version, error) {
 	ctx := r.Context()
 	if id := r.URL.Query().Get("versionId"); id != "" {
-		return versionOf(ctx, s.store, svc.ServiceID, id)
+		return adminapi.VersionOf(ctx, s.store, svc.ServiceID, id)
 	}
 	for _, status := range []string{model.VersionDraft, model.VersionActive} {
 		v, err := s.store.VersionWithStatus(ctx, svc.ServiceID, status)

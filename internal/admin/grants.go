@@ -34,7 +34,7 @@ var docPutConsumerGrants = adminapi.Doc{
 // getConsumerGrants answers the grant list of a service.
 func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	if _, err := serviceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
 	}
 	g, err := s.store.ConsumerGrants(r.Context(), id)
@@ -45,9 +45,8 @@ func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error
 }
 
 // putConsumerGrants replaces the grant list of a service.
-func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "consumer_grants.update", "service", id, &err)
 	var body struct {
 		CIDRs *[]string `json:"cidrs"`
 	}
@@ -63,9 +62,9 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) (err 
 	}
 	ctx := r.Context()
 	now := s.now().UTC()
-	after := model.ConsumerGrants{ServiceID: id, CIDRs: cidrs, UpdatedAt: &now, UpdatedBy: callerEmail(r)}
+	after := model.ConsumerGrants{ServiceID: id, CIDRs: cidrs, UpdatedAt: &now, UpdatedBy: adminapi.CallerEmail(r)}
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		if _, err := serviceOrNotFound(tx.Service(ctx, id)); err != nil {
+		if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id)); err != nil {
 			return err
 		}
 		before, err := tx.ConsumerGrants(ctx, id)

@@ -73,9 +73,8 @@ func (s *server) getMapping(w http.ResponseWriter, r *http.Request) error {
 }
 
 // putMapping stores a manual mapping as the new active mapping.
-func (s *server) putMapping(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putMapping(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "mapping.update", "operation", id, &err)
 	var body mappingBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -131,9 +130,8 @@ func mappingProblems(probs []catalog.Problem) error {
 type contractLookup func(context.Context) (*xsd.Operation, error)
 
 // regenerateMapping regenerates one draft operation's auto mapping.
-func (s *server) regenerateMapping(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) regenerateMapping(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "mapping.regenerate", "operation", id, &err)
 	m, err := s.replaceMapping(r, id, "mapping.regenerate", regenerated(r.Context()))
 	if err != nil {
 		return err
@@ -185,7 +183,7 @@ func (s *server) warmContract(ctx context.Context, opID string) {
 		return
 	}
 	if v, err := s.store.Version(ctx, op.VersionID); err == nil {
-		_, _ = s.definitions(ctx, v)
+		_, _ = adminapi.Definitions(ctx, s.contracts, v)
 	}
 }
 
@@ -199,12 +197,12 @@ func (s *server) replaceMappingTx(r *http.Request, tx *store.Tx, op model.Operat
 	} else if err != nil {
 		return model.Mapping{}, err
 	}
-	lookup := func(ctx context.Context) (*xsd.Operation, error) { return s.contractOf(ctx, v, op) }
+	lookup := func(ctx context.Context) (*xsd.Operation, error) { return adminapi.ContractOf(ctx, s.contracts, v, op) }
 	m, err := build(prev, lookup)
 	if err != nil {
 		return model.Mapping{}, err
 	}
-	m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = catalogID(), op.OperationID, s.now().UTC(), callerEmail(r)
+	m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = adminapi.NewID(), op.OperationID, s.now().UTC(), adminapi.CallerEmail(r)
 	m, err = tx.CreateMapping(ctx, m)
 	if err != nil {
 		return model.Mapping{}, err
@@ -218,7 +216,6 @@ func (s *server) replaceMappingTx(r *http.Request, tx *store.Tx, op model.Operat
 // operation of the draft.
 func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "mapping.regenerate", "service", serviceID, &err)
 	ctx := r.Context()
 	res := regenerateResult{Mappings: []model.Mapping{}}
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
@@ -249,11 +246,11 @@ func (s *server) regenerateServiceMappings(w http.ResponseWriter, r *http.Reques
 // draftOfService returns the service's draft, or version versionID when
 // given (which must be a draft of the service).
 func (s *server) draftOfService(ctx context.Context, tx *store.Tx, serviceID, versionID string) (model.Version, error) {
-	if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 		return model.Version{}, err
 	}
 	if versionID != "" {
-		v, err := versionOf(ctx, tx, serviceID, versionID)
+		v, err := adminapi.VersionOf(ctx, tx, serviceID, versionID)
 		if err != nil {
 			return v, err
 		}

@@ -3,13 +3,11 @@ package admin
 import (
 	"bytes"
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/google/go-cmp/cmp"
-	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
 
@@ -60,7 +58,7 @@ func TestOpenAPIValidAndComplete(t *testing.T) {
 // TestOpenAPIDescribesSettings checks the settings schemas come from the
 // settings table: every setting, its bounds and its default.
 func TestOpenAPIDescribesSettings(t *testing.T) {
-	doc := openAPIDocument(newServer(Config{Store: storetest.SQLite(t)}).routes, "x")
+	doc := adminapi.OpenAPIDocument(newServer(Config{Store: storetest.SQLite(t)}).routes, "x")
 	settings := doc.Components.Schemas["Settings"].Value
 	timeout := settings.Properties["default_timeout_ms"].Value
 	if timeout.Default != int64(30000) || *timeout.Min != 1 || *timeout.Max != 600000 {
@@ -75,21 +73,5 @@ func TestOpenAPIDescribesSettings(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(doc.Info.Title), []byte("admin")) {
 		t.Error("title")
-	}
-}
-
-func TestComponentNamesDoNotCollide(t *testing.T) {
-	type Settings struct{ A int } // same name as the built-in Settings component
-	type RoleBinding struct{ B int }
-	g := newSchemaGen()
-	first := g.structRef(reflect.TypeFor[model.RoleBinding]()).Ref
-	second := g.structRef(reflect.TypeFor[RoleBinding]()).Ref
-	again := g.structRef(reflect.TypeFor[model.RoleBinding]()).Ref
-	local := g.structRef(reflect.TypeFor[Settings]()).Ref
-	got := []string{first, second, again, local}
-	want := []string{"#/components/schemas/RoleBinding", "#/components/schemas/AdminRoleBinding",
-		"#/components/schemas/RoleBinding", "#/components/schemas/AdminSettings"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("component refs (-want +got):\n%s", diff)
 	}
 }

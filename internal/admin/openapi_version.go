@@ -40,9 +40,8 @@ var docGetOpenAPIPackage = adminapi.Doc{
 }
 
 // generateOpenAPI generates and stores the document of a version.
-func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "openapi.generate", "version", versionID, &err)
 	ctx := r.Context()
 	in, err := s.openAPIInput(ctx, serviceID, versionID)
 	if err != nil {
@@ -53,9 +52,9 @@ func (s *server) generateOpenAPI(w http.ResponseWriter, r *http.Request) (err er
 		return err
 	}
 	d := model.OpenAPIDocument{VersionID: versionID, Document: doc, SHA256: openapi.SHA256(doc),
-		GeneratedAt: s.now().UTC(), GeneratedBy: callerEmail(r)}
+		GeneratedAt: s.now().UTC(), GeneratedBy: adminapi.CallerEmail(r)}
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		if _, err := versionOf(ctx, tx, serviceID, versionID); err != nil {
+		if _, err := adminapi.VersionOf(ctx, tx, serviceID, versionID); err != nil {
 			return err
 		}
 		if err := tx.PutOpenAPIDocument(ctx, d); err != nil {
@@ -150,11 +149,11 @@ func generateDocument(in openapi.Input) ([]byte, error) {
 // openAPIInput loads what the document of a version is generated from:
 // the service, the version and its operations with their contracts.
 func (s *server) openAPIInput(ctx context.Context, serviceID, versionID string) (openapi.Input, error) {
-	svc, err := serviceOrNotFound(s.store.Service(ctx, serviceID))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, serviceID))
 	if err != nil {
 		return openapi.Input{}, err
 	}
-	v, err := versionOf(ctx, s.store, serviceID, versionID)
+	v, err := adminapi.VersionOf(ctx, s.store, serviceID, versionID)
 	if err != nil {
 		return openapi.Input{}, err
 	}
@@ -162,7 +161,7 @@ func (s *server) openAPIInput(ctx context.Context, serviceID, versionID string) 
 	if err != nil {
 		return openapi.Input{}, err
 	}
-	contracts, err := s.contractsOf(ctx, v, ops)
+	contracts, err := adminapi.ContractsOf(ctx, s.contracts, v, ops)
 	if err != nil {
 		return openapi.Input{}, err
 	}

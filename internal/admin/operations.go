@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -46,7 +47,7 @@ var docPatchOperation = adminapi.Doc{
 // listOperations answers the operations of a version.
 func (s *server) listOperations(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
@@ -107,9 +108,8 @@ func (s *server) editOperation(r *http.Request, id, action string, change func(o
 }
 
 // patchOperation edits the REST side of a draft operation.
-func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.update", "operation", id, &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -130,7 +130,7 @@ func (s *server) patchOperation(w http.ResponseWriter, r *http.Request) (err err
 // checkOperationRoute checks op's REST path against its contract and its
 // route and key against the version's other operations.
 func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op model.Operation) error {
-	c, err := s.contractOf(ctx, v, op)
+	c, err := adminapi.ContractOf(ctx, s.contracts, v, op)
 	if err != nil {
 		return err
 	}
@@ -164,31 +164,31 @@ func (s *server) checkOperationRoute(ctx context.Context, v model.Version, op mo
 
 // applyOperationMembers applies the members of a PATCH body.
 func applyOperationMembers(op *model.Operation, members map[string]jsontext.Value) error {
-	for _, name := range sortedNames(members) {
+	for _, name := range adminapi.SortedNames(members) {
 		v := members[name]
 		var err error
 		switch name {
 		case "operationKey":
 			var k string
-			if k, err = stringMember(name, v); err == nil && !serviceKeyPattern.MatchString(k) {
+			if k, err = adminapi.StringMember(name, v); err == nil && !drafts.KeyPattern.MatchString(k) {
 				err = adminapi.FieldError(name, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 			}
 			op.OperationKey = k
 		case "restMethod":
 			var m string
-			if m, err = stringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
+			if m, err = adminapi.StringMember(name, v); err == nil && !slices.Contains(catalog.RestMethods, m) {
 				err = adminapi.FieldError(name, "must be one of GET, POST, PUT, PATCH, DELETE")
 			}
 			op.RestMethod = m
 		case "restPath":
-			op.RestPath, err = stringMember(name, v)
+			op.RestPath, err = adminapi.StringMember(name, v)
 		case "timeoutMs":
-			op.TimeoutMs, err = nullableInt(name, v, 1, 600000)
+			op.TimeoutMs, err = adminapi.NullableInt(name, v, 1, 600000)
 		case "retryCount":
-			op.RetryCount, err = nullableInt(name, v, 0, 10)
+			op.RetryCount, err = adminapi.NullableInt(name, v, 0, 10)
 		case "executionMode":
 			var m string
-			if m, err = stringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
+			if m, err = adminapi.StringMember(name, v); err == nil && m != model.ExecutionSync && m != model.ExecutionAsyncCallback {
 				err = adminapi.FieldError(name, "must be sync or async_callback")
 			}
 			op.ExecutionMode = m
@@ -200,24 +200,4 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 		}
 	}
 	return nil
-}
-
-func nullableInt(field string, v jsontext.Value, lo, hi int) (*int, error) {
-	if v.Kind() == 'n' {
-		return nil, nil
-	}
-	n, err := intMember(field, v, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	return &n, nil
-}
-
-func sortedNames(m map[string]jsontext.Value) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }

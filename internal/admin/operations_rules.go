@@ -57,9 +57,8 @@ func (s *server) getValidationRules(w http.ResponseWriter, r *http.Request) erro
 }
 
 // patchValidationRules replaces an operation's validation rules.
-func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.validation_rules.update", "operation", id, &err)
 	var body validationRulesBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err
@@ -72,7 +71,7 @@ func (s *server) patchValidationRules(w http.ResponseWriter, r *http.Request) (e
 	}
 	ctx := r.Context()
 	after, err := s.editOperation(r, id, "operation.validation_rules.update", func(op *model.Operation, v model.Version) error {
-		c, err := s.contractOf(ctx, v, *op)
+		c, err := adminapi.ContractOf(ctx, s.contracts, v, *op)
 		if err != nil {
 			return err
 		}
@@ -99,9 +98,8 @@ func (s *server) getTransformRules(w http.ResponseWriter, r *http.Request) error
 }
 
 // putTransformRules replaces an operation's transform rules.
-func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) putTransformRules(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("operationId")
-	defer s.onFailure(r, "operation.transform_rules.update", "operation", id, &err)
 	var body transformRulesBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
 		return err

@@ -50,8 +50,7 @@ func (s *server) getPermissionBindings(w http.ResponseWriter, r *http.Request) e
 }
 
 // postPermissionBinding creates a binding with a new UUID.
-func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "permission_binding.create", "permission_binding", "", &err)
+func (s *server) postPermissionBinding(w http.ResponseWriter, r *http.Request) error {
 	var in permissionBindingInput
 	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err
@@ -106,7 +105,6 @@ func (s *server) newPermissionBinding(r *http.Request, in permissionBindingInput
 // deletePermissionBinding removes a binding; 404 when there is none.
 func (s *server) deletePermissionBinding(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("bindingId")
-	defer s.onFailure(r, "permission_binding.delete", "permission_binding", id, &err)
 	err = s.store.Transact(r.Context(), func(tx *store.Tx) error {
 		b, err := tx.DeletePermissionBinding(r.Context(), id)
 		if err != nil {

@@ -50,8 +50,7 @@ func (s *server) getRoleBindings(w http.ResponseWriter, r *http.Request) error {
 
 // putRoleBindings replaces every role binding in one transaction with its
 // audit event, then drops the cached bindings so the change applies at once.
-func (s *server) putRoleBindings(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "role_bindings.replace", "role_bindings", "role_bindings", &err)
+func (s *server) putRoleBindings(w http.ResponseWriter, r *http.Request) error {
 	var in []roleBindingInput
 	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err

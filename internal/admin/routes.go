@@ -12,12 +12,8 @@ import (
 	"github.com/s2r-project/s2r/internal/store"
 )
 
-// route is one admin endpoint (route); admin's own route tables
-// write its literals positionally.
-type route adminapi.Route
-
-// Pattern returns the ServeMux pattern of rt.
-func (rt route) Pattern() string { return adminapi.Route(rt).Pattern() }
+// route is one admin endpoint.
+type route = adminapi.Route
 
 // routeTable lists every admin route. Roles follow DESIGN 6.3: reader for
 // every GET; operator for changes to services and their parts; admin for
@@ -25,42 +21,50 @@ func (rt route) Pattern() string { return adminapi.Route(rt).Pattern() }
 // generation.
 func (s *server) routeTable() []route {
 	routes := []route{
-		{"GET", "/me", model.RoleReader, s.getMe, docGetMe},
-		{"GET", "/openapi.json", model.RoleReader, s.getOpenAPI, docGetOpenAPI},
+		{Method: "GET", Path: "/me", Role: model.RoleReader, Handle: s.getMe, Doc: docGetMe},
+		{Method: "GET", Path: "/openapi.json", Role: model.RoleReader, Handle: s.getOpenAPI, Doc: docGetOpenAPI},
 
-		{"GET", "/settings", model.RoleReader, s.getSettings, docGetSettings},
-		{"PATCH", "/settings", model.RoleAdmin, s.patchSettings, docPatchSettings},
+		{Method: "GET", Path: "/settings", Role: model.RoleReader, Handle: s.getSettings, Doc: docGetSettings},
+		{Method: "PATCH", Path: "/settings", Role: model.RoleAdmin, Handle: s.patchSettings, Doc: docPatchSettings,
+			Audit: adminapi.OnFailure("settings.update", "settings", "settings")},
 
-		{"GET", "/role-bindings", model.RoleReader, s.getRoleBindings, docGetRoleBindings},
-		{"PUT", "/role-bindings", model.RoleAdmin, s.putRoleBindings, docPutRoleBindings},
-		{"GET", "/permission-bindings", model.RoleReader, s.getPermissionBindings, docGetPermissionBindings},
-		{"POST", "/permission-bindings", model.RoleAdmin, s.postPermissionBinding, docPostPermissionBinding},
-		{"DELETE", "/permission-bindings/{bindingId}", model.RoleAdmin, s.deletePermissionBinding, docDeletePermissionBinding},
+		{Method: "GET", Path: "/role-bindings", Role: model.RoleReader, Handle: s.getRoleBindings, Doc: docGetRoleBindings},
+		{Method: "PUT", Path: "/role-bindings", Role: model.RoleAdmin, Handle: s.putRoleBindings, Doc: docPutRoleBindings,
+			Audit: adminapi.OnFailure("role_bindings.replace", "role_bindings", "role_bindings")},
+		{Method: "GET", Path: "/permission-bindings", Role: model.RoleReader, Handle: s.getPermissionBindings, Doc: docGetPermissionBindings},
+		{Method: "POST", Path: "/permission-bindings", Role: model.RoleAdmin, Handle: s.postPermissionBinding, Doc: docPostPermissionBinding,
+			Audit: adminapi.OnFailure("permission_binding.create", "permission_binding", "")},
+		{Method: "DELETE", Path: "/permission-bindings/{bindingId}", Role: model.RoleAdmin, Handle: s.deletePermissionBinding, Doc: docDeletePermissionBinding,
+			Audit: adminapi.OnFailure("permission_binding.delete", "permission_binding", "{bindingId}")},
 
-		{"GET", "/audit-events", model.RoleReader, s.getAuditEvents, docGetAuditEvents},
+		{Method: "GET", Path: "/audit-events", Role: model.RoleReader, Handle: s.getAuditEvents, Doc: docGetAuditEvents},
 	}
-	routes = append(routes, s.importRoutes()...)
+	routes = append(routes, s.onboarding.Routes()...)
 	routes = append(routes, s.catalogRoutes()...)
 	routes = append(routes, s.observeRoutes()...)
-	routes = append(routes, s.backendRoutes()...)
+	routes = append(routes, s.backends.Routes()...)
+	routes = append(routes, s.publishRoutes()...)
 	routes = append(routes, s.gatewayRoutes()...)
 	// Routes of areas kept in their own packages (DESIGN 3): listed here
 	// so they are authorized and documented like every other route.
-	for _, rt := range s.extra {
-		routes = append(routes, route(rt))
-	}
-	return routes
+	return append(routes, s.extra...)
 }
 
 // register builds the mux. Every route's handler is wrapped in
 // authorization here, and nowhere else, so an unguarded route cannot be
-// registered. Paths under Prefix that match no route are authorized like
+// registered; a route that names its Audit has each refusal recorded
+// (adminapi.Audited) with the handler's own error, before unavailable
+// turns a database failure into 503. Paths under Prefix that match no route are authorized like
 // any route (401 S2R-ADM-0401 without identity, 403 S2R-ADM-0403 for an
 // identity without a role), so that they cannot be used to map the API;
 // then they get 404 S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow
 // header when the path exists for other methods.
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
+	routes = slices.Clone(routes)
+	for i, rt := range routes {
+		routes[i].Handle = adminapi.Audited(s.store, s.log, rt.Audit, rt.Handle)
+	}
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
 		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, unavailable(rt.Handle)))
 	}

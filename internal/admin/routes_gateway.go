@@ -8,6 +8,6 @@ import (
 // direction: the live backend health of a service (SPEC 4.6).
 func (s *server) gatewayRoutes() []route {
 	return []route{
-		{"GET", "/services/{serviceId}/backend-health", model.RoleReader, s.getBackendHealth, docGetBackendHealth},
+		{Method: "GET", Path: "/services/{serviceId}/backend-health", Role: model.RoleReader, Handle: s.getBackendHealth, Doc: docGetBackendHealth},
 	}
 }

@@ -12,8 +12,8 @@ import (
 // Config.Routes.
 func (s *server) observeRoutes() []route {
 	return []route{
-		{"GET", "/runtime-logs", model.RoleReader, s.getRuntimeLogs, docGetRuntimeLogs},
-		{"GET", "/runtime-logs/latency", model.RoleReader, s.getRuntimeLatency, docGetRuntimeLatency},
-		{"GET", "/bad-url-summary", model.RoleReader, s.getBadURLSummary, docGetBadURLSummary},
+		{Method: "GET", Path: "/runtime-logs", Role: model.RoleReader, Handle: s.getRuntimeLogs, Doc: docGetRuntimeLogs},
+		{Method: "GET", Path: "/runtime-logs/latency", Role: model.RoleReader, Handle: s.getRuntimeLatency, Doc: docGetRuntimeLatency},
+		{Method: "GET", Path: "/bad-url-summary", Role: model.RoleReader, Handle: s.getBadURLSummary, Doc: docGetBadURLSummary},
 	}
 }

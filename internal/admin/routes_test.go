@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/admin/admintest"
@@ -133,5 +134,37 @@ func TestUnknownPathAndWrongMethod(t *testing.T) {
 				t.Errorf("Allow = %q, want %q", got, tc.allow)
 			}
 		})
+	}
+}
+
+// TestChangesNameTheirAudit: every route that is not a read names the
+// failure event of its refusal (route.Audit), except those listed here,
+// which audit each item themselves (batch, bulk) or change no
+// configuration (previews, repair reports, backend tests).
+func TestChangesNameTheirAudit(t *testing.T) {
+	unaudited := map[string]bool{
+		"POST /wsdl/import-urls:autopilot":                          true,
+		"POST /wsdl/import-files:autopilot":                         true,
+		"POST /services:bulk-action":                                true,
+		"POST /wsdl/namespace-repair-preview":                       true,
+		"POST /wsdl/external-reference-preview":                     true,
+		"POST /wsdl/repair-report":                                  true,
+		"POST /wsdl/repair-package":                                 true,
+		"POST /backend-profiles/{profileId}:test-connection":        true,
+		"POST /backend-profiles/{profileId}:test-application":       true,
+		"POST /backend-profiles/{profileId}:test-generated-samples": true,
+		"POST /backend-profiles/{profileId}:test-rest":              true,
+	}
+	for _, rt := range newServer(Config{Store: storetest.SQLite(t)}).routes {
+		key := rt.Method + " " + rt.Path
+		if rt.Method != "GET" && rt.Audit == nil && !unaudited[key] {
+			t.Errorf("%s changes something but names no failure audit", key)
+		}
+		if rt.Audit != nil && (rt.Audit.Action == "" || rt.Audit.EntityType == "") {
+			t.Errorf("%s: incomplete audit %+v", key, *rt.Audit)
+		}
+		if rt.Audit != nil && strings.HasPrefix(rt.Audit.EntityID, "{") && !strings.Contains(rt.Path, rt.Audit.EntityID) {
+			t.Errorf("%s: audit entity id %s is no parameter of the path", key, rt.Audit.EntityID)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/s2r-project/s2r/internal/access"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
@@ -59,13 +59,12 @@ var docHardDeleteService = adminapi.Doc{
 }
 
 // createService creates a service from defaults and the body's members.
-func (s *server) createService(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "service.create", "service", "", &err)
+func (s *server) createService(w http.ResponseWriter, r *http.Request) error {
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
 	}
-	svc := s.newService()
+	svc := drafts.NewService(s.now())
 	secret, err := takeCallbackSecret(members)
 	if err != nil {
 		return err
@@ -89,7 +88,7 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 	}
 	err = s.store.ChangeConfig(r.Context(), func(tx *store.Tx) error {
 		if err := tx.CreateService(r.Context(), svc); err != nil {
-			return serviceConflict(err)
+			return drafts.ServiceConflict(err)
 		}
 		return tx.InsertAudit(r.Context(), adminapi.AuditEvent(r, "service.create", "service", svc.ServiceID,
 			"created service "+svc.Direction+"/"+svc.Environment+"/"+svc.ServiceKey, nil, svc))
@@ -99,26 +98,6 @@ func (s *server) createService(w http.ResponseWriter, r *http.Request) (err erro
 	}
 	w.Header().Set("Location", Prefix+"/services/"+svc.ServiceID)
 	return adminapi.WriteJSON(w, http.StatusCreated, svc)
-}
-
-// newService returns a service with a fresh id and every default.
-func (s *server) newService() model.Service {
-	now := s.now().UTC()
-	return model.Service{
-		ServiceID: catalogID(), Direction: model.DirectionPublish, Status: model.ServiceActive,
-		BackendRoutingMode: model.RoutingSingle, BackendHealthCheckMode: model.HealthCheckNone,
-		BackendHealthCheckIntervalSec: model.DefaultHealthCheckIntervalSec, FaultDetailExposureMode: model.FaultDetailSafe,
-		CallbackAuthMode: model.CallbackAuthNone, CreatedAt: now, UpdatedAt: now,
-	}
-}
-
-// serviceConflict maps a duplicate route key to 409 S2R-ADM-0409.
-func serviceConflict(err error) error {
-	if errors.Is(err, store.ErrAlreadyExists) {
-		return apierr.Wrap(apierr.AdmAlreadyExists, err, "a service with this direction, environment and serviceKey already exists").
-			WithDetail("field", "serviceKey")
-	}
-	return err
 }
 
 // listServices answers a page of services.
@@ -154,7 +133,7 @@ func (s *server) listServices(w http.ResponseWriter, r *http.Request) error {
 
 // getService answers one service.
 func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
-	svc, err := serviceOrNotFound(s.store.Service(r.Context(), r.PathValue("serviceId")))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), r.PathValue("serviceId")))
 	if err != nil {
 		return err
 	}
@@ -162,9 +141,8 @@ func (s *server) getService(w http.ResponseWriter, r *http.Request) error {
 }
 
 // patchService applies a partial update to a service.
-func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) patchService(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.update", "service", id, &err)
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err
@@ -192,7 +170,6 @@ func (s *server) patchService(w http.ResponseWriter, r *http.Request) (err error
 // deleteService soft-deletes a service: its status becomes deprecated.
 func (s *server) deleteService(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.delete", "service", id, &err)
 	var after model.Service
 	err = s.changeService(r, id, "service.delete", func(svc *model.Service) error {
 		svc.Status = model.ServiceDeprecated
@@ -210,7 +187,7 @@ func (s *server) changeService(r *http.Request, id, action string, change func(*
 	checks ...func(context.Context, *store.Tx, model.Service) error) error {
 	ctx := r.Context()
 	return s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		before, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err
 		}
@@ -248,10 +225,9 @@ func serviceMessage(action string, svc model.Service) string {
 // dependant row.
 func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("serviceId")
-	defer s.onFailure(r, "service.hard_delete", "service", id, &err)
 	ctx := r.Context()
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		before, err := serviceOrNotFound(tx.Service(ctx, id))
+		before, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id))
 		if err != nil {
 			return err
 		}
@@ -270,20 +246,6 @@ func (s *server) hardDeleteService(w http.ResponseWriter, r *http.Request) (err 
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// serviceOrNotFound maps ErrNotFound to 404 S2R-ADM-0404.
-func serviceOrNotFound(svc model.Service, err error) (model.Service, error) {
-	if errors.Is(err, store.ErrNotFound) {
-		return svc, apierr.New(apierr.AdmNotFound, "service not found")
-	}
-	return svc, err
-}
-
-// callerEmail returns the e-mail of r's caller.
-func callerEmail(r *http.Request) string {
-	c, _ := access.CallerFrom(r.Context())
-	return c.Email
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/model"
@@ -103,15 +102,6 @@ func (s *server) bulkOne(r *http.Request, id, action string, change func(*model.
 		return bulkItem{ServiceID: id, Result: "error", Error: &bulkItemError{Code: e.Code, Message: e.Message}}
 	}
 	return bulkItem{ServiceID: id, Result: "ok", Status: after.Status}
-}
-
-// catalogID returns a new time-ordered id for a catalog object.
-func catalogID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return uuid.NewString()
-	}
-	return id.String()
 }
 
 func contains(list []string, v string) bool { return slices.Contains(list, v) }

@@ -16,29 +16,29 @@ const maxCallbackSecretBytes = 1024
 // takeCallbackSecret removes the write-only member callbackSecret from
 // members and returns the requested change: nil when absent, Clear for
 // null, else the new value (1 to 1024 bytes).
-func takeCallbackSecret(members map[string]jsontext.Value) (*credentialChange, error) {
+func takeCallbackSecret(members map[string]jsontext.Value) (*adminapi.CredentialChange, error) {
 	v, ok := members["callbackSecret"]
 	if !ok {
 		return nil, nil
 	}
 	delete(members, "callbackSecret")
 	if v.Kind() == 'n' {
-		return &credentialChange{Clear: true}, nil
+		return &adminapi.CredentialChange{Clear: true}, nil
 	}
 	var s string
 	if v.Kind() != '"' || json.Unmarshal(v, &s) != nil || s == "" || len(s) > maxCallbackSecretBytes {
 		return nil, adminapi.FieldError("callbackSecret", "must be a string of 1 to 1024 bytes (set) or null (clear)")
 	}
-	return &credentialChange{Value: s}, nil
+	return &adminapi.CredentialChange{Value: s}, nil
 }
 
 // applyCallbackSecret seals a callbackSecret change into svc, bound to the
 // service id, recording the caller and time.
-func (s *server) applyCallbackSecret(r *http.Request, svc *model.Service, c *credentialChange) error {
+func (s *server) applyCallbackSecret(r *http.Request, svc *model.Service, c *adminapi.CredentialChange) error {
 	if c == nil {
 		return nil
 	}
-	now, by := s.now().UTC(), callerEmail(r)
+	now, by := s.now().UTC(), adminapi.CallerEmail(r)
 	if c.Clear {
 		svc.CallbackSecret = model.NewCredential("", now, by)
 		return nil

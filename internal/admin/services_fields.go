@@ -8,13 +8,10 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
-
-// serviceKeyPattern is the form of serviceKey and environment: they are
-// URL path segments of the runtime.
-var serviceKeyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
 // serviceBody documents the body of POST /services and PATCH
 // /services/{serviceId}; the handlers decode members one by one, so that
@@ -55,7 +52,7 @@ var serviceFields = map[string]serviceField{
 	"serviceName": {apply: textField("serviceName", 1, 200, func(s *model.Service) *string { return &s.ServiceName })},
 	"description": {apply: textField("description", 0, 2000, func(s *model.Service) *string { return &s.Description })},
 	"status": {apply: func(s *model.Service, v jsontext.Value) error {
-		st, err := stringMember("status", v)
+		st, err := adminapi.StringMember("status", v)
 		if err != nil {
 			return err
 		}
@@ -80,7 +77,7 @@ var serviceFields = map[string]serviceField{
 	"backendHealthCheckMode": {apply: enumField("backendHealthCheckMode", func(s *model.Service) *string { return &s.BackendHealthCheckMode },
 		model.HealthCheckNone, model.HealthCheckPing, model.HealthCheckTCP, model.HealthCheckWSDLFetch)},
 	"backendHealthCheckIntervalSec": {apply: func(s *model.Service, v jsontext.Value) error {
-		n, err := intMember("backendHealthCheckIntervalSec", v, 5, 3600)
+		n, err := adminapi.IntMember("backendHealthCheckIntervalSec", v, 5, 3600)
 		if err != nil {
 			return err
 		}
@@ -92,7 +89,7 @@ var serviceFields = map[string]serviceField{
 			s.DefaultBackendProfileID = nil
 			return nil
 		}
-		id, err := stringMember("defaultBackendProfileId", v)
+		id, err := adminapi.StringMember("defaultBackendProfileId", v)
 		if err != nil || id == "" || len(id) > 64 {
 			return adminapi.FieldError("defaultBackendProfileId", "must be a backend profile id or null")
 		}
@@ -138,29 +135,13 @@ func applyServiceMembers(svc *model.Service, members map[string]jsontext.Value, 
 	return nil
 }
 
-func stringMember(field string, v jsontext.Value) (string, error) {
-	var s string
-	if v.Kind() != '"' || json.Unmarshal(v, &s) != nil {
-		return "", adminapi.FieldError(field, "must be a string")
-	}
-	return s, nil
-}
-
-func intMember(field string, v jsontext.Value, lo, hi int) (int, error) {
-	var n int
-	if v.Kind() != '0' || json.Unmarshal(v, &n) != nil || n < lo || n > hi {
-		return 0, adminapi.FieldError(field, "must be an integer between "+itoa(lo)+" and "+itoa(hi))
-	}
-	return n, nil
-}
-
 func keyField(field string, dst func(*model.Service) *string) func(*model.Service, jsontext.Value) error {
 	return func(s *model.Service, v jsontext.Value) error {
-		k, err := stringMember(field, v)
+		k, err := adminapi.StringMember(field, v)
 		if err != nil {
 			return err
 		}
-		if !serviceKeyPattern.MatchString(k) {
+		if !drafts.KeyPattern.MatchString(k) {
 			return adminapi.FieldError(field, "must match ^[a-z0-9][a-z0-9-]{0,62}$")
 		}
 		*dst(s) = k
@@ -170,7 +151,7 @@ func keyField(field string, dst func(*model.Service) *string) func(*model.Servic
 
 func textField(field string, lo, hi int, dst func(*model.Service) *string) func(*model.Service, jsontext.Value) error {
 	return func(s *model.Service, v jsontext.Value) error {
-		t, err := stringMember(field, v)
+		t, err := adminapi.StringMember(field, v)
 		if err != nil {
 			return err
 		}
@@ -185,7 +166,7 @@ func textField(field string, lo, hi int, dst func(*model.Service) *string) func(
 
 func enumField(field string, dst func(*model.Service) *string, values ...string) func(*model.Service, jsontext.Value) error {
 	return func(s *model.Service, v jsontext.Value) error {
-		t, err := stringMember(field, v)
+		t, err := adminapi.StringMember(field, v)
 		if err != nil {
 			return err
 		}

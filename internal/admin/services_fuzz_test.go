@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/apierr"
 )
 
@@ -26,7 +27,7 @@ func FuzzServiceMembers(f *testing.F) {
 			return
 		}
 		for name := range serviceFields {
-			svc := (&server{now: time.Now}).newService()
+			svc := drafts.NewService(time.Now())
 			err := applyServiceMembers(&svc, map[string]jsontext.Value{name: v}, true)
 			if err == nil {
 				if _, mErr := json.Marshal(svc); mErr != nil {

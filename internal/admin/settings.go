@@ -23,13 +23,9 @@ var docGetSettings = adminapi.Doc{
 var docPatchSettings = adminapi.Doc{
 	Summary: "Partial update of the settings, validated strictly and applied atomically with its audit event. " +
 		"smtp_password is write-only: a string sets it, null clears it.",
-	Request:  settingsPatchBody{},
+	Request:  adminapi.SettingsPatchBody{},
 	Response: model.Settings{},
 }
-
-// settingsPatchBody documents the PATCH body; the handler decodes the body
-// as a map so that every member is checked against the settings table.
-type settingsPatchBody struct{}
 
 // getSettings answers the current settings.
 func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
@@ -43,8 +39,7 @@ func (s *server) getSettings(w http.ResponseWriter, r *http.Request) error {
 // patchSettings validates and applies a partial settings update. The writes,
 // the audit event and the configuration revision bump commit together or
 // not at all.
-func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "settings.update", "settings", "settings", &err)
+func (s *server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	var members map[string]jsontext.Value
 	if err := adminapi.DecodeJSON(w, r, &members); err != nil {
 		return err

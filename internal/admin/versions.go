@@ -1,13 +1,12 @@
 package admin
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -70,7 +69,7 @@ var docActivateVersion = adminapi.Doc{
 // listVersions answers the versions of a service, newest first.
 func (s *server) listVersions(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	if _, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId"))); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId"))); err != nil {
 		return err
 	}
 	vs, err := s.store.Versions(ctx, r.PathValue("serviceId"))
@@ -89,9 +88,8 @@ func draftExists(d model.Version) error {
 // createVersion creates a draft by cloning, or from an import.
 func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID := r.PathValue("serviceId")
-	defer s.onFailure(r, "version.create", "service", serviceID, &err)
 	var body createVersionBody
-	if err := decodeOptionalJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeOptionalJSON(w, r, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -128,7 +126,7 @@ func (s *server) createVersion(w http.ResponseWriter, r *http.Request) (err erro
 // cloneSource picks the version a new draft is cloned from: the active
 // one, else the newest. 409 when a draft exists, 400 when there is none.
 func cloneSource(ctx context.Context, tx *store.Tx, serviceID string) (model.Version, error) {
-	if _, err := serviceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
+	if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID)); err != nil {
 		return model.Version{}, err
 	}
 	vs, err := tx.Versions(ctx, serviceID)
@@ -152,63 +150,53 @@ func cloneSource(ctx context.Context, tx *store.Tx, serviceID string) (model.Ver
 	return vs[0], nil
 }
 
-// draftPlan is the content of a new draft: its import and its operations
-// with their mappings (same index; a zero mapping gets the auto mapping).
-type draftPlan struct {
-	artifactID  *string
-	wsdlService string
-	wsdlPort    string
-	ops         []model.Operation
-	maps        []model.Mapping
-}
-
 // clonePlan copies the operations and active mappings of src.
-func clonePlan(ctx context.Context, tx *store.Tx, src model.Version) (draftPlan, error) {
+func clonePlan(ctx context.Context, tx *store.Tx, src model.Version) (drafts.Plan, error) {
 	ops, err := tx.Operations(ctx, src.VersionID)
 	if err != nil {
-		return draftPlan{}, err
+		return drafts.Plan{}, err
 	}
 	maps, err := tx.ActiveMappings(ctx, src.VersionID)
 	if err != nil {
-		return draftPlan{}, err
+		return drafts.Plan{}, err
 	}
-	p := draftPlan{artifactID: src.ArtifactID, wsdlService: src.WSDLService, wsdlPort: src.WSDLPort, ops: ops,
-		maps: make([]model.Mapping, len(ops))}
+	p := drafts.Plan{ArtifactID: src.ArtifactID, WSDLService: src.WSDLService, WSDLPort: src.WSDLPort, Ops: ops,
+		Maps: make([]model.Mapping, len(ops))}
 	for i, op := range ops {
-		p.maps[i] = maps[op.OperationID]
+		p.Maps[i] = maps[op.OperationID]
 	}
 	return p, nil
 }
 
 // planFromImport drafts the operations of an import with auto mappings.
-func (s *server) planFromImport(ctx context.Context, artifactID, service, port string) (draftPlan, error) {
+func (s *server) planFromImport(ctx context.Context, artifactID, service, port string) (drafts.Plan, error) {
 	defs, err := s.contracts.Definitions(ctx, artifactID)
 	if errors.Is(err, store.ErrNotFound) {
-		return draftPlan{}, adminapi.FieldError("artifactId", "no WSDL import with this id")
+		return drafts.Plan{}, adminapi.FieldError("artifactId", "no WSDL import with this id")
 	}
 	if err != nil {
-		return draftPlan{}, err
+		return drafts.Plan{}, err
 	}
 	svcName, p, err := catalog.SelectPort(defs, service, port)
 	if err != nil {
-		return draftPlan{}, adminapi.FieldError("wsdlPort", err.Error())
+		return drafts.Plan{}, adminapi.FieldError("wsdlPort", err.Error())
 	}
 	ops, err := catalog.DraftOperations(defs, svcName, p.Name)
 	if err != nil {
-		return draftPlan{}, adminapi.FieldError("wsdlPort", err.Error())
+		return drafts.Plan{}, adminapi.FieldError("wsdlPort", err.Error())
 	}
-	plan := draftPlan{artifactID: &artifactID, wsdlService: svcName, wsdlPort: p.Name, ops: ops, maps: make([]model.Mapping, len(ops))}
+	plan := drafts.Plan{ArtifactID: &artifactID, WSDLService: svcName, WSDLPort: p.Name, Ops: ops, Maps: make([]model.Mapping, len(ops))}
 	for i, op := range ops {
-		plan.maps[i] = catalog.AutoMapping(catalog.Contract(defs, svcName, p.Name, op))
+		plan.Maps[i] = catalog.AutoMapping(catalog.Contract(defs, svcName, p.Name, op))
 	}
 	return plan, nil
 }
 
 // writeDraft stores plan as the new draft of a service in one transaction.
-func (s *server) writeDraft(r *http.Request, serviceID string, plan draftPlan, note string, from *string) (draftResult, error) {
+func (s *server) writeDraft(r *http.Request, serviceID string, plan drafts.Plan, note string, from *string) (draftResult, error) {
 	var res draftResult
 	err := s.store.Transact(r.Context(), func(tx *store.Tx) error {
-		if _, err := serviceOrNotFound(tx.Service(r.Context(), serviceID)); err != nil {
+		if _, err := adminapi.ServiceOrNotFound(tx.Service(r.Context(), serviceID)); err != nil {
 			return err
 		}
 		if d, err := tx.VersionWithStatus(r.Context(), serviceID, model.VersionDraft); err == nil {
@@ -223,63 +211,25 @@ func (s *server) writeDraft(r *http.Request, serviceID string, plan draftPlan, n
 	return res, err
 }
 
-// writeDraftTx stores plan as a new draft inside tx, with its audit event
-// and a revision bump.
-func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx, serviceID string, plan draftPlan, note string, from *string) (draftResult, error) {
-	if _, err := tx.BumpRevision(ctx); err != nil {
-		return draftResult{}, err
-	}
-	n, err := tx.NextVersionNumber(ctx, serviceID)
-	if err != nil {
-		return draftResult{}, err
-	}
-	now := s.now().UTC()
-	v := model.Version{VersionID: catalogID(), ServiceID: serviceID, VersionNumber: n, Status: model.VersionDraft,
-		ArtifactID: plan.artifactID, WSDLService: plan.wsdlService, WSDLPort: plan.wsdlPort, CreatedAt: now,
-		CreatedBy: callerEmail(r), Note: note}
-	if err := tx.CreateVersion(ctx, v); err != nil {
-		if errors.Is(err, store.ErrAlreadyExists) {
-			return draftResult{}, apierr.New(apierr.AdmImmutable, "the service already has a draft version")
-		}
-		return draftResult{}, err
-	}
-	ops := make([]model.Operation, len(plan.ops))
-	for i, op := range plan.ops {
-		op.OperationID, op.VersionID = catalogID(), v.VersionID
-		if err := tx.CreateOperation(ctx, op, i); err != nil {
-			return draftResult{}, err
-		}
-		m := plan.maps[i]
-		if m.Source == "" {
-			m = catalog.AutoMapping(nil)
-		}
-		m.MappingID, m.OperationID, m.CreatedAt, m.CreatedBy = catalogID(), op.OperationID, now, callerEmail(r)
-		if _, err := tx.CreateFirstMapping(ctx, m); err != nil {
-			return draftResult{}, err
-		}
-		ops[i] = op
-	}
-	msg := "created draft version " + itoa(n)
-	if from != nil {
-		msg += " cloned from version " + *from
-	}
-	err = tx.InsertAudit(ctx, adminapi.AuditEvent(r, "version.create", "version", v.VersionID, msg, nil,
-		map[string]any{"version": v, "operations": len(ops)}))
-	return draftResult{Version: v, Operations: ops, ClonedFrom: from}, err
+// immutable is the 409 S2R-ADM-0410 of an edit of a version that is not a
+// draft.
+func immutable(v model.Version) error {
+	return apierr.New(apierr.AdmImmutable, "version "+itoa(v.VersionNumber)+" is "+v.Status+
+		": only a draft version can be edited; create a draft (POST /services/{serviceId}/versions)").
+		WithDetail("versionId", v.VersionID).WithDetail("versionStatus", v.Status)
 }
 
 // activateVersion makes a draft the active version.
 func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.activate", "version", versionID, &err)
 	ctx := r.Context()
 	var res activationResult
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
 		}
-		v, err := versionOf(ctx, tx, serviceID, versionID)
+		v, err := adminapi.VersionOf(ctx, tx, serviceID, versionID)
 		if err != nil {
 			return err
 		}
@@ -287,7 +237,7 @@ func (s *server) activateVersion(w http.ResponseWriter, r *http.Request) (err er
 			return apierr.New(apierr.AdmImmutable, "only a draft can be activated; this version is "+v.Status).
 				WithDetail("versionStatus", v.Status)
 		}
-		rep, err := s.readinessOf(ctx, tx, svc, v)
+		rep, err := drafts.Readiness(ctx, s.contracts, tx, svc, v)
 		if err != nil {
 			return err
 		}
@@ -341,16 +291,11 @@ func (s *server) switchActive(r *http.Request, tx *store.Tx, svc model.Service, 
 	return activationResult{Version: v, Service: svc, PreviousVersionID: prev}, err
 }
 
-// decodeOptionalJSON is decodeJSON for bodies that may be absent: an empty
-// body leaves dst unchanged.
-func decodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := adminapi.ReadBody(w, r, adminapi.MaxBodyBytes)
+// writeDraftTx stores plan as a new draft inside tx (drafts.WriteTx).
+func (s *server) writeDraftTx(ctx context.Context, r *http.Request, tx *store.Tx, serviceID string, plan drafts.Plan, note string, from *string) (draftResult, error) {
+	v, ops, err := drafts.WriteTx(ctx, r, tx, serviceID, plan, note, from, s.now)
 	if err != nil {
-		return err
+		return draftResult{}, err
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return adminapi.DecodeJSON(w, r, dst)
+	return draftResult{Version: v, Operations: ops, ClonedFrom: from}, nil
 }

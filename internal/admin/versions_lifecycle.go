@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
@@ -63,15 +64,14 @@ var docReplacementDraft = adminapi.Doc{
 // rollbackVersion makes a previously active version active again.
 func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err error) {
 	serviceID, pathID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.rollback", "version", pathID, &err)
 	var body rollbackBody
-	if err := decodeOptionalJSON(w, r, &body); err != nil {
+	if err := adminapi.DecodeOptionalJSON(w, r, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
 	var res activationResult
 	err = s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		svc, err := serviceOrNotFound(tx.Service(ctx, serviceID))
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, serviceID))
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (s *server) rollbackVersion(w http.ResponseWriter, r *http.Request) (err er
 
 // rollbackTarget resolves and checks the target of a rollback.
 func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID string) (model.Version, error) {
-	pathV, err := versionOf(ctx, tx, serviceID, pathID)
+	pathV, err := adminapi.VersionOf(ctx, tx, serviceID, pathID)
 	if err != nil {
 		return model.Version{}, err
 	}
@@ -101,7 +101,7 @@ func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID
 				"with targetVersionId, the path must name the active version; this version is "+pathV.Status).
 				WithDetail("versionStatus", pathV.Status)
 		}
-		if target, err = versionOf(ctx, tx, serviceID, bodyID); err != nil {
+		if target, err = adminapi.VersionOf(ctx, tx, serviceID, bodyID); err != nil {
 			return model.Version{}, adminapi.FieldError("targetVersionId", "no version with this id in the service")
 		}
 	}
@@ -119,15 +119,15 @@ func rollbackTarget(ctx context.Context, tx *store.Tx, serviceID, pathID, bodyID
 // publishReadiness answers the readiness of a version.
 func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	svc, err := serviceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
+	svc, err := adminapi.ServiceOrNotFound(s.store.Service(ctx, r.PathValue("serviceId")))
 	if err != nil {
 		return err
 	}
-	v, err := versionOf(ctx, s.store, svc.ServiceID, r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, svc.ServiceID, r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
-	rep, err := s.readinessOf(ctx, s.store, svc, v)
+	rep, err := drafts.Readiness(ctx, s.contracts, s.store, svc, v)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (s *server) newerImport(ctx context.Context, v model.Version) (*model.Artif
 // import.
 func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
+	v, err := adminapi.VersionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	oldDefs, err := s.definitions(ctx, v)
+	oldDefs, err := adminapi.Definitions(ctx, s.contracts, v)
 	if err != nil {
 		return err
 	}
@@ -189,11 +189,10 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 
 // generateReplacementDraft drafts from the newest comparable import,
 // keeping the settings of operations that still exist.
-func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) (err error) {
+func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
-	defer s.onFailure(r, "version.create", "version", versionID, &err)
 	ctx := r.Context()
-	v, err := versionOf(ctx, s.store, serviceID, versionID)
+	v, err := adminapi.VersionOf(ctx, s.store, serviceID, versionID)
 	if err != nil {
 		return err
 	}
@@ -229,7 +228,7 @@ func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request
 // key and rules of v's operations into the plan's operations of the same
 // SOAP name, and their manual mappings when those still fit the new
 // contract.
-func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftPlan) error {
+func (s *server) keepSettings(ctx context.Context, v model.Version, plan *drafts.Plan) error {
 	old, err := s.store.Operations(ctx, v.VersionID)
 	if err != nil {
 		return err
@@ -242,13 +241,13 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 	for _, op := range old {
 		byName[op.SOAPOperationName] = op
 	}
-	newDefs, err := s.contracts.Definitions(ctx, *plan.artifactID)
+	newDefs, err := s.contracts.Definitions(ctx, *plan.ArtifactID)
 	if err != nil {
 		return err
 	}
-	kept := make([]bool, len(plan.ops))
+	kept := make([]bool, len(plan.Ops))
 	taken := map[string]bool{}
-	for i, op := range plan.ops {
+	for i, op := range plan.Ops {
 		prev, ok := byName[op.SOAPOperationName]
 		if !ok {
 			continue
@@ -257,16 +256,16 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 		op.OperationKey, op.RestMethod, op.RestPath = prev.OperationKey, prev.RestMethod, prev.RestPath
 		op.TimeoutMs, op.RetryCount, op.ExecutionMode = prev.TimeoutMs, prev.RetryCount, prev.ExecutionMode
 		op.ValidationRules, op.TransformRules = prev.ValidationRules, prev.TransformRules
-		plan.ops[i] = op
+		plan.Ops[i] = op
 		if m, ok := maps[prev.OperationID]; ok && m.Source == model.MappingManual {
-			c := catalog.Contract(newDefs, plan.wsdlService, plan.wsdlPort, op)
+			c := catalog.Contract(newDefs, plan.WSDLService, plan.WSDLPort, op)
 			if len(catalog.CheckMapping(c, m)) == 0 {
-				plan.maps[i] = m
+				plan.Maps[i] = m
 			}
 		}
 	}
 	// New operations give way to the keys the kept ones had.
-	for i, op := range plan.ops {
+	for i, op := range plan.Ops {
 		if kept[i] || !taken[op.OperationKey] {
 			taken[op.OperationKey] = true
 			continue
@@ -276,7 +275,7 @@ func (s *server) keepSettings(ctx context.Context, v model.Version, plan *draftP
 			key = op.OperationKey + "-" + itoa(n)
 		}
 		taken[key] = true
-		plan.ops[i].OperationKey, plan.ops[i].RestPath = key, "/"+key
+		plan.Ops[i].OperationKey, plan.Ops[i].RestPath = key, "/"+key
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package adminapi
 import (
 	"bytes"
 	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -126,4 +127,18 @@ func FieldError(field, reason string) *apierr.Error {
 		e = e.WithDetail("field", field)
 	}
 	return e
+}
+
+// DecodeOptionalJSON is DecodeJSON for bodies that may be absent: an
+// empty body leaves dst unchanged.
+func DecodeOptionalJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := ReadBody(w, r, MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return DecodeJSON(w, r, dst)
 }

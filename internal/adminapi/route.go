@@ -1,12 +1,15 @@
 // Package adminapi holds what every /admin/v1 handler shares, wherever it
 // lives: the route and documentation types that internal/admin's one route
-// table registers (with authorization) and describes (in its OpenAPI
-// document), and the request and response helpers of admin handlers.
+// table registers (with authorization and failure audit) and describes (in
+// its OpenAPI document, generated here), and the request, response,
+// lookup and audit helpers of admin handlers.
 //
-// internal/admin lists every route; areas kept in their own packages
-// (async executions, observability, discovery, alert mail) build their
-// routes with these types and hand them to admin.Config.Routes, so
-// authorization and the API description stay in one place (DESIGN 3).
+// internal/admin lists every route; areas kept in their own packages build
+// their routes with these types: onboarding and backends under
+// internal/admin, which admin.New wires itself, and async executions,
+// observability, discovery and alert mail, which reach it through
+// admin.Config.Routes; so authorization, audit and the API description
+// stay in one place (DESIGN 3).
 package adminapi
 
 import (
@@ -20,13 +23,17 @@ const Prefix = "/admin/v1"
 // Route is one admin endpoint: its Go 1.22 method and path pattern (path
 // relative to Prefix, wildcards in OpenAPI's {name} form; a final segment
 // may carry a ":verb" suffix), the least role allowed to call it, its
-// handler and its documentation.
+// handler, its documentation and, for a change, the audit event of its
+// refusal. Write its literals with keyed fields.
 type Route struct {
 	Method string
 	Path   string
 	Role   model.Role
 	Handle apierr.AdminHandlerFunc
 	Doc    Doc
+	// Audit, when set, is recorded by the route wrapper each time Handle
+	// returns an error (Audited); nil for reads.
+	Audit *Audit
 }
 
 // Pattern returns the ServeMux pattern of rt.

@@ -24,8 +24,7 @@ import (
 // and is left alone.
 
 // reprocess answers POST /async-executions/{id}/reprocess.
-func (x *adminAPI) reprocess(w http.ResponseWriter, r *http.Request) (err error) {
-	defer x.onFailure(r, "async.reprocess", &err)
+func (x *adminAPI) reprocess(w http.ResponseWriter, r *http.Request) error {
 	e, err := x.execution(r)
 	if err != nil {
 		return err
@@ -63,8 +62,7 @@ func (x *adminAPI) reprocess(w http.ResponseWriter, r *http.Request) (err error)
 
 // complete answers POST /async-executions/{id}/complete: the JSON body is
 // the final result.
-func (x *adminAPI) complete(w http.ResponseWriter, r *http.Request) (err error) {
-	defer x.onFailure(r, "async.complete", &err)
+func (x *adminAPI) complete(w http.ResponseWriter, r *http.Request) error {
 	e, err := x.execution(r)
 	if err != nil {
 		return err
@@ -115,8 +113,7 @@ func finalResult(raw []byte) (json.RawMessage, error) {
 }
 
 // fail answers POST /async-executions/{id}/fail: the body is the reason.
-func (x *adminAPI) fail(w http.ResponseWriter, r *http.Request) (err error) {
-	defer x.onFailure(r, "async.fail", &err)
+func (x *adminAPI) fail(w http.ResponseWriter, r *http.Request) error {
 	e, err := x.execution(r)
 	if err != nil {
 		return err
@@ -166,8 +163,7 @@ func failReason(r *http.Request) (string, error) {
 }
 
 // reopen answers POST /async-executions/{id}/reopen.
-func (x *adminAPI) reopen(w http.ResponseWriter, r *http.Request) (err error) {
-	defer x.onFailure(r, "async.reopen", &err)
+func (x *adminAPI) reopen(w http.ResponseWriter, r *http.Request) error {
 	e, err := x.execution(r)
 	if err != nil {
 		return err
@@ -207,13 +203,6 @@ func (x *adminAPI) change(r *http.Request, action string, before model.AsyncExec
 			message, summary(before), summary(after)))
 	})
 	return after, err
-}
-
-// onFailure audits a refused action.
-func (x *adminAPI) onFailure(r *http.Request, action string, errp *error) {
-	if *errp != nil {
-		adminapi.RecordFailure(x.cfg.Store, x.cfg.Logger, r, action, "async_execution", r.PathValue("id"), *errp)
-	}
 }
 
 // readBody reads at most limit bytes: more is 413 S2R-ADM-0413.

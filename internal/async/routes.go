@@ -27,7 +27,7 @@ type adminAPI struct {
 // for admin.Config.Routes; conv (the runtime dispatcher) converts
 // callbacks for the previews and reprocessing. Reads are reader routes
 // (DESIGN 6.3), with the payloads (result, fault, callback) shown to
-// operator and admin only; every action is an operator route.
+// operator and admin only; every action is an operator route, audited when refused.
 func (x *Executions) Routes(conv CallbackConverter) []adminapi.Route {
 	const base = "/async-executions"
 	a := &adminAPI{Executions: x, conv: conv}
@@ -36,11 +36,16 @@ func (x *Executions) Routes(conv CallbackConverter) []adminapi.Route {
 		{Method: "GET", Path: base + "/{id}", Role: model.RoleReader, Handle: a.get, Doc: docGet},
 		{Method: "GET", Path: base + "/{id}/replay-preview", Role: model.RoleReader, Handle: a.replayPreview, Doc: docReplayPreview},
 		{Method: "POST", Path: base + "/{id}/callback-preview", Role: model.RoleOperator, Handle: a.callbackPreview, Doc: docCallbackPreview},
-		{Method: "POST", Path: base + "/{id}/reprocess", Role: model.RoleOperator, Handle: a.reprocess, Doc: docReprocess},
-		{Method: "POST", Path: base + "/{id}/complete", Role: model.RoleOperator, Handle: a.complete, Doc: docComplete},
-		{Method: "POST", Path: base + "/{id}/fail", Role: model.RoleOperator, Handle: a.fail, Doc: docFail},
-		{Method: "POST", Path: base + "/{id}/reopen", Role: model.RoleOperator, Handle: a.reopen, Doc: docReopen},
+		{Method: "POST", Path: base + "/{id}/reprocess", Role: model.RoleOperator, Handle: a.reprocess, Doc: docReprocess, Audit: refused("async.reprocess")},
+		{Method: "POST", Path: base + "/{id}/complete", Role: model.RoleOperator, Handle: a.complete, Doc: docComplete, Audit: refused("async.complete")},
+		{Method: "POST", Path: base + "/{id}/fail", Role: model.RoleOperator, Handle: a.fail, Doc: docFail, Audit: refused("async.fail")},
+		{Method: "POST", Path: base + "/{id}/reopen", Role: model.RoleOperator, Handle: a.reopen, Doc: docReopen, Audit: refused("async.reopen")},
 	}
+}
+
+// refused is the failure audit of an operator action on execution {id}.
+func refused(action string) *adminapi.Audit {
+	return adminapi.OnFailure(action, "async_execution", "{id}")
 }
 
 // xmlMedia are the media types of a raw callback body.

@@ -89,8 +89,7 @@ func (in alertRuleInput) rule() (model.AlertRule, error) {
 }
 
 // putAlert saves a row's alert rule.
-func (s *Service) putAlert(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "discovery.alert_rule.put", "discovery_row", r.PathValue("rowId"), &err)
+func (s *Service) putAlert(w http.ResponseWriter, r *http.Request) error {
 	var in alertRuleInput
 	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err

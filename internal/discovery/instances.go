@@ -77,8 +77,7 @@ func callerTenant(r *http.Request) string {
 }
 
 // postInstance registers an instance and answers its token once.
-func (s *Service) postInstance(w http.ResponseWriter, r *http.Request) (err error) {
-	defer s.onFailure(r, "ingest_instance.register", "ingest_instance", "", &err)
+func (s *Service) postInstance(w http.ResponseWriter, r *http.Request) error {
 	var in instanceInput
 	if err := adminapi.DecodeJSON(w, r, &in); err != nil {
 		return err
@@ -148,7 +147,6 @@ func (s *Service) getInstances(w http.ResponseWriter, r *http.Request) error {
 // belongs to a tenant the caller does not see.
 func (s *Service) deleteInstance(w http.ResponseWriter, r *http.Request) (err error) {
 	id := r.PathValue("instanceId")
-	defer s.onFailure(r, "ingest_instance.revoke", "ingest_instance", id, &err)
 	tenant := callerTenant(r)
 	c, _ := access.CallerFrom(r.Context())
 	err = s.cfg.Store.Transact(r.Context(), func(tx *store.Tx) error {
@@ -198,11 +196,4 @@ func timePtr(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
-}
-
-// onFailure records a refused change in the audit log.
-func (s *Service) onFailure(r *http.Request, action, entityType, entityID string, errp *error) {
-	if *errp != nil {
-		adminapi.RecordFailure(s.cfg.Store, s.log, r, action, entityType, entityID, *errp)
-	}
 }

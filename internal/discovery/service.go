@@ -114,13 +114,16 @@ func (s *Service) maxPayloadMB() int { return max(1, s.cfg.MaxPayloadMB()) }
 // ingest instances for admin.
 func (s *Service) Routes() []adminapi.Route {
 	return []adminapi.Route{
-		{Method: "POST", Path: "/ingest-instances", Role: model.RoleAdmin, Handle: s.postInstance, Doc: docPostInstance},
+		{Method: "POST", Path: "/ingest-instances", Role: model.RoleAdmin, Handle: s.postInstance, Doc: docPostInstance,
+			Audit: adminapi.OnFailure("ingest_instance.register", "ingest_instance", "")},
 		{Method: "GET", Path: "/ingest-instances", Role: model.RoleReader, Handle: s.getInstances, Doc: docGetInstances},
-		{Method: "DELETE", Path: "/ingest-instances/{instanceId}", Role: model.RoleAdmin, Handle: s.deleteInstance, Doc: docDeleteInstance},
+		{Method: "DELETE", Path: "/ingest-instances/{instanceId}", Role: model.RoleAdmin, Handle: s.deleteInstance, Doc: docDeleteInstance,
+			Audit: adminapi.OnFailure("ingest_instance.revoke", "ingest_instance", "{instanceId}")},
 		{Method: "GET", Path: "/master-discovery/rows", Role: model.RoleReader, Handle: s.getRows, Doc: docGetRows},
 		{Method: "GET", Path: "/master-discovery/rows/{rowId}/drill-down", Role: model.RoleReader, Handle: s.getDrillDown, Doc: docGetDrillDown},
 		{Method: "GET", Path: "/master-discovery/rows/{rowId}/failures", Role: model.RoleReader, Handle: s.getFailures, Doc: docGetFailures},
-		{Method: "PUT", Path: "/master-discovery/rows/{rowId}/alert", Role: model.RoleOperator, Handle: s.putAlert, Doc: docPutAlert},
+		{Method: "PUT", Path: "/master-discovery/rows/{rowId}/alert", Role: model.RoleOperator, Handle: s.putAlert, Doc: docPutAlert,
+			Audit: adminapi.OnFailure("discovery.alert_rule.put", "discovery_row", "{rowId}")},
 	}
 }
 

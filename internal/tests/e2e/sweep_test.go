@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/admin/backends/samples"
 	"github.com/s2r-project/s2r/internal/convert"
-	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/wsdlcorpus"
@@ -29,7 +29,7 @@ import (
 // apply to every pass of the operation.
 var sweepExpectations = pinEveryPass(map[string]string{
 	// xs:pattern facets (ID[A-Z0-9]{32}, [A-Z]{2}, \d{5,15}): the sample
-	// generator (internal/samples) writes "string", which s2r's request
+	// generator (internal/admin/backends/samples) writes "string", which s2r's request
 	// validation rightly refuses. These WSDLs import since the lenient
 	// import (a missing fault message, a missing type).
 	"vpulim+node-soap/test/wsdl/complex/registration-common.wsdl#register-user": "does not match pattern",
@@ -60,7 +60,7 @@ type sweepRow struct {
 
 // TestCorpusPublishSweep sends traffic through every operation of every
 // SOAP binding of every corpus WSDL that imports: a sample request
-// generated from the contract (internal/samples) goes to the publish
+// generated from the contract (internal/admin/backends/samples) goes to the publish
 // route; a SOAP backend run by the test checks the request it receives
 // against the contract (version, action, Body element, values read back)
 // and answers the output message's sample converted by s2r's own output

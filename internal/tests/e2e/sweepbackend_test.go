@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/s2r-project/s2r/internal/admin/backends/samples"
 	"github.com/s2r-project/s2r/internal/convert"
-	"github.com/s2r-project/s2r/internal/samples"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/xsd"
@@ -187,7 +187,7 @@ func bodyElements(msg *xsd.Message) []xmlstream.Name {
 }
 
 // sampleAnswer builds the backend's answer to op: the output message's
-// sample (internal/samples) converted with the output plan into an
+// sample (internal/admin/backends/samples) converted with the output plan into an
 // envelope of the binding's version, with a sample of the output header
 // parts in the Header when opts fill optional content. It returns the
 // JSON the client should get too.

@@ -1,0 +1,76 @@
+package backends
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// FuzzProfileEdit feeds arbitrary JSON bodies through the backend profile
+// body decoding and validation: no panic, and an accepted profile always
+// has a valid endpoint URL and auth type.
+func FuzzProfileEdit(f *testing.F) {
+	for _, s := range []string{
+		`{"endpointUrl":"http://10.0.0.5/calc","authType":"basic","username":"u","credentials":{"password":"p"}}`,
+		`{"endpointUrl":"https://x/","mtlsEnabled":true,"clientCertPem":"-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----"}`,
+		`{"credentials":{"token":null,"apiKey":5}}`,
+		`{"authType":"oauth2_client_credentials","tokenUrl":"http://u:p@idp/t","clientId":"c"}`,
+		`{"timeoutMs":null,"retryCount":-1,"routingWeight":1e9,"isDefault":true}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		var members map[string]jsontext.Value
+		if json.Unmarshal([]byte(body), &members) != nil {
+			return
+		}
+		edit, err := decodeProfileEdit(members)
+		if err != nil {
+			return
+		}
+		p := model.BackendProfile{ProfileID: "p", AuthType: model.AuthNone}
+		if applyProfileMembers(&p, edit.members) != nil {
+			return
+		}
+		model.ApplyBackendDefaults(&p)
+		if checkProfile(p, edit.creds[model.CredClientKeyPEM].Value) != nil {
+			return
+		}
+		u, err := url.Parse(p.EndpointURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Hostname() == "" {
+			t.Fatalf("accepted endpoint %q", p.EndpointURL)
+		}
+		if !slices.Contains(model.AuthTypes, p.AuthType) {
+			t.Fatalf("accepted auth type %q", p.AuthType)
+		}
+	})
+}
+
+// FuzzRestTarget: an accepted test-rest path never leaves the profile's
+// host or base path.
+func FuzzRestTarget(f *testing.F) {
+	for _, s := range []string{"/items?x=1", "/../etc", "//evil/", "/a/%2e%2e/b", "http://evil/", "/a#f", ""} {
+		f.Add(s)
+	}
+	const base = "http://10.0.0.5/rest"
+	f.Fuzz(func(t *testing.T, path string) {
+		target, err := restTarget(base, path)
+		if err != nil {
+			return
+		}
+		u, err := url.Parse(target)
+		if err != nil || u.Host != "10.0.0.5" || u.Scheme != "http" || !strings.HasPrefix(u.Path, "/rest") {
+			t.Fatalf("path %q gives target %q", path, target)
+		}
+		for _, seg := range strings.Split(u.Path, "/") {
+			if seg == ".." {
+				t.Fatalf("path %q gives target %q with ..", path, target)
+			}
+		}
+	})
+}
