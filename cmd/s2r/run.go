@@ -70,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return openapiCmd(ctx, args, stdout, stderr)
 	case "drift":
 		return driftCmd(ctx, args, stdout, stderr)
+	case "bundle":
+		return bundleCmd(ctx, args, getenv, stdout, stderr)
 	case "loadgen":
 		return loadgenCmd(ctx, args, getenv, stdout, stderr)
 	case "version", "--version", "-version":
@@ -94,6 +96,7 @@ Usage:
   s2r openapi   print the OpenAPI document the server generates for a WSDL or ZIP, offline (-h for flags)
   s2r drift     compare two imports of a WSDL as the server does, offline: exit 0 up to date,
                 1 drift, 2 breaking drift, 3 unreadable input
+  s2r bundle    export services as a bundle (configuration as code): s2r bundle export --server URL (-h for flags)
   s2r loadgen   replay generated load-balancer and gateway traffic to a running s2r's ingest API (-h for flags)
   s2r version   print the version
   s2r help      print this help
