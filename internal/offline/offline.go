@@ -9,7 +9,8 @@
 // Typical use:
 //
 //	f, err := offline.ReadFile("calc.wsdl", offline.Sources{})
-//	doc, err := offline.OpenAPI(ctx, f, offline.OpenAPIOptions{Environment: "dev"})
+//	docs, err := offline.OpenAPI(ctx, f, offline.OpenAPIOptions{Environment: "dev"})
+//	report, err := offline.Drift(ctx, oldFile, newFile)
 package offline
 
 import (
