@@ -37,7 +37,7 @@ func optionsFromForm(f map[string]string) Options {
 		SOAPVersion: f["soapVersion"]}
 }
 
-// validate checks the options that do not depend on the contract and
+// Validate checks the options that do not depend on the contract and
 // fills the default direction.
 func (o *Options) Validate() error {
 	switch {
