@@ -21,7 +21,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
+	if reportable(err) {
 		fmt.Fprintln(os.Stderr, "s2r:", err)
 	}
 	os.Exit(exitCode(err))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/s2r-project/s2r/internal/config"
@@ -16,15 +17,39 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// exitStatus ends the program with code; err, when not nil, is printed.
+// Commands whose exit status carries a result (s2r drift) return it.
+type exitStatus struct {
+	code int
+	err  error
+}
+
+func (e exitStatus) Error() string {
+	if e.err == nil {
+		return "exit status " + strconv.Itoa(e.code)
+	}
+	return e.err.Error()
+}
+func (e exitStatus) Unwrap() error { return e.err }
+
 func exitCode(err error) int {
 	var ue usageError
+	var es exitStatus
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &es):
+		return es.code
 	case errors.As(err, &ue):
 		return 2
 	}
 	return 1
+}
+
+// reportable reports whether err has a message to print.
+func reportable(err error) bool {
+	var es exitStatus
+	return err != nil && (!errors.As(err, &es) || es.err != nil)
 }
 
 // run is the whole program with its inputs made explicit, so tests can run
@@ -41,6 +66,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDemo(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, getenv, stdout, stderr)
+	case "openapi":
+		return openapiCmd(ctx, args, stdout, stderr)
+	case "drift":
+		return driftCmd(ctx, args, stdout, stderr)
+	case "bundle":
+		return bundleCmd(ctx, args, getenv, stdout, stderr)
 	case "loadgen":
 		return loadgenCmd(ctx, args, getenv, stdout, stderr)
 	case "version", "--version", "-version":
@@ -62,6 +93,10 @@ Usage:
   s2r demo      serve with two sample backends onboarded (publish/demo/calculator, consume/demo/quotes)
                 and print the commands that try them; listens on 127.0.0.1:8080 as admin@localhost by default
   s2r migrate   apply database migrations and exit
+  s2r openapi   print the OpenAPI document the server generates for a WSDL or ZIP, offline (-h for flags)
+  s2r drift     compare two imports of a WSDL as the server does, offline: exit 0 up to date,
+                1 drift, 2 breaking drift, 3 unreadable input
+  s2r bundle    export services as a bundle (configuration as code): s2r bundle export --server URL (-h for flags)
   s2r loadgen   replay generated load-balancer and gateway traffic to a running s2r's ingest API (-h for flags)
   s2r version   print the version
   s2r help      print this help

@@ -10,9 +10,9 @@
 //
 // This package holds the catalog (services, versions, operations, rules,
 // mappings, grants, per-version OpenAPI), identity and settings handlers;
-// onboarding (WSDL import, autopilot, repair) and backends (profiles and
-// their tests, datasets, monitors) live in their own packages below it and
-// contribute their routes to the one table.
+// onboarding (WSDL import, autopilot, repair), bundle (configuration as
+// code) and backends (profiles and their tests, datasets, monitors) live in
+// their own packages below it and contribute their routes to the one table.
 package admin
 
 import (
@@ -22,6 +22,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/admin/backends"
+	"github.com/s2r-project/s2r/internal/admin/bundle"
 	"github.com/s2r-project/s2r/internal/admin/onboarding"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -85,6 +86,8 @@ type server struct {
 	backends *backends.Handlers
 	// onboarding serves the WSDL import, autopilot and repair routes.
 	onboarding *onboarding.Handlers
+	// bundle serves configuration as code (GET /bundle).
+	bundle *bundle.Handlers
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -123,6 +126,7 @@ func newServer(cfg Config) *server {
 	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
+	s.bundle = bundle.New(bundle.Config{Store: cfg.Store})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -161,15 +161,11 @@ func (s *server) openAPIInput(ctx context.Context, serviceID, versionID string) 
 	if err != nil {
 		return openapi.Input{}, err
 	}
-	contracts, err := adminapi.ContractsOf(ctx, s.contracts, v, ops)
+	defs, err := adminapi.Definitions(ctx, s.contracts, v)
 	if err != nil {
 		return openapi.Input{}, err
 	}
-	in := openapi.Input{Service: svc, Version: v, PublicBaseURL: s.public}
-	for _, op := range ops {
-		in.Operations = append(in.Operations, openapi.Operation{Operation: op, Contract: contracts[op.OperationID]})
-	}
-	return in, nil
+	return openapi.NewInput(svc, v, ops, defs, s.public), nil
 }
 
 // mappingMetadata builds mapping-metadata.json: per operation its keys,

@@ -45,6 +45,7 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.backends.Routes()...)
 	routes = append(routes, s.publishRoutes()...)
 	routes = append(routes, s.gatewayRoutes()...)
+	routes = append(routes, s.bundle.Routes()...)
 	// Routes of areas kept in their own packages (DESIGN 3): listed here
 	// so they are authorized and documented like every other route.
 	return append(routes, s.extra...)

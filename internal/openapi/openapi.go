@@ -130,16 +130,22 @@ func info(in Input) map[string]any {
 	if in.Service.Description != "" {
 		desc = in.Service.Description + "\n\n" + desc
 	}
-	return map[string]any{
+	out := map[string]any{
 		"title":                title,
 		"version":              strconv.Itoa(in.Version.VersionNumber),
 		"description":          desc,
-		"x-s2r-service-id":     in.Service.ServiceID,
 		"x-s2r-service-key":    in.Service.ServiceKey,
 		"x-s2r-environment":    in.Service.Environment,
-		"x-s2r-version-id":     in.Version.VersionID,
 		"x-s2r-version-status": in.Version.Status,
 	}
+	// A document generated offline (s2r openapi) has no stored ids.
+	if in.Service.ServiceID != "" {
+		out["x-s2r-service-id"] = in.Service.ServiceID
+	}
+	if in.Version.VersionID != "" {
+		out["x-s2r-version-id"] = in.Version.VersionID
+	}
+	return out
 }
 
 // sortedOps orders operations by path, then method, then key.

@@ -162,7 +162,7 @@ func (s *Handlers) autopilotUploadBatch(w http.ResponseWriter, r *http.Request) 
 		}
 	}
 	o := trimOptions(optionsFromForm(form.fields))
-	if err := o.validate(); err != nil {
+	if err := o.Validate(); err != nil {
 		return err
 	}
 	out := newBatch()

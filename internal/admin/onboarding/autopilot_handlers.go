@@ -21,8 +21,8 @@ type autopilotFields struct {
 	SOAPVersion string `json:"soapVersion,omitempty"`
 }
 
-func (b autopilotFields) options() autopilotOptions {
-	return trimOptions(autopilotOptions(b))
+func (b autopilotFields) options() Options {
+	return trimOptions(Options(b))
 }
 
 // autopilotXMLBody is the DESIGN 8 body of POST /wsdl/import-xml:autopilot.
@@ -85,7 +85,7 @@ func (s *Handlers) postAutopilotURL(w http.ResponseWriter, r *http.Request) erro
 }
 
 // onboard runs autopilot (see autopilotWith) and answers its result.
-func (s *Handlers) onboard(w http.ResponseWriter, r *http.Request, o autopilotOptions, source func() (*importSource, error)) error {
+func (s *Handlers) onboard(w http.ResponseWriter, r *http.Request, o Options, source func() (*importSource, error)) error {
 	res, err := s.autopilotWith(r, o, source)
 	if err != nil {
 		return err
@@ -96,8 +96,8 @@ func (s *Handlers) onboard(w http.ResponseWriter, r *http.Request, o autopilotOp
 // autopilotWith validates the options, then (only when they are valid, so
 // a bad option costs no fetch or parse) reads the source and onboards it.
 // The single and batch autopilot calls share it.
-func (s *Handlers) autopilotWith(r *http.Request, o autopilotOptions, source func() (*importSource, error)) (*AutopilotResult, error) {
-	if err := o.validate(); err != nil {
+func (s *Handlers) autopilotWith(r *http.Request, o Options, source func() (*importSource, error)) (*AutopilotResult, error) {
+	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	src, err := source()

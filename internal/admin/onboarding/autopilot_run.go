@@ -102,7 +102,7 @@ func (s *Handlers) runAutopilot(r *http.Request, p *autopilotPlan) (*AutopilotRe
 		if err := s.assessOnboarded(r, c); err != nil {
 			return nil, err
 		}
-		c.DraftSuggestion = p.services[i].suggestion
+		c.DraftSuggestion = p.services[i].Suggestion
 		for _, op := range c.operations {
 			res.Operations = append(res.Operations, onboardedOperation{Operation: op, ServiceID: c.Service.ServiceID})
 		}
@@ -115,20 +115,20 @@ func (s *Handlers) runAutopilot(r *http.Request, p *autopilotPlan) (*AutopilotRe
 
 // createOnboardedTx writes one planned service in tx: the service, its
 // draft with operations and mappings, and its default backend profile.
-func (s *Handlers) createOnboardedTx(r *http.Request, tx *store.Tx, sp servicePlan, out *onboardedService) error {
+func (s *Handlers) createOnboardedTx(r *http.Request, tx *store.Tx, sp ServicePlan, out *onboardedService) error {
 	ctx := r.Context()
-	if err := createServiceTx(r, tx, sp.service); err != nil {
+	if err := createServiceTx(r, tx, sp.Service); err != nil {
 		return err
 	}
-	v, ops, err := drafts.WriteTx(ctx, r, tx, sp.service.ServiceID, sp.draft, "autopilot import", nil, s.now)
+	v, ops, err := drafts.WriteTx(ctx, r, tx, sp.Service.ServiceID, sp.Draft, "autopilot import", nil, s.now)
 	if err != nil {
 		return err
 	}
 	out.Version, out.operations = v, ops
-	if out.BackendProfile, err = s.createImportBackendProfile(r, tx, sp.service, sp.backendURL); err != nil {
+	if out.BackendProfile, err = s.createImportBackendProfile(r, tx, sp.Service, sp.BackendURL); err != nil {
 		return err
 	}
-	out.Service, err = tx.Service(ctx, sp.service.ServiceID)
+	out.Service, err = tx.Service(ctx, sp.Service.ServiceID)
 	return err
 }
 

@@ -29,9 +29,9 @@ type parsedImport struct {
 // parseSource parses and compiles the source fully (so a bad WSDL is
 // refused before anything is stored) and builds its artifact.
 func (s *Handlers) parseSource(ctx context.Context, src *importSource) (*parsedImport, error) {
-	defs, err := wsdl.Parse(ctx, src.loader, src.root, xmlstream.Limits{MaxSize: MaxImportXMLBytes})
+	defs, err := parseDefinitions(ctx, src)
 	if err != nil {
-		return nil, importError(err)
+		return nil, err
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -57,6 +57,17 @@ func (s *Handlers) parseSource(ctx context.Context, src *importSource) (*parsedI
 		Warnings: append([]string{}, defs.Warnings...),
 	}
 	return &parsedImport{artifact: a, defs: defs}, nil
+}
+
+// parseDefinitions parses and compiles the source's root WSDL and its
+// imports within the import limits; a contract that does not import is
+// 400 S2R-VAL-0400 naming the file, line and reason (importError).
+func parseDefinitions(ctx context.Context, src *importSource) (*wsdl.Definitions, error) {
+	defs, err := wsdl.Parse(ctx, src.loader, src.root, xmlstream.Limits{MaxSize: MaxImportXMLBytes})
+	if err != nil {
+		return nil, importError(err)
+	}
+	return defs, nil
 }
 
 // storeArtifact inserts the artifact with its audit event in tx. It does

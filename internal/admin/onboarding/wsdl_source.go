@@ -72,7 +72,7 @@ func (src *importSource) storedFiles() map[string][]byte {
 // (for archives whose root wsdl.FindRoot cannot tell).
 func sourceFromUpload(filename string, data []byte, rootPath string) (*importSource, error) {
 	name := cleanUploadName(filename)
-	if isZIP(data) {
+	if IsZIP(data) {
 		files, err := zipset.Read(data, zipset.Limits{MaxFiles: maxImportFiles, MaxTotalBytes: maxImportTotalBytes, MaxFileBytes: MaxImportXMLBytes})
 		if err != nil {
 			return nil, zipError(name, err)
@@ -97,9 +97,9 @@ func sourceFromUpload(filename string, data []byte, rootPath string) (*importSou
 	return &importSource{kind: model.ArtifactUpload, name: name, root: name, files: files, loader: xsd.FileSet(files)}, nil
 }
 
-// isZIP reports whether data starts like a ZIP archive (a local file
+// IsZIP reports whether data starts like a ZIP archive (a local file
 // header, or the end record of an empty archive).
-func isZIP(data []byte) bool {
+func IsZIP(data []byte) bool {
 	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06"))
 }
 

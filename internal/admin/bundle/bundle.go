@@ -1,0 +1,137 @@
+// Package bundle serves configuration as code (DESIGN 10.5): GET
+// /admin/v1/bundle exports services as a bundle, everything that
+// recreates them on an empty instance and no secret in any form (a secret
+// that is set appears as {"set": true}, one that is not set does not
+// appear). internal/admin lists its routes (Routes) in its one route
+// table. The format is documented in docs/bundles.md.
+package bundle
+
+import (
+	"encoding/json"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/transform"
+)
+
+// The bundle's fixed header values.
+const (
+	APIVersion = "s2r/v1"
+	Kind       = "Bundle"
+)
+
+// Bundle is a set of services.
+type Bundle struct {
+	APIVersion string    `json:"apiVersion"`
+	Kind       string    `json:"kind"`
+	Services   []Service `json:"services"`
+}
+
+// SecretSet stands for a secret that is set: its value never leaves the
+// server.
+type SecretSet struct {
+	Set bool `json:"set"`
+}
+
+// secretOf is {"set": true} for a set credential, nil (absent) otherwise.
+func secretOf(c model.Credential) *SecretSet {
+	if !c.IsSet() {
+		return nil
+	}
+	return &SecretSet{Set: true}
+}
+
+// Service is one service: its route key, its settings, its active version
+// and what belongs to the service whatever the version.
+type Service struct {
+	ServiceKey                    string          `json:"serviceKey"`
+	Environment                   string          `json:"environment"`
+	Direction                     string          `json:"direction"`
+	ServiceName                   string          `json:"serviceName"`
+	Description                   string          `json:"description"`
+	Status                        string          `json:"status"`
+	DebugEnabled                  bool            `json:"debugEnabled"`
+	BackendRoutingMode            string          `json:"backendRoutingMode"`
+	BackendHealthCheckMode        string          `json:"backendHealthCheckMode"`
+	BackendHealthCheckIntervalSec int             `json:"backendHealthCheckIntervalSec"`
+	FaultDetailExposureMode       string          `json:"faultDetailExposureMode"`
+	EnvelopeWrapOverride          json.RawMessage `json:"envelopeWrapOverride"`
+	ErrorShapeOverride            json.RawMessage `json:"errorShapeOverride"`
+	CallbackAuthMode              string          `json:"callbackAuthMode"`
+	CallbackSecret                *SecretSet      `json:"callbackSecret,omitempty"`
+	// DefaultBackendProfile is the name of the default profile, "" when
+	// the service has none.
+	DefaultBackendProfile string `json:"defaultBackendProfile"`
+	// Version is the active version; nil when the service has none.
+	Version         *Version         `json:"version"`
+	BackendProfiles []BackendProfile `json:"backendProfiles"`
+	// ConsumerGrants are the CIDRs granted to call the service through the
+	// gateway (DESIGN 6.9).
+	ConsumerGrants []string `json:"consumerGrants"`
+}
+
+// Version is the active version: its contract and operations.
+type Version struct {
+	VersionNumber int    `json:"versionNumber"`
+	WSDLService   string `json:"wsdlService"`
+	WSDLPort      string `json:"wsdlPort"`
+	// WSDL is the version's import; nil when the version has none.
+	WSDL       *WSDL       `json:"wsdl"`
+	Operations []Operation `json:"operations"`
+}
+
+// WSDL is the text of every file of an import, by the path (or, for an
+// import by URL, the redacted URL) its references use.
+type WSDL struct {
+	RootPath string            `json:"rootPath"`
+	Files    map[string]string `json:"files"`
+}
+
+// Operation is one operation of the version with its active mapping.
+type Operation struct {
+	OperationKey      string                 `json:"operationKey"`
+	SOAPOperationName string                 `json:"soapOperationName"`
+	SOAPVersion       string                 `json:"soapVersion"`
+	RestMethod        string                 `json:"restMethod"`
+	RestPath          string                 `json:"restPath"`
+	TimeoutMs         *int                   `json:"timeoutMs"`
+	RetryCount        *int                   `json:"retryCount"`
+	ExecutionMode     string                 `json:"executionMode"`
+	ValidationRules   []model.ValidationRule `json:"validationRules"`
+	TransformRules    []transform.Rule       `json:"transformRules"`
+	// Mapping is the active mapping; nil when the operation has none.
+	Mapping *Mapping `json:"mapping"`
+}
+
+// Mapping is an operation's active request, response and fault mapping.
+type Mapping struct {
+	Source          string          `json:"source"`
+	RequestMapping  json.RawMessage `json:"requestMapping"`
+	ResponseMapping json.RawMessage `json:"responseMapping"`
+	FaultMapping    json.RawMessage `json:"faultMapping"`
+}
+
+// BackendProfile is one backend profile, known by its name within the
+// service; credentials lists the secrets that are set.
+type BackendProfile struct {
+	Name                  string               `json:"name"`
+	EndpointURL           string               `json:"endpointUrl"`
+	AuthType              string               `json:"authType"`
+	Username              string               `json:"username"`
+	APIKeyHeaderName      string               `json:"apiKeyHeaderName"`
+	TokenURL              string               `json:"tokenUrl"`
+	ClientID              string               `json:"clientId"`
+	Scope                 string               `json:"scope"`
+	Credentials           map[string]SecretSet `json:"credentials"`
+	MTLSEnabled           bool                 `json:"mtlsEnabled"`
+	ClientCertPEM         string               `json:"clientCertPem"`
+	CACertPEM             string               `json:"caCertPem"`
+	ConnectTimeoutMs      int                  `json:"connectTimeoutMs"`
+	TLSHandshakeTimeoutMs int                  `json:"tlsHandshakeTimeoutMs"`
+	IdleConnTimeoutMs     int                  `json:"idleConnTimeoutMs"`
+	MaxIdleConnsPerHost   int                  `json:"maxIdleConnsPerHost"`
+	TimeoutMs             *int                 `json:"timeoutMs"`
+	RetryCount            *int                 `json:"retryCount"`
+	RoutingPriority       int                  `json:"routingPriority"`
+	RoutingWeight         int                  `json:"routingWeight"`
+	HealthCheckURL        string               `json:"healthCheckUrl"`
+}
