@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -85,21 +86,22 @@ func loadMigrations(fsys fs.FS, d Dialect) ([]Migration, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	for name := range own {
+	for _, name := range slices.Sorted(maps.Keys(own)) {
 		if _, ok := shared[name]; !ok {
 			return nil, fmt.Errorf("store: migration %s/%s has no shared %s", d, name, name)
 		}
 	}
 	words := schemaReplacer(d)
 	var out []Migration
-	for name, text := range shared {
-		m, err := newMigration(name, text, own[name], words)
+	// Sorted names: a load that fails names the same files every time.
+	for _, name := range slices.Sorted(maps.Keys(shared)) {
+		m, err := newMigration(name, shared[name], own[name], words)
 		if err != nil {
 			return nil, fmt.Errorf("store: migration %s (%s): %w", name, d, err)
 		}
 		out = append(out, m)
 	}
-	slices.SortFunc(out, func(a, b Migration) int { return a.Version - b.Version })
+	slices.SortStableFunc(out, func(a, b Migration) int { return a.Version - b.Version })
 	for i := 1; i < len(out); i++ {
 		if out[i].Version == out[i-1].Version {
 			return nil, fmt.Errorf("store: migrations %s and %s share version %d", out[i-1].Name, out[i].Name, out[i].Version)
