@@ -243,7 +243,8 @@ func (c *consumeCall) limits() xmlstream.Limits {
 // parseEnvelope reads the envelope through the Body start tag (the body
 // is tokenized once, by the conversion), checks its version against the
 // Content-Type and refuses header blocks it must understand but does not
-// (WS-Addressing is understood) and a Fault as the request.
+// (WS-Addressing and WS-Security are understood) and a Fault as the
+// request.
 func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reader, error) {
 	m, rd, err := soap.ParseHead(raw, c.limits())
 	if err != nil {
@@ -253,7 +254,8 @@ func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reade
 		return nil, nil, apierr.Newf(apierr.ValBadRequest,
 			"the envelope is SOAP %s but the Content-Type announces SOAP %s", m.Version, c.version)
 	}
-	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return soap.IsAddressing(n.Space) }); len(nu) > 0 {
+	understood := func(n xmlstream.Name) bool { return soap.IsAddressing(n.Space) || soap.IsWSSecurity(n) }
+	if nu := m.NotUnderstood(understood); len(nu) > 0 {
 		f := soap.MustUnderstandFault(nu)
 		return nil, nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
 	}
