@@ -129,7 +129,8 @@ func faultVersion(v soap.Version) apierr.SOAPVersion {
 	return apierr.SOAP11
 }
 
-// run does SPEC 4.4 rules 1-5 and returns the SOAP answer and its status
+// run does SPEC 4.4 rules 1-5, with the inbound WS-Security policy checked
+// once the envelope's head is read (DESIGN 10.2), and returns the SOAP answer and its status
 // (nil body with 202 for a one-way operation).
 func (c *consumeCall) run(t Target) ([]byte, int, error) {
 	if c.r.Method != http.MethodPost {
@@ -148,6 +149,9 @@ func (c *consumeCall) run(t Target) ([]byte, int, error) {
 	t0 := time.Now()
 	var in []byte
 	m, rd, err := c.parseEnvelope(raw)
+	if err == nil {
+		err = checkWSSecurity(c.r.Context(), c.svc, raw, c.rec)
+	}
 	if err == nil {
 		c.op, rd, err = c.selectOperation(m, rd, raw)
 	}
