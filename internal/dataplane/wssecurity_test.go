@@ -79,7 +79,7 @@ func TestConsumeWSSecurity(t *testing.T) {
 		{name: "required text", mode: model.WSSModeRequired, ct: ct11,
 			body: wssEnvelope11("1", textToken("partner-a", "pw-a")), wantStatus: 200, wantIdentity: "partner-a"},
 		{name: "required digest", mode: model.WSSModeRequired, ct: ct11,
-			body: wssEnvelope11("", timestamp(now, now.Add(time.Minute))+digestToken("partner-a", "pw-a", "n-1", now)),
+			body:       wssEnvelope11("", timestamp(now, now.Add(time.Minute))+digestToken("partner-a", "pw-a", "n-1", now)),
 			wantStatus: 200, wantIdentity: "partner-a"},
 		{name: "wrong password", mode: model.WSSModeRequired, ct: ct11,
 			body: wssEnvelope11("1", textToken("partner-a", "nope")), wantStatus: 500, wantFault: "FailedAuthentication"},
@@ -91,7 +91,7 @@ func TestConsumeWSSecurity(t *testing.T) {
 		{name: "required without header, SOAP 1.2", mode: model.WSSModeRequired, ct: ct12, body: get12,
 			wantStatus: 400, wantFault: "InvalidSecurity"},
 		{name: "malformed header", mode: model.WSSModeRequired, ct: ct11,
-			body: wssEnvelope11("1", `<u:Timestamp><u:Created>yesterday</u:Created></u:Timestamp>`+textToken("partner-a", "pw-a")),
+			body:       wssEnvelope11("1", `<u:Timestamp><u:Created>yesterday</u:Created></u:Timestamp>`+textToken("partner-a", "pw-a")),
 			wantStatus: 500, wantFault: "InvalidSecurity"},
 	}
 	for _, tt := range tests {
