@@ -229,3 +229,48 @@ func TestConsumeWSSecurityClients(t *testing.T) {
 		}
 	})
 }
+
+// TestWSSecurityReplayAcrossInstances: two s2r instances on one
+// PostgreSQL share the nonce table, so a zeep PasswordDigest envelope
+// accepted by one is refused by the other as a replay (InvalidSecurity).
+// It runs only with a PostgreSQL server (scripts/with-postgres.sh).
+func TestWSSecurityReplayAcrossInstances(t *testing.T) {
+	py := zeepPython(t)
+	dbs := serveproc.Databases(t)
+	if len(dbs) < 2 {
+		t.Skip("needs PostgreSQL: run under scripts/with-postgres.sh")
+	}
+	dbEnv := dbs[1].Env(t)
+	start := func() string {
+		p := serveproc.Start(t, s2rBinary(t), serveproc.Env(t.TempDir(), adminEmail, append(dbEnv, "S2R_PUBLIC_BASE_URL=")...))
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("s2r logs:\n%s", serveproc.Tail(p.Log(), 4000))
+			}
+		})
+		return p.Base
+	}
+	a := start()
+	b := start()
+	rest := newRESTOrders(t)
+	auto := importOrdersDraft(t, a, rest, "orders", "orders.wsdl", "xsd/orders-types.xsd")
+	wsdlURL := activateOrders(t, a, auto, "orders")
+	policy := map[string]any{"mode": "required",
+		"usernameTokens": []any{map[string]any{"username": "partner-a", "password": "pw-a"}}}
+	putInboundPolicy(t, a, auto.Service.ServiceID, a+"/consume/dev/orders", policy)
+	// b sees the same revision through LISTEN/NOTIFY or its poll.
+	plain := `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetOrder xmlns="urn:example:orders"><id>7</id></GetOrder></s:Body></s:Envelope>`
+	poll.Until(t, 10*time.Second, "policy applied on the second instance", func() bool {
+		_, body := postSOAP(t, b+"/consume/dev/orders", plain)
+		return strings.Contains(body, "wsse:InvalidSecurity")
+	})
+	var e struct{ Envelope string }
+	decode(t, runTool(t, "", py, filepath.Join(serveproc.RepoRoot(), "test", "interop", "python", "wss_client.py"),
+		wsdlURL, "digest-envelope", "partner-a", "pw-a"), &e)
+	if status, body := postSOAP(t, a+"/consume/dev/orders", e.Envelope); status != 200 {
+		t.Fatalf("first send to instance A: %d %s", status, body)
+	}
+	if status, body := postSOAP(t, b+"/consume/dev/orders", e.Envelope); status != 500 || !strings.Contains(body, "wsse:InvalidSecurity") {
+		t.Errorf("replay to instance B: %d %s", status, body)
+	}
+}
