@@ -76,8 +76,12 @@ func (s *server) putInboundWSS(w http.ResponseWriter, r *http.Request) error {
 	now, by := s.now().UTC(), adminapi.CallerEmail(r)
 	var after model.InboundWSSConfig
 	err := s.store.ChangeConfig(ctx, func(tx *store.Tx) error {
-		if _, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id)); err != nil {
+		svc, err := adminapi.ServiceOrNotFound(tx.Service(ctx, id))
+		if err != nil {
 			return err
+		}
+		if svc.Direction == model.DirectionPublish && body.Mode != "" && body.Mode != model.WSSModeOff {
+			return adminapi.FieldError("mode", "inbound WS-Security applies to consume and gateway services; this one is publish")
 		}
 		before, err := tx.InboundWSS(ctx, id)
 		if err != nil {

@@ -97,6 +97,10 @@ func TestInboundWSS(t *testing.T) {
 			})
 		}
 		api.Do("PUT", path, readerEmail, `{"mode":"off"}`).WantError(t, http.StatusForbidden, apierr.AdmForbidden)
+		pub := api.createService(map[string]any{"serviceKey": "pub", "environment": "dev", "direction": "publish"})
+		pubPath := Prefix + "/services/" + pub.ServiceID + "/inbound-ws-security"
+		api.Do("PUT", pubPath, operatorEmail, `{"mode":"required"}`).WantFieldError(t, http.StatusBadRequest, apierr.ValBadRequest, "mode")
+		api.Do("PUT", pubPath, operatorEmail, `{"mode":"off"}`).WantStatus(t, http.StatusOK)
 		api.Do("GET", Prefix+"/services/nope/inbound-ws-security", readerEmail, "").WantError(t, http.StatusNotFound, apierr.AdmNotFound)
 	})
 }

@@ -29,7 +29,8 @@ type inboundWSSRowUT struct {
 	UpdatedBy string     `json:"passwordUpdatedBy,omitempty"`
 }
 
-// PutInboundWSS replaces the inbound WS-Security policy of c.ServiceID.
+// PutInboundWSS replaces the inbound WS-Security policy of c.ServiceID
+// (updated now when c.UpdatedAt is nil).
 func (tx *Tx) PutInboundWSS(ctx context.Context, c model.InboundWSSConfig) error {
 	row := inboundWSSRow{Mode: c.Mode, TrustedCertificatesPEM: c.TrustedCertificatesPEM,
 		RequireSignature: c.RequireSignature, RequireTimestamp: c.RequireTimestamp, MaxClockSkewSeconds: c.MaxClockSkewSeconds}
@@ -44,7 +45,7 @@ func (tx *Tx) PutInboundWSS(ctx context.Context, c model.InboundWSSConfig) error
 	if err != nil {
 		return fmt.Errorf("store: inbound ws-security: %w", err)
 	}
-	var at Time
+	at := NewTime(time.Now())
 	if c.UpdatedAt != nil {
 		at = NewTime(*c.UpdatedAt)
 	}

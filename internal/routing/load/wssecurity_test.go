@@ -3,17 +3,18 @@ package load
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/wssec"
 )
 
-// TestLoadInboundWSS: a policy stored through the admin API is compiled
+// TestLoadInboundWSS: a stored policy is compiled
 // into the service's verifier with its password opened; mode off
 // compiles none.
 func TestLoadInboundWSS(t *testing.T) {
@@ -25,7 +26,6 @@ func TestLoadInboundWSS(t *testing.T) {
 		box := admintest.Box(t)
 		a := newAdminClient(t, st, box)
 		imp := a.importActive(wsdlText, "calc")
-		path := "/services/" + imp.Service.ServiceID + "/inbound-ws-security"
 		ctx := context.Background()
 		cfg := Config{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler)}
 		tbl, err := Table(ctx, cfg)
@@ -35,7 +35,20 @@ func TestLoadInboundWSS(t *testing.T) {
 		if s := tbl.Lookup("publish", "dev", "calc"); s == nil || s.WSSecurity != nil {
 			t.Fatalf("without a policy: %+v", s)
 		}
-		a.do("PUT", path, `{"mode":"required","usernameTokens":[{"username":"u1","password":"pw-1"}]}`, http.StatusOK, nil)
+		// Stored as the admin API stores it (which allows it on consume
+		// and gateway services only; the loader compiles it whatever the
+		// direction).
+		sealed, err := box.Seal([]byte("pw-1"), model.InboundWSSPasswordAAD(imp.Service.ServiceID, "u1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.ChangeConfig(ctx, func(tx *store.Tx) error {
+			return tx.PutInboundWSS(ctx, model.InboundWSSConfig{ServiceID: imp.Service.ServiceID, Mode: model.WSSModeRequired,
+				UsernameTokens: []model.InboundWSSUser{{Username: "u1", Password: model.NewCredential(sealed, time.Now(), "t")}}})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if tbl, err = Table(ctx, cfg); err != nil {
 			t.Fatal(err)
 		}
