@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,6 +112,9 @@ func putInboundPolicy(t *testing.T, base, id, url string, policy map[string]any)
 // mode off a WCF-style mustUnderstand Security header is accepted.
 func TestConsumeWSSecurityClients(t *testing.T) {
 	py := zeepPython(t)
+	if err := exec.Command(py, "-c", "import xmlsec").Run(); err != nil {
+		missing(t, "python3-xmlsec (for zeep's BinarySignature)")
+	}
 	rest := newRESTOrders(t)
 	base := startS2R(t)
 	auto := importOrdersDraft(t, base, rest, "orders", "orders.wsdl", "xsd/orders-types.xsd")
