@@ -99,7 +99,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	// store. One parsed-contract cache serves the route loader, admin and
 	// observe: each stored WSDL is parsed once.
 	parsed := contracts.New(st)
-	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log,
+	// Inbound WS-Security nonces live in the database, so a replay is
+	// refused by every instance sharing it (DESIGN 10.2).
+	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log, Nonces: st,
 		OnSwap: func(t *routing.Table) { outbound.Apply(t.Settings().Outbound) }}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
 		return err

@@ -12,6 +12,7 @@ const (
 	ValRequestSchema    = "S2R-VAL-0410" // request body fails the OpenAPI schema
 	ValRequestRegex     = "S2R-VAL-0411" // request field fails a regex
 	RunUnauthorized     = "S2R-RUN-0401" // authentication failed (callback, poll token)
+	RunWSSecurity       = "S2R-RUN-0407" // inbound WS-Security header refused (DESIGN 10.2)
 	GWIngressDenied     = "S2R-GW-0403"  // gateway ingress denied
 	GWGrantDenied       = "S2R-GW-0407"  // consumer IP grant denied
 	RunNotFound         = "S2R-RUN-0404" // no route or resource for the path
@@ -73,6 +74,7 @@ var registry = map[string]int{
 	ValRequestSchema:    http.StatusBadRequest,
 	ValRequestRegex:     http.StatusBadRequest,
 	RunUnauthorized:     http.StatusUnauthorized,
+	RunWSSecurity:       http.StatusUnauthorized,
 	GWIngressDenied:     http.StatusForbidden,
 	GWGrantDenied:       http.StatusForbidden,
 	RunNotFound:         http.StatusNotFound,

@@ -16,6 +16,7 @@ var wantStatus = map[string]int{
 	"S2R-VAL-0410":  400,
 	"S2R-VAL-0411":  400,
 	"S2R-RUN-0401":  401,
+	"S2R-RUN-0407":  401,
 	"S2R-GW-0403":   403,
 	"S2R-GW-0407":   403,
 	"S2R-RUN-0404":  404,

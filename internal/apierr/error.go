@@ -22,6 +22,9 @@ type Error struct {
 	Message string
 	Details map[string]any
 	Err     error
+	// faultCode, when set, is the Fault's code in a SOAP rendering
+	// (WithFaultCode).
+	faultCode *FaultCode
 }
 
 // New returns an error with code and message.

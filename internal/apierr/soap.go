@@ -52,7 +52,8 @@ func senderFault(e *Error) bool { return e.Status() < 500 }
 
 // MarshalFault returns the SOAP Fault envelope for e. The faultcode is
 // Client (1.1) / Sender (1.2) for 4xx codes and Server / Receiver
-// otherwise; the faultstring is "CODE: message"; the detail holds an
+// otherwise; an error WithFaultCode has that code instead in SOAP 1.1 and
+// as the Subcode in SOAP 1.2; the faultstring is "CODE: message"; the detail holds an
 // s2r:error element with code, message, correlationId and the details.
 func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
 	var b bytes.Buffer
@@ -65,7 +66,13 @@ func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
 			value = "env:Sender"
 		}
 		b.WriteString(`<env:Envelope xmlns:env="` + NSSOAP12 + `"><env:Body><env:Fault>`)
-		b.WriteString(`<env:Code><env:Value>` + value + `</env:Value></env:Code>`)
+		b.WriteString(`<env:Code><env:Value>` + value + `</env:Value>`)
+		if fc := e.faultCode; fc != nil {
+			b.WriteString(`<env:Subcode><env:Value xmlns:` + fc.Prefix + `="`)
+			escape(&b, fc.Space)
+			b.WriteString(`">` + fc.Prefix + ":" + fc.Local + `</env:Value></env:Subcode>`)
+		}
+		b.WriteString(`</env:Code>`)
 		b.WriteString(`<env:Reason><env:Text xml:lang="en">`)
 		escape(&b, reason)
 		b.WriteString(`</env:Text></env:Reason><env:Detail>`)
@@ -78,7 +85,13 @@ func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
 		code = "soap:Client"
 	}
 	b.WriteString(`<soap:Envelope xmlns:soap="` + NSSOAP11 + `"><soap:Body><soap:Fault>`)
-	b.WriteString(`<faultcode>` + code + `</faultcode><faultstring>`)
+	if fc := e.faultCode; fc != nil {
+		b.WriteString(`<faultcode xmlns:` + fc.Prefix + `="`)
+		escape(&b, fc.Space)
+		b.WriteString(`">` + fc.Prefix + ":" + fc.Local + `</faultcode><faultstring>`)
+	} else {
+		b.WriteString(`<faultcode>` + code + `</faultcode><faultstring>`)
+	}
 	escape(&b, reason)
 	b.WriteString(`</faultstring><detail>`)
 	writeDetail(&b, e, correlationID)
@@ -130,4 +143,20 @@ func RenderFault(w http.ResponseWriter, r *http.Request, v SOAPVersion, err erro
 	e := Resolve(err, RunInternal)
 	Log(r.Context(), e)
 	WriteFault(w, v, e, correlationIDOf(r))
+}
+
+// FaultCode is a Fault code QName of another namespace than SOAP's, such
+// as a WS-Security fault (wsse:FailedAuthentication). Prefix and Local
+// must be XML names (they are written as they are).
+type FaultCode struct {
+	Prefix, Space, Local string
+}
+
+// WithFaultCode returns a copy of e whose SOAP rendering carries code: the
+// faultcode of a SOAP 1.1 Fault, the Subcode under Sender or Receiver of a
+// SOAP 1.2 Fault. The JSON rendering does not change.
+func (e *Error) WithFaultCode(code FaultCode) *Error {
+	c := *e
+	c.faultCode = &code
+	return &c
 }

@@ -133,3 +133,33 @@ func TestRenderFault(t *testing.T) {
 		})
 	}
 }
+
+// TestMarshalFaultWithFaultCode: a WS-Security refusal carries its QName
+// as the SOAP 1.1 faultcode and as the Subcode of Sender in SOAP 1.2, the
+// S2R code staying in the detail.
+func TestMarshalFaultWithFaultCode(t *testing.T) {
+	const ns = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
+	e := New(RunWSSecurity, "unknown user or wrong password").
+		WithFaultCode(FaultCode{Prefix: "wsse", Space: ns, Local: "FailedAuthentication"})
+	b11 := string(MarshalFault(SOAP11, e, "c1"))
+	if want := `<faultcode xmlns:wsse="` + ns + `">wsse:FailedAuthentication</faultcode>`; !strings.Contains(b11, want) {
+		t.Errorf("SOAP 1.1 fault %s lacks %s", b11, want)
+	}
+	var f fault11
+	if err := xml.Unmarshal([]byte(b11), &f); err != nil || f.Fault.Detail.Error.Code != RunWSSecurity {
+		t.Errorf("SOAP 1.1 fault: %v, detail %+v", err, f.Fault.Detail.Error)
+	}
+	b12 := string(MarshalFault(SOAP12, e, "c1"))
+	want12 := `<env:Code><env:Value>env:Sender</env:Value><env:Subcode><env:Value xmlns:wsse="` + ns +
+		`">wsse:FailedAuthentication</env:Value></env:Subcode></env:Code>`
+	if !strings.Contains(b12, want12) {
+		t.Errorf("SOAP 1.2 fault %s lacks %s", b12, want12)
+	}
+	if FaultStatus(SOAP11, e) != 500 || FaultStatus(SOAP12, e) != 400 {
+		t.Errorf("fault statuses %d/%d, want 500/400", FaultStatus(SOAP11, e), FaultStatus(SOAP12, e))
+	}
+	var g fault12
+	if err := xml.Unmarshal([]byte(b12), &g); err != nil || g.Fault.Code != "env:Sender" {
+		t.Errorf("SOAP 1.2 fault: %v, code %q", err, g.Fault.Code)
+	}
+}

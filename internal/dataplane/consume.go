@@ -129,7 +129,8 @@ func faultVersion(v soap.Version) apierr.SOAPVersion {
 	return apierr.SOAP11
 }
 
-// run does SPEC 4.4 rules 1-5 and returns the SOAP answer and its status
+// run does SPEC 4.4 rules 1-5, with the inbound WS-Security policy checked
+// once the envelope's head is read (DESIGN 10.2), and returns the SOAP answer and its status
 // (nil body with 202 for a one-way operation).
 func (c *consumeCall) run(t Target) ([]byte, int, error) {
 	if c.r.Method != http.MethodPost {
@@ -148,6 +149,9 @@ func (c *consumeCall) run(t Target) ([]byte, int, error) {
 	t0 := time.Now()
 	var in []byte
 	m, rd, err := c.parseEnvelope(raw)
+	if err == nil {
+		err = checkWSSecurity(c.r.Context(), c.svc, raw, c.rec)
+	}
 	if err == nil {
 		c.op, rd, err = c.selectOperation(m, rd, raw)
 	}
@@ -243,7 +247,8 @@ func (c *consumeCall) limits() xmlstream.Limits {
 // parseEnvelope reads the envelope through the Body start tag (the body
 // is tokenized once, by the conversion), checks its version against the
 // Content-Type and refuses header blocks it must understand but does not
-// (WS-Addressing is understood) and a Fault as the request.
+// (WS-Addressing and WS-Security are understood) and a Fault as the
+// request.
 func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reader, error) {
 	m, rd, err := soap.ParseHead(raw, c.limits())
 	if err != nil {
@@ -253,7 +258,8 @@ func (c *consumeCall) parseEnvelope(raw []byte) (*soap.Message, *xmlstream.Reade
 		return nil, nil, apierr.Newf(apierr.ValBadRequest,
 			"the envelope is SOAP %s but the Content-Type announces SOAP %s", m.Version, c.version)
 	}
-	if nu := m.NotUnderstood(func(n xmlstream.Name) bool { return soap.IsAddressing(n.Space) }); len(nu) > 0 {
+	understood := func(n xmlstream.Name) bool { return soap.IsAddressing(n.Space) || soap.IsWSSecurity(n) }
+	if nu := m.NotUnderstood(understood); len(nu) > 0 {
 		f := soap.MustUnderstandFault(nu)
 		return nil, nil, apierr.New(apierr.ValBadRequest, f.Reason).WithDetail("faultCode", soap.MustUnderstand)
 	}

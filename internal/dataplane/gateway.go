@@ -33,7 +33,9 @@ type GatewayConfig struct {
 // S2R-GW-0403), the route by path only (404 S2R-RUN-0404), the consumer IP
 // grant guard (403 S2R-GW-0407), the method (POST passthrough, GET for the
 // WSDL, else 405 S2R-RUN-0411), the declared length (413 S2R-RUN-0413),
-// then the streamed passthrough. SOAPAction and the payload play no part
+// the inbound WS-Security policy when its mode is not off (the body is
+// then read whole first; a SOAP Fault with S2R-RUN-0407), then the
+// streamed passthrough. SOAPAction and the payload play no part
 // in routing.
 func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Target) {
 	g := &d.gw
@@ -79,6 +81,9 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 	limit := int64(maxPayloadMB(d.cfg.MaxPayloadMB)) << 20
 	if r.ContentLength > limit {
 		d.gatewayFail(w, r, rec, apierr.PayloadTooLarge(apierr.RunPayloadTooLarge, maxPayloadMB(d.cfg.MaxPayloadMB)))
+		return
+	}
+	if !d.checkGatewayWSSecurity(w, r, rec, svc, limit) {
 		return
 	}
 	d.proxyGateway(w, r, rec, svc, client, limit)

@@ -138,6 +138,8 @@ type TxLog struct {
 	RequestBytes  int64     `json:"requestBytes"`
 	ResponseBytes int64     `json:"responseBytes"`
 	Debug         bool      `json:"debug"`
+	// ConsumerIdentity: the WS-Security identity (DESIGN 10.2), "" for none.
+	ConsumerIdentity string `json:"consumerIdentity,omitempty"`
 
 	RequestPayload  []byte `json:"-"`
 	ResponsePayload []byte `json:"-"`

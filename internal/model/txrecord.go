@@ -16,7 +16,7 @@ import (
 //     fault becomes S2R-RUN-0502 and ResultBackendFailure).
 //   - ResultFailed: the client's own request was refused: S2R-VAL-0400,
 //     -0410, -0411, S2R-RUN-0404, -0405, -0411, -0413 (request side),
-//     S2R-GW-0403, -0407, S2R-RUN-0401.
+//     S2R-GW-0403, -0407, S2R-RUN-0401, -0407 (WS-Security refused).
 //   - ResultBackendFailure: the backend was reached but answered wrongly:
 //     S2R-RUN-0502 (SOAP Fault or non-2xx), -0504 (unparseable response),
 //     -0506 (contract drift), -0413 on the response, and connection
@@ -42,7 +42,7 @@ func ResultForCode(code string) string {
 	case "":
 		return ResultSuccess
 	case "S2R-VAL-0400", "S2R-VAL-0410", "S2R-VAL-0411", "S2R-RUN-0404", "S2R-RUN-0405",
-		"S2R-RUN-0411", "S2R-RUN-0413", "S2R-GW-0403", "S2R-GW-0407", "S2R-RUN-0401",
+		"S2R-RUN-0411", "S2R-RUN-0413", "S2R-GW-0403", "S2R-GW-0407", "S2R-RUN-0401", "S2R-RUN-0407",
 		"S2R-RUN-0410", "S2R-RUN-0431":
 		return ResultFailed
 	case "S2R-RUN-0502", "S2R-RUN-0504", "S2R-RUN-0506":
@@ -88,6 +88,11 @@ type TxRecord struct {
 	ClientIP      string
 	RequestBytes  int64
 	ResponseBytes int64
+
+	// ConsumerIdentity is the username or certificate subject that the
+	// request's WS-Security header authenticated (DESIGN 10.2; JSON
+	// consumerIdentity on the stored log); "" when none.
+	ConsumerIdentity string
 
 	Debug           bool
 	RequestPayload  []byte

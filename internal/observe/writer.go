@@ -81,6 +81,7 @@ func (r *Recorder) toLog(rec *model.TxRecord) model.TxLog {
 		ResponseBytes: rec.ResponseBytes,
 		Debug:         rec.Debug,
 	}
+	l.ConsumerIdentity = store.StorableText(rec.ConsumerIdentity, maxFieldLen)
 	if l.OccurredAt.IsZero() {
 		l.OccurredAt = r.cfg.Now()
 	}

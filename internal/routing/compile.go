@@ -13,6 +13,7 @@ import (
 	"github.com/s2r-project/s2r/internal/transform"
 	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wssec"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -28,6 +29,12 @@ type Source struct {
 	Mappings map[string]model.Mapping
 	Backends []upstream.Backend
 	Grants   []string
+	// InboundWSS is the service's inbound WS-Security policy with its
+	// passwords opened; nil or mode off checks nothing.
+	InboundWSS *model.InboundWSSecurity
+	// Nonces remembers UsernameToken nonces for InboundWSS (shared by
+	// every instance in production); needed unless the mode is off.
+	Nonces wssec.NonceStore
 	// CallbackSecret is the service's opened callback secret, nil for none.
 	CallbackSecret []byte
 	// DefaultTimeout and DefaultRetries are the settings
@@ -79,6 +86,9 @@ func Compile(src Source) (*Service, error) {
 	}
 	s.Backends, s.DefaultBackend = backends(src.Backends, m.DefaultBackendProfileID)
 	if s.Grants, err = ParseGrants(src.Grants); err != nil {
+		return nil, err
+	}
+	if s.WSSecurity, err = compileInboundWSS(src); err != nil {
 		return nil, err
 	}
 	ops := make([]*Operation, 0, len(src.Operations))

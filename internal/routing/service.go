@@ -6,6 +6,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/wssec"
 )
 
 // Service is the compiled runtime configuration of one active service with
@@ -43,6 +44,10 @@ type Service struct {
 	DefaultBackend *Backend
 	// Grants are the consumer IP grants (gateway); empty grants nobody.
 	Grants []netip.Prefix
+	// WSSecurity checks the wsse:Security header of consume and gateway
+	// requests (DESIGN 10.2), compiled once from the service's inbound
+	// policy; nil when the mode is off.
+	WSSecurity *wssec.Verifier
 
 	// Contract is the parsed WSDL of the active version (shared, read-only);
 	// nil for a version without an artifact.

@@ -46,3 +46,18 @@ func MustUnderstandFault(blocks []HeaderBlock) *Fault {
 	}
 	return &Fault{Code: xmlstream.Name{Local: MustUnderstand}, Reason: reason}
 }
+
+// WS-Security secext namespaces: 1.0 (the Security header block) and 1.1
+// (whose elements may also appear as header blocks).
+const (
+	NSWSSecurity10 = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
+	NSWSSecurity11 = "http://docs.oasis-open.org/wss/oasis-wss-wssecurity-secext-1.1.xsd"
+)
+
+// IsWSSecurity reports whether n is a WS-Security header block. s2r
+// understands it whatever the service's inbound policy (DESIGN 10.2): with
+// mode off it is accepted unchecked, otherwise it is verified, so a
+// mustUnderstand="1" Security header is never refused as not understood.
+func IsWSSecurity(n xmlstream.Name) bool {
+	return n.Space == NSWSSecurity10 || n.Space == NSWSSecurity11
+}

@@ -32,3 +32,20 @@ func TestNotUnderstood(t *testing.T) {
 		t.Errorf("fault = %s\nwant   %s", w.Bytes(), want)
 	}
 }
+
+// TestWSSecurityIsUnderstood: a mustUnderstand Security header of WSS 1.0
+// or 1.1 (WCF sends it so) passes IsWSSecurity; other blocks do not.
+func TestWSSecurityIsUnderstood(t *testing.T) {
+	for _, ns := range []string{NSWSSecurity10, NSWSSecurity11} {
+		env := `<s:Envelope xmlns:s="` + NS11 + `"><s:Header><o:Security s:mustUnderstand="1" xmlns:o="` + ns + `"/>` +
+			`<x:Other s:mustUnderstand="1" xmlns:x="urn:x"/></s:Header><s:Body/></s:Envelope>`
+		m, err := Parse([]byte(env), xmlstream.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.NotUnderstood(IsWSSecurity)
+		if len(got) != 1 || got[0].Name.Local != "Other" {
+			t.Errorf("%s: NotUnderstood = %+v, want only Other", ns, got)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/upstream"
+	"github.com/s2r-project/s2r/internal/wssec"
 )
 
 // Config is what a load reads from.
@@ -28,6 +29,10 @@ type Config struct {
 	Ops *routing.OpCache
 	// OnSwap is the reloader's routing.ReloaderConfig.OnSwap.
 	OnSwap func(*routing.Table)
+	// Nonces remembers the WS-Security UsernameToken nonces of inbound
+	// policies (the store, shared by every instance, in s2r serve); nil:
+	// one in-memory store per reloader.
+	Nonces wssec.NonceStore
 }
 
 // Table builds the route table from the store: every active service with
@@ -39,6 +44,9 @@ type Config struct {
 func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	if cfg.Contracts == nil {
 		cfg.Contracts = contracts.New(cfg.Store)
+	}
+	if cfg.Nonces == nil {
+		cfg.Nonces = &wssec.MemoryNonces{}
 	}
 	st := cfg.Store
 	// The revision is read first: data read after it is at least as new,
@@ -180,7 +188,40 @@ func source(ctx context.Context, cfg Config, m model.Service, settings model.Set
 		return src, readErr("consumer grants", err)
 	}
 	src.Grants = g.CIDRs
+	if src.InboundWSS, err = inboundWSS(ctx, cfg, m.ServiceID); err != nil {
+		return src, err
+	}
+	src.Nonces = cfg.Nonces
 	return src, nil
+}
+
+// inboundWSS reads the service's inbound WS-Security policy and opens its
+// passwords; nil for mode off. A password that does not open is left
+// out (that user's requests then fail authentication) and logged.
+func inboundWSS(ctx context.Context, cfg Config, serviceID string) (*model.InboundWSSecurity, error) {
+	c, err := cfg.Store.InboundWSS(ctx, serviceID)
+	if err != nil {
+		return nil, readErr("inbound ws-security", err)
+	}
+	if c.Mode == "" || c.Mode == model.WSSModeOff {
+		return nil, nil
+	}
+	p := &model.InboundWSSecurity{Mode: c.Mode, TrustedCertificatesPEM: c.TrustedCertificatesPEM,
+		RequireSignature: c.RequireSignature, RequireTimestamp: c.RequireTimestamp, MaxClockSkewSeconds: c.MaxClockSkewSeconds}
+	for _, u := range c.UsernameTokens {
+		if cfg.Secrets == nil || !u.Password.Set {
+			cfg.logger().Warn("inbound WS-Security password cannot be opened", "serviceId", serviceID, "username", u.Username)
+			continue
+		}
+		pw, err := cfg.Secrets.Open(u.Password.Sealed(), model.InboundWSSPasswordAAD(serviceID, u.Username))
+		if err != nil {
+			cfg.logger().Warn("inbound WS-Security password does not open", "serviceId", serviceID, "username", u.Username,
+				"error", err.Error())
+			continue
+		}
+		p.UsernameTokens = append(p.UsernameTokens, model.WSSUserPassword{Username: u.Username, Password: string(pw)})
+	}
+	return p, nil
 }
 
 func readErr(what string, err error) error {
@@ -206,6 +247,9 @@ func NewReloader(cfg Config, interval time.Duration) *routing.Reloader {
 	}
 	if cfg.Ops == nil {
 		cfg.Ops = routing.NewOpCache()
+	}
+	if cfg.Nonces == nil {
+		cfg.Nonces = &wssec.MemoryNonces{}
 	}
 	return routing.NewReloader(routing.ReloaderConfig{
 		Load:     func(ctx context.Context) (*routing.Table, error) { return Table(ctx, cfg) },

@@ -38,6 +38,7 @@ const (
 	canarySMTP       = "CANARYpw-smtp-77e3"
 	canaryInbound    = "CANARYinbound-auth-4d05" // a caller's own Authorization header
 	canaryCallback   = "CANARYcallback-secret-6e12"
+	canaryWSS        = "CANARYwss-inbound-3a9f" // an inbound WS-Security UsernameToken password
 	canaryClientAuth = "Bearer " + canaryInbound
 )
 
@@ -49,6 +50,7 @@ func canaries(keyPEMPart string, extra ...string) map[string]string {
 		"basic password": canaryPassword, "bearer token": canaryToken, "api key": canaryAPIKey,
 		"oauth2 client secret": canaryClient, "oauth2 access token": canaryAccess, "smtp password": canarySMTP,
 		"inbound authorization": canaryInbound, "mtls client key": keyPEMPart, "callback secret": canaryCallback,
+		"inbound ws-security password": canaryWSS,
 	} {
 		m[s] = name
 		m[base64.StdEncoding.EncodeToString([]byte(s))] = name + " (base64)"
@@ -210,6 +212,30 @@ func secretsOn(t *testing.T, db serveproc.Database) {
 			}
 			hunt(t, "a callback answer", r.Body, cans)
 		}
+	}
+
+	// The inbound WS-Security password of a consume service: stored,
+	// read back, used by a caller (debug on, so the envelope is captured)
+	// and refused when wrong.
+	wssPath := "/services/" + sv.consume.serviceID + "/inbound-ws-security"
+	s.admin(t, "PATCH", "/services/"+sv.consume.serviceID, map[string]any{"debugEnabled": true}).WantStatus(t, 200)
+	hunt(t, "the inbound WS-Security PUT answer", s.admin(t, "PUT", wssPath, map[string]any{"mode": "required",
+		"usernameTokens": []any{map[string]any{"username": canaryUser, "password": canaryWSS}}}).WantStatus(t, 200).Body, cans)
+	hunt(t, "GET "+wssPath, s.admin(t, "GET", wssPath, nil).WantStatus(t, 200).Body, cans)
+	for _, pw := range []string{canaryWSS, canaryWSS + "-wrong"} {
+		env := strings.Replace(soap11(`<Add xmlns="`+calcNS+`"><a>1</a><b>2</b></Add>`), "<s:Body>",
+			`<s:Header><o:Security xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">`+
+				`<o:UsernameToken><o:Username>`+canaryUser+`</o:Username><o:Password>`+pw+`</o:Password></o:UsernameToken>`+
+				`</o:Security></s:Header><s:Body>`, 1)
+		poll.UntilOK(t, settle, "inbound WS-Security applied", func() string {
+			r := s.send(t, request{method: "POST", path: "/consume/dev/" + sv.consume.serviceKey, ctype: "text/xml",
+				body: strings.NewReader(env)})
+			hunt(t, "a consume answer", r.Body, cans)
+			if (pw == canaryWSS) != (r.Status == 200) {
+				return fmt.Sprintf("%d %.300s", r.Status, r.Body)
+			}
+			return ""
+		})
 	}
 
 	// The ingest token: shown once at registration, then only hashed.

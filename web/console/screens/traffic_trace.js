@@ -46,6 +46,7 @@ function TraceRecord({ entry, withheld }) {
       ['When', html`<${When} iso=${r.occurredAt} />`],
       ['Route', html`<code>${r.direction}/${r.environment}/${r.serviceKey}</code> ${r.operationKey}`],
       ['Request', html`<code>${r.method} ${r.path}</code>${r.clientIp ? ` from ${r.clientIp}` : ''}`],
+      r.consumerIdentity && ['Consumer identity', html`<code>${r.consumerIdentity}</code>`],
       ['Answer', html`HTTP ${r.httpStatus} · <${Status} value=${r.resultCode} /> ${r.errorCode && html`<code>${r.errorCode}</code>`}${r.inBodyFault ? html` <${Badge} kind="warn">fault<//>` : ''}`],
       ['Backend', r.backendTarget],
       ['Timing', `total ${fmtMs(r.totalMs)}, converter ${fmtMs(r.converterMs)}, backend ${fmtMs(r.backendMs)}`],
