@@ -72,14 +72,25 @@ function VersionDetail({ service, version, hasDraft, onChange }) {
     <${Section} id="v-drift" title="WSDL drift">
       <${Loaded} state=${drift}>${(d) => html`
         <p><${Status} value=${d.status} /> ${d.reason}</p>
+        ${d.comparedArtifactId && html`<p class="muted small">Compared with import <code>${d.comparedArtifactId}</code>,
+          the newest import attached to this service; imports made for other services never count.</p>`}
         ${d.changes && d.changes.length > 0 && html`<ul class="issues">${d.changes.map((c) => html`<li>
-          <${Badge} kind=${c.breaking ? 'bad' : 'warn'}>${c.kind}<//> ${c.operation && html`<code>${c.operation}</code>`} ${c.message}</li>`)}</ul>`}
+          <${Badge} kind=${c.breaking ? 'bad' : 'warn'}>${c.kind}<//> ${driftChange(c)}</li>`)}</ul>`}
         ${(d.status === 'DRIFT_DETECTED' || d.status === 'BREAKING_DRIFT') && html`<${Can} role="operator">
-          <p>A newer import of this WSDL exists. A replacement draft keeps routes, timeouts, retries, rules and still-valid mappings.</p>
+          <p>A newer import of this service's WSDL exists. A replacement draft built from it keeps routes, timeouts, retries, rules and still-valid mappings.</p>
           <button type="button" disabled=${hasDraft || replace.busy} title=${hasDraft ? 'A draft exists already' : ''}
             onClick=${() => replace.run(async () => { await send('POST', `${base}:generate-replacement-draft`); onChange(); }, 'Replacement draft created')}>Generate replacement draft</button>
           ${replace.errorBox}
         <//>`}`}<//>
     <//>
   </div>`;
+}
+
+// driftChange says in words what one drift change is about: the operation,
+// for a field change the message and the field, and the old and new value.
+function driftChange(c) {
+  const op = c.operation && html`<code>${c.operation}</code>`;
+  const types = c.old && c.new ? ` (${c.old} → ${c.new})` : c.old ? ` (was ${c.old})` : c.new ? ` (${c.new})` : '';
+  if (!c.field) return html`${op} ${c.message}${types}`;
+  return html`${op} ${c.message}: field <code>${c.field}</code>${types}`;
 }
