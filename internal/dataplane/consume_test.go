@@ -134,9 +134,10 @@ func TestConsume(t *testing.T) {
 			wantCode: "S2R-VAL-0400", wantBody: []string{`undeclared namespace prefix "xsi"`, `<faultcode>soap:Client</faultcode>`}},
 		{name: "version mismatch", ct: "text/xml", body: soap12(getOrder), wantStatus: 500, wantCode: "S2R-VAL-0400"},
 		{name: "unknown operation", ct: "text/xml", body: soap11(`<x:Nope xmlns:x="urn:x"/>`), wantStatus: 500,
-			wantCode: "S2R-RUN-0404"},
+			wantCode: "S2R-RUN-0404", wantBody: []string{`service "orders" in environment "dev" has no operation`, `; its operations: GetOrder`}},
 		{name: "body breaks the contract", ct: "application/soap+xml", body: soap12(`<o:GetOrder xmlns:o="urn:example:orders"><o:id>abc</o:id></o:GetOrder>`),
-			wantStatus: 400, wantCode: "S2R-VAL-0410"},
+			wantStatus: 400, wantCode: "S2R-VAL-0410", wantBody: []string{`<env:Text xml:lang="en">S2R-VAL-0410: the SOAP body does not match the operation's contract: /Envelope/Body/GetOrder/id: `,
+				`<s2r:detail name="violations"><s2r:item><s2r:detail name="pointer">/Envelope/Body/GetOrder/id</s2r:detail>`}},
 		{name: "mustUnderstand header not understood", ct: "text/xml",
 			body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h:X xmlns:h="urn:h" s:mustUnderstand="1"/></s:Header><s:Body>` +
 				getOrder + `</s:Body></s:Envelope>`, wantStatus: 500, wantCode: "S2R-VAL-0400", wantBody: []string{"not understood"}},
