@@ -18,10 +18,14 @@ export function Versions({ service, onChange }) {
   const wanted = new URLSearchParams(location.search).get('version');
   const changed = () => { versions.reload(); onChange(); };
 
-  const act = (v, verb) => {
+  const act = (v, verb, list) => {
     const path = `/services/${service.serviceId}/versions/${v.versionId}`;
+    const current = list.find((x) => x.status === 'active');
+    const served = current
+      ? `; version ${current.versionNumber}, active now, becomes inactive and can be rolled back to.`
+      : ': no version was active before, so the service starts answering at its runtime URL.';
     const spec = {
-      activate: ['Activate', `Version ${v.versionNumber} becomes the version the runtime serves; the current active version becomes inactive.`, ':activate'],
+      activate: ['Activate', `Version ${v.versionNumber} becomes the version the runtime serves${served}`, ':activate'],
       rollback: ['Roll back', `Version ${v.versionNumber} becomes active again; the current active version becomes inactive.`, ':rollback'],
     }[verb];
     ask({ title: `${spec[0]} to version ${v.versionNumber}?`, confirmLabel: spec[0], body: html`<p>${spec[1]}</p>`,
@@ -40,8 +44,8 @@ export function Versions({ service, onChange }) {
       { key: 'activatedAt', label: 'Activated', render: (v) => html`<${When} iso=${v.activatedAt} />` },
       { key: 'note', label: 'Note' },
       { key: 'actions', label: 'Actions', render: (v) => html`<${Can} role="operator">
-        ${v.status === 'draft' && html`<button type="button" class="small" onClick=${() => act(v, 'activate')}>Activate</button>`}
-        ${v.status === 'inactive' && v.activatedAt && html`<button type="button" class="small secondary" onClick=${() => act(v, 'rollback')}>Roll back to this</button>`}
+        ${v.status === 'draft' && html`<button type="button" class="small" onClick=${() => act(v, 'activate', list)}>Activate</button>`}
+        ${v.status === 'inactive' && v.activatedAt && html`<button type="button" class="small secondary" onClick=${() => act(v, 'rollback', list)}>Roll back to this</button>`}
       <//>` },
     ];
     return html`<div class="stack">
