@@ -14,6 +14,7 @@ import { Operations } from './service_operations.js';
 import { Backends } from './service_backends.js';
 import { Grants, OpenAPIView, TryTab } from './service_extra.js';
 import { ServiceTraffic } from './service_traffic.js';
+import { CallIt } from './service_call.js';
 
 const tabs = [
   ['overview', 'Overview'], ['versions', 'Versions'], ['operations', 'Operations'], ['backends', 'Backends'],
@@ -109,6 +110,7 @@ function Overview({ service, onChange }) {
       <//>
       ${toggles.errorBox}
     </div>
+    ${service.direction !== 'gateway' && html`<${CallIt} service=${service} />`}
     <form class="card stack" onSubmit=${submit}>
       <h2>Settings</h2>
       <fieldset class="grid" disabled=${!writer}>
