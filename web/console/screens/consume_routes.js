@@ -58,7 +58,7 @@ export function proposeRoute(op, backend) {
 export function ProposeRoutes({ profileId, ops, editable, onApplied }) {
   const [path, setPath] = useState('/openapi.json');
   const [pasted, setPasted] = useState('');
-  const [state, setState] = useState({ busy: null, error: null, rows: null });
+  const [state, setState] = useState({ busy: null, error: null, backend: null });
   const run = async (label, fn) => {
     setState((s) => ({ ...s, busy: label, error: null }));
     try { await fn(); setState((s) => ({ ...s, busy: null })); } catch (error) { setState((s) => ({ ...s, busy: null, error })); }
@@ -66,8 +66,7 @@ export function ProposeRoutes({ profileId, ops, editable, onApplied }) {
   const propose = (doc) => {
     const backend = backendOperations(doc);
     if (backend.length === 0) throw { code: 'OPENAPI', message: 'the document has no paths with operations: is it an OpenAPI document?', details: {} };
-    const rows = ops.map((op) => ({ op, proposal: proposeRoute(op, backend) }));
-    setState((s) => ({ ...s, rows }));
+    setState((s) => ({ ...s, backend }));
   };
   const fetchDoc = () => run('Fetching the backend\'s OpenAPI document', async () => {
     if (pasted.trim()) {
@@ -83,7 +82,9 @@ export function ProposeRoutes({ profileId, ops, editable, onApplied }) {
     }
     propose(res.json);
   });
-  const changed = (state.rows || []).filter((r) => r.proposal && (r.proposal.method !== r.op.restMethod || r.proposal.path !== r.op.restPath));
+  // Rows follow ops, so an applied proposal shows as the current route.
+  const rows = state.backend && ops.map((op) => ({ op, proposal: proposeRoute(op, state.backend) }));
+  const changed = (rows || []).filter((r) => r.proposal && (r.proposal.method !== r.op.restMethod || r.proposal.path !== r.op.restPath));
   const apply = () => run('Applying the proposed routes', async () => {
     for (const r of changed) {
       await api('PATCH', `/operations/${r.op.operationId}`, { restMethod: r.proposal.method, restPath: r.proposal.path });
@@ -103,7 +104,7 @@ export function ProposeRoutes({ profileId, ops, editable, onApplied }) {
     </details>
     ${state.busy && html`<${Busy} label=${state.busy} />`}
     <${ErrorBox} title="No proposal" error=${state.error} />
-    ${state.rows && html`<${DataTable} caption="Proposed REST routes" rows=${state.rows} rowKey=${(r) => r.op.operationId} columns=${[
+    ${rows && html`<${DataTable} caption="Proposed REST routes" rows=${rows} rowKey=${(r) => r.op.operationId} columns=${[
       { key: 'op', label: 'SOAP operation', render: (r) => html`<code>${r.op.soapOperationName}</code>` },
       { key: 'now', label: 'Now', render: (r) => html`<code>${r.op.restMethod} ${r.op.restPath}</code>` },
       { key: 'proposal', label: 'Proposed', render: (r) => (r.proposal ? html`<code>${r.proposal.method} ${r.proposal.path}</code>` : html`<span class="muted">no match</span>`) },
