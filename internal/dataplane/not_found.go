@@ -11,7 +11,7 @@ import (
 
 // allowDetail is the detail of a 405 that lists the methods the path
 // takes; the answer's Allow header says the same (RFC 9110 15.5.6).
-const allowDetail = "allowedMethods"
+const allowDetail = "allowed"
 
 // maxListedOperations bounds the operations a 404 names in its message;
 // the operations detail lists every one.
