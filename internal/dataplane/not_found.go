@@ -69,7 +69,7 @@ func listed(e *apierr.Error, key string, names []string) *apierr.Error {
 	return out
 }
 
-// setAllow sets the Allow header of a 405 from its allowedMethods detail.
+// setAllow sets the Allow header of a 405 from its allowed detail.
 func setAllow(h http.Header, e *apierr.Error) {
 	if e.Code != apierr.RunMethodNotAllowed {
 		return
