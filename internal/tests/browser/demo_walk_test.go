@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +184,35 @@ func TestDemoWalk(t *testing.T) {
 	if drift.Status != "UNTRACKED" || drift.ComparedArtifactID != nil {
 		t.Errorf("demo quotes drift = %+v: another service's import of the same WSDL must not count", drift)
 	}
+}
+
+// TestFirstActivation: a service with only a draft does not claim to be
+// active, and activating its first version says that nothing was active
+// before instead of speaking of "the current active version".
+func TestFirstActivation(t *testing.T) {
+	f := setup(t)
+	wsdl, err := os.ReadFile(repoFile(echoWSDL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct{ Service struct{ ServiceID string } }
+	f.admin(t, devAdmin, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "dev",
+		"serviceKey": "first-activation"}, 201, &res)
+	ctx := f.tab(t, "")
+	page := f.base + "/console/services/" + res.Service.ServiceID
+	run(t, ctx, "open the draft-only service",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(chromedp.Search(`//*[contains(@class, "badge") and normalize-space()="not served yet: no active version"]`)))
+	run(t, ctx, "open the activation dialog",
+		chromedp.Navigate(page+"?tab=versions"),
+		chromedp.Click(chromedp.Search(byText("button", "Activate"))),
+		chromedp.WaitVisible(chromedp.CSS(`dialog[open]`)))
+	wantText(t, ctx, "dialog[open]", "no version was active before")
+	if got := textOf(t, ctx, "dialog[open]"); strings.Contains(got, "current active version") {
+		t.Errorf("the dialog speaks of a current active version: %s", got)
+	}
+	run(t, ctx, "activate",
+		chromedp.Click(chromedp.Search(`//dialog//button[normalize-space()="Activate"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`dialog[open]`)),
+		chromedp.WaitVisible(chromedp.Search(`//*[contains(@class, "badge") and normalize-space()="active"]`)))
 }
