@@ -29,8 +29,10 @@ type sampleRequest struct {
 var docSampleRequest = adminapi.Doc{
 	Summary: "A sample request of the operation generated from its contract, without calling anything: payload (the JSON a " +
 		"publish client sends) and envelope (the SOAP request a consume client sends), with the SOAPAction and Content-Type " +
-		"that go with it. Required members only; strings are \"string\", numbers fit the facets.",
+		"that go with it. Required members only; strings are \"string\", numbers fit the facets. An operation without a " +
+		"contract (its version's import is missing) is 409 S2R-ADM-0410.",
 	Response: sampleRequest{},
+	Errors:   []int{http.StatusConflict},
 }
 
 // getSampleRequest generates the sample request of an operation.
