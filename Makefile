@@ -28,7 +28,9 @@ demo:
 build:
 	go build -ldflags "$(LDFLAGS)" -o bin/s2r ./cmd/s2r
 
-## test: every test on SQLite and a throwaway PostgreSQL; prints the PostgreSQL test count
+## test: every test on SQLite and a throwaway PostgreSQL; prints the PostgreSQL test count.
+## As root it first installs what is missing (PostgreSQL, chromium, npm soap, zeep, php-soap,
+## SOAP::Lite, xmlsec, WSS4J, a test user s2rtest) and says so before it starts
 test:
 	scripts/test.sh
 

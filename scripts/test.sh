@@ -15,6 +15,20 @@ chmod 666 "$log"
 export S2R_PG_TEST_LOG="$log"
 export S2R_REQUIRE_POSTGRES=1
 
+cat >&2 <<'EOF'
+make test: the full suite, on SQLite and a throwaway PostgreSQL.
+  What it installs when missing (as root, with apt-get and npm; nothing is
+  installed twice): the PostgreSQL server, chromium (console browser tests),
+  the third-party SOAP stacks of the interop tests (npm soap, python3-zeep,
+  php-cli and php-soap, Perl SOAP::Lite, xmlsec1, python3-xmlsec, Apache
+  WSS4J with Java), and an unprivileged user s2rtest that runs PostgreSQL
+  (initdb refuses root).
+  How long: the first run spends a few minutes installing; the tests take
+  roughly 10 to 20 minutes on a 4-core machine, longer on fewer cores.
+  In a hurry? make test-short needs Go alone, installs nothing and takes a
+  few minutes.
+EOF
+
 scripts/interop-deps.sh # npm soap and python3-zeep for internal/tests/interop
 scripts/browser-deps.sh # chromium for the console's browser tests (internal/tests/browser)
 

@@ -17,7 +17,8 @@ const (
 )
 
 var docGetBadURLSummary = adminapi.Doc{
-	Summary: "Attempts at unmapped runtime URLs (rejected with S2R-RUN-0405) in the last windowHours, grouped by attempted path: " +
+	Summary: "Attempts at unmapped runtime URLs (rejected with S2R-RUN-0405, or 404 S2R-RUN-0404 for a path that names no active service) " +
+		"in the last windowHours, grouped by attempted path: " +
 		"a JSON object from path to {count, lastSeenAt, methods}. At most the 1000 most frequent paths.",
 	Query:    []adminapi.Param{{Name: "windowHours", Type: "integer", Description: "hours back from now; default 24, clamped to 1..720"}},
 	Response: map[string]badURLEntry{},

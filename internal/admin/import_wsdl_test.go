@@ -154,7 +154,9 @@ func TestImportBadInputs(t *testing.T) {
 			reasonHas  string
 			wantStatus int
 		}{
-			{"not XML", xml("this is not XML", nil), "root.wsdl", 1, "", 400},
+			{"not XML", xml("this is not XML", nil), "root.wsdl", 1, "not well-formed XML: ", 400},
+			{"unclosed element", xml("<definitions xmlns=\"http://schemas.xmlsoap.org/wsdl/\">\n<types>\n</definitions>", nil), "root.wsdl", 3,
+				"not well-formed XML: end tag </definitions> does not match", 400},
 			{"WSDL 2.0", xml(wsdl20, nil), "root.wsdl", 1, "WSDL 2.0", 400},
 			{"dangling import", xml(dangling, nil), "root.wsdl", 2, "missing/types.wsdl", 400},
 			{"XML over the limit", xml(bigXML, nil), "root.wsdl", 0, "20 MB", 400},

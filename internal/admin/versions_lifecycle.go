@@ -47,13 +47,15 @@ var docPublishReadiness = adminapi.Doc{
 }
 
 var docWSDLDrift = adminapi.Doc{
-	Summary: "Drift of the version's contract against the newest comparable import: UP_TO_DATE, DRIFT_DETECTED (additive), " +
-		"BREAKING_DRIFT, or UNTRACKED (no import, or no newer comparable import), with the list of changes.",
+	Summary: "Drift of the version's contract against the newest import of the service's own WSDL lineage (the imports " +
+		"attached to its versions: the autopilot import that created it, and POST /services/{serviceId}/versions {artifactId}; " +
+		"never an import made for another service): UP_TO_DATE, DRIFT_DETECTED (additive), BREAKING_DRIFT, or UNTRACKED " +
+		"(no import, or no newer import in the lineage), with the list of changes and comparedArtifactId.",
 	Response: driftResult{},
 }
 
 var docReplacementDraft = adminapi.Doc{
-	Summary: "Create a draft from the newest comparable import of the version's WSDL, keeping operationKey, REST route, " +
+	Summary: "Create a draft from the newest import of the service's WSDL lineage newer than the version's, keeping operationKey, REST route, " +
 		"timeout, retries, execution mode, rules and still-valid manual mappings of every operation that still exists " +
 		"(matched by SOAP operation name). 409 S2R-ADM-0410 when a draft exists or there is no newer import.",
 	Response: draftResult{},
@@ -134,27 +136,25 @@ func (s *server) publishReadiness(w http.ResponseWriter, r *http.Request) error 
 	return adminapi.WriteJSON(w, http.StatusOK, readinessResult{VersionID: v.VersionID, ReadinessReport: rep})
 }
 
-// newerImport returns the newest import comparable with v's, nil when v
-// has no import or there is none newer.
+// newerImport returns the newest import of the service's own WSDL lineage
+// that is newer than v's import (DESIGN 10.4), nil when v has no import or
+// there is none newer.
 func (s *server) newerImport(ctx context.Context, v model.Version) (*model.Artifact, error) {
 	if v.ArtifactID == nil {
 		return nil, nil
 	}
-	a, err := s.store.NewestComparableArtifact(ctx, *v.ArtifactID)
+	a, err := s.store.NewestLineageArtifact(ctx, v.ServiceID, *v.ArtifactID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if a.ArtifactID == *v.ArtifactID {
-		return nil, nil
-	}
 	return &a, nil
 }
 
-// wsdlDrift answers the drift of a version against the newest comparable
-// import.
+// wsdlDrift answers the drift of a version against the newest import of
+// the service's lineage.
 func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	v, err := adminapi.VersionOf(ctx, s.store, r.PathValue("serviceId"), r.PathValue("versionId"))
@@ -187,7 +187,7 @@ func (s *server) wsdlDrift(w http.ResponseWriter, r *http.Request) error {
 	return adminapi.WriteJSON(w, http.StatusOK, res)
 }
 
-// generateReplacementDraft drafts from the newest comparable import,
+// generateReplacementDraft drafts from the newest import of the lineage,
 // keeping the settings of operations that still exist.
 func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request) error {
 	serviceID, versionID := r.PathValue("serviceId"), r.PathValue("versionId")
@@ -204,7 +204,7 @@ func (s *server) generateReplacementDraft(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	if newer == nil {
-		return apierr.New(apierr.AdmImmutable, "there is no newer comparable WSDL import to draft from").
+		return apierr.New(apierr.AdmImmutable, "the service has no newer WSDL import than this version's to draft from").
 			WithDetail("artifactId", v.ArtifactID)
 	}
 	plan, err := s.planFromImport(ctx, newer.ArtifactID, v.WSDLService, v.WSDLPort)

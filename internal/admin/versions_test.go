@@ -188,11 +188,15 @@ func TestCreateVersionErrors(t *testing.T) {
 	})
 }
 
+// TestDriftAndReplacementDraft: drift compares a version with the newer
+// imports attached to its own service, and a replacement draft keeps the
+// settings of the operations that still exist.
 func TestDriftAndReplacementDraft(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		api := newTestAPI(t, st)
 		svc, d := api.consumeDraft("calc", calcOps)
-		base := Prefix + "/services/" + svc.ServiceID + "/versions/" + d.Version.VersionID
+		versions := Prefix + "/services/" + svc.ServiceID + "/versions/"
+		base := versions + d.Version.VersionID
 		var dr driftResult
 		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
 		if dr.Status != catalog.Untracked {
@@ -205,16 +209,20 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 		api.Do("PATCH", Prefix+"/operations/"+add+"/validation-rules", operatorEmail, `{"rules":[{"field":"/a","pattern":"^[0-9]+$","target":"request"}]}`).WantStatus(t, 200)
 		api.Do("POST", base+":activate", operatorEmail, "").WantStatus(t, 200)
 
-		// An additive import: a new optional field and a new operation.
+		// An additive import attached to the service: a new optional field
+		// and a new operation.
 		additive := append([]wsdlOp{}, calcOps...)
 		additive[2] = wsdlOp{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"region", "xs:string", 0}},
 			out: []wsdlField{{"name", "xs:string", 0}}}
 		additive = append(additive, wsdlOp{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}})
-		api.importXML(calcWSDL(additive))
+		additiveArt := api.importXML(calcWSDL(additive))
+		v2 := api.draftFrom(svc.ServiceID, additiveArt)
 		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
-		if dr.Status != catalog.DriftDetected || len(dr.Changes) != 2 || dr.ComparedArtifactID == nil {
+		if dr.Status != catalog.DriftDetected || len(dr.Changes) != 2 || dr.ComparedArtifactID == nil || *dr.ComparedArtifactID != additiveArt {
 			t.Errorf("additive drift = %+v", dr)
 		}
+		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+		api.Do("POST", versions+v2.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200)
 
 		// A breaking import: Subtract removed, Add.b retyped, GetInfo
 		// gains a required field.
@@ -223,7 +231,7 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			{name: "GetInfo", action: "urn:GetInfo", in: []wsdlField{{"id", "xs:string", 1}, {"lang", "xs:string", 0}, {"tenant", "xs:string", 1}}, out: []wsdlField{{"name", "xs:string", 0}}},
 			{name: "Multiply", action: "urn:Multiply", in: []wsdlField{{"a", "xs:int", 1}}, out: []wsdlField{{"result", "xs:int", 1}}},
 		}
-		api.importXML(calcWSDL(breaking))
+		v3 := api.draftFrom(svc.ServiceID, api.importXML(calcWSDL(breaking)))
 		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
 		kinds := map[string]bool{}
 		for _, c := range dr.Changes {
@@ -233,10 +241,13 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			t.Errorf("breaking drift = %+v", dr)
 		}
 
-		// Replacement draft from the newest import keeps the settings of Add.
+		// Version 3 goes live, then back to version 1: a replacement draft
+		// of version 1 from the newest import keeps the settings of Add.
+		api.Do("POST", versions+v3.Version.VersionID+":activate", operatorEmail, "").WantStatus(t, 200)
+		api.Do("POST", base+":rollback", operatorEmail, "").WantStatus(t, 200)
 		var rep draftResult
 		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantStatus(t, 201).Decode(t, &rep)
-		if len(rep.Operations) != 3 || rep.Version.VersionNumber != 2 {
+		if len(rep.Operations) != 3 || rep.Version.VersionNumber != 4 {
 			t.Fatalf("replacement = %+v", rep)
 		}
 		got := rep.Operations[0]
@@ -252,5 +263,44 @@ func TestDriftAndReplacementDraft(t *testing.T) {
 			t.Errorf("keys = %s, %s %s", got.OperationKey, rep.Operations[2].OperationKey, rep.Operations[2].RestPath)
 		}
 		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+	})
+}
+
+// TestDriftIgnoresOtherServicesImports is the regression test of issue 24:
+// a broken copy of a live service's WSDL, onboarded by autopilot under
+// another service key (and another copy imported for no service), must
+// neither flag the live service nor seed its replacement draft.
+func TestDriftIgnoresOtherServicesImports(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		api := newTestAPI(t, st)
+		autopilot := func(key string, ops []wsdlOp) autopilotResult {
+			var res autopilotResult
+			api.Do("POST", Prefix+"/wsdl/import-xml:autopilot", operatorEmail, xmlBody(t, calcWSDL(ops), nil,
+				map[string]any{"environment": "dev", "serviceKey": key, "direction": "consume"})).WantStatus(t, 201).Decode(t, &res)
+			return res
+		}
+		live := autopilot("calc", calcOps)
+		base := Prefix + "/services/" + live.Service.ServiceID + "/versions/" + live.Version.VersionID
+		api.Do("POST", base+":activate", operatorEmail, "").WantStatus(t, 200)
+
+		broken := []wsdlOp{calcOps[0]} // every other operation removed
+		broken[0].in = []wsdlField{{"a", "xs:string", 1}}
+		copyOf := autopilot("calc-broken", broken)
+		api.importXML(calcWSDL(broken)) // and one more copy, for no service
+
+		var dr driftResult
+		api.Do("GET", base+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
+		if dr.Status != catalog.Untracked || dr.ComparedArtifactID != nil || len(dr.Changes) != 0 {
+			t.Errorf("live service drift = %+v, want UNTRACKED: the broken copy is not its import", dr)
+		}
+		api.Do("POST", base+":generate-replacement-draft", operatorEmail, "").WantError(t, 409, apierr.AdmImmutable)
+
+		// The copy's own service is not flagged by the live service's
+		// older import either.
+		copyBase := Prefix + "/services/" + copyOf.Service.ServiceID + "/versions/" + copyOf.Version.VersionID
+		api.Do("GET", copyBase+"/wsdl-drift", readerEmail, "").WantStatus(t, 200).Decode(t, &dr)
+		if dr.Status != catalog.Untracked {
+			t.Errorf("copy drift = %+v", dr)
+		}
 	})
 }

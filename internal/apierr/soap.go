@@ -2,10 +2,7 @@ package apierr
 
 import (
 	"bytes"
-	"encoding/xml"
-	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 )
 
@@ -53,12 +50,14 @@ func senderFault(e *Error) bool { return e.Status() < 500 }
 // MarshalFault returns the SOAP Fault envelope for e. The faultcode is
 // Client (1.1) / Sender (1.2) for 4xx codes and Server / Receiver
 // otherwise; an error WithFaultCode has that code instead in SOAP 1.1 and
-// as the Subcode in SOAP 1.2; the faultstring is "CODE: message"; the detail holds an
-// s2r:error element with code, message, correlationId and the details.
+// as the Subcode in SOAP 1.2; the faultstring is "CODE: message", naming
+// the first violations when there are (faultReason); the detail holds an
+// s2r:error element with code, message, correlationId and the details as
+// plain XML (writeDetailValue).
 func MarshalFault(v SOAPVersion, e *Error, correlationID string) []byte {
 	var b bytes.Buffer
 	client := senderFault(e)
-	reason := e.Code + ": " + e.Message
+	reason := faultReason(e)
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
 	if v == SOAP12 {
 		value := "env:Receiver"
@@ -107,25 +106,8 @@ func writeDetail(b *bytes.Buffer, e *Error, correlationID string) {
 	b.WriteString(`</s2r:message><s2r:correlationId>`)
 	escape(b, correlationID)
 	b.WriteString(`</s2r:correlationId>`)
-	keys := make([]string, 0, len(e.Details))
-	for k := range e.Details {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		b.WriteString(`<s2r:detail name="`)
-		escape(b, k)
-		b.WriteString(`">`)
-		escape(b, fmt.Sprint(e.Details[k]))
-		b.WriteString(`</s2r:detail>`)
-	}
+	writeDetailMembers(b, e.Details)
 	b.WriteString(`</s2r:error>`)
-}
-
-// escape writes s as XML character data (also safe inside double-quoted
-// attributes). Characters not allowed in XML become U+FFFD.
-func escape(b *bytes.Buffer, s string) {
-	xml.EscapeText(b, []byte(s))
 }
 
 // WriteFault writes e as a SOAP Fault response of version v.

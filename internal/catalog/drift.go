@@ -50,7 +50,7 @@ type DriftReport struct {
 
 // Drift compares the contracts of the version's operations (ops, matched
 // by SOAP operation name and version) in oldDefs, the version's import,
-// with newDefs, the newest comparable import. Additive changes (new
+// with newDefs, the newest import of the service's lineage. Additive changes (new
 // operations, new optional request fields, new response fields) are
 // DRIFT_DETECTED; removed operations or fields, retyped fields, new
 // required request fields, fields becoming required, cardinality changes
@@ -63,7 +63,7 @@ func Drift(oldDefs, newDefs *wsdl.Definitions, ops []model.Operation) DriftRepor
 		rep.Status, rep.Reason = Untracked, "the version has no WSDL import"
 		return rep
 	case newDefs == nil:
-		rep.Status, rep.Reason = Untracked, "there is no comparable newer import"
+		rep.Status, rep.Reason = Untracked, "there is no newer import in the service's WSDL lineage"
 		return rep
 	}
 	soapVersion := ""

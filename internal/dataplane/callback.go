@@ -143,7 +143,7 @@ func parseCallbackPath(p string) (model.AsyncKey, bool) {
 func (d *Dispatcher) callbackOperation(key model.AsyncKey) (*routing.Service, *routing.Operation, error) {
 	svc := d.lookup(Publish, key.Environment, key.ServiceKey)
 	if svc == nil {
-		return nil, nil, apierr.Newf(apierr.RunNotFound, "no route for publish service %q in environment %q", key.ServiceKey, key.Environment)
+		return nil, nil, apierr.Newf(apierr.RunNotFound, "no active publish service %q in environment %q", key.ServiceKey, key.Environment)
 	}
 	op := svc.Operation(key.OperationKey)
 	if op == nil {

@@ -68,7 +68,7 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 		e := apierr.Resolve(err, apierr.RunInternal)
 		apierr.Log(r.Context(), e)
 		fv := faultVersion(c.version)
-		b := apierr.MarshalFault(fv, jsonDetails(e), c.cid)
+		b := apierr.MarshalFault(fv, e, c.cid)
 		h := w.Header()
 		h.Set("Content-Type", fv.ContentType())
 		h.Set("Content-Length", strconv.Itoa(len(b)))
@@ -302,7 +302,7 @@ func (c *consumeCall) selectOperation(m *soap.Message, rd *xmlstream.Reader, raw
 			return op, rd, nil
 		}
 	}
-	e := apierr.Newf(apierr.RunNotFound, "service %q has no operation for SOAP action %q and body element {%s}%s",
-		c.svc.ServiceKey, action, full.First.Space, full.First.Local)
-	return nil, nil, e.WithDetail("soapAction", action).WithDetail("bodyElement", full.First.Local)
+	e := apierr.Newf(apierr.RunNotFound, "service %q in environment %q has no operation for SOAP action %q and body element {%s}%s",
+		c.svc.ServiceKey, c.svc.Environment, action, full.First.Space, full.First.Local)
+	return nil, nil, unknownSOAPOperation(c.svc, e.WithDetail("soapAction", action).WithDetail("bodyElement", full.First.Local))
 }

@@ -135,31 +135,3 @@ func truncateText(b []byte, n int) string {
 	}
 	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
 }
-
-// jsonDetails returns e with every detail that is not a string, number or
-// boolean rendered as JSON text, so a Fault detail carries JSON rather
-// than Go's formatting of maps and slices.
-func jsonDetails(e *apierr.Error) *apierr.Error {
-	var out map[string]any
-	for k, v := range e.Details {
-		switch v.(type) {
-		case string, bool, int, int64, float64, json.Number, nil:
-			continue
-		}
-		if out == nil {
-			out = make(map[string]any, len(e.Details))
-			for k2, v2 := range e.Details {
-				out[k2] = v2
-			}
-		}
-		if b, err := json.Marshal(v); err == nil {
-			out[k] = string(b)
-		}
-	}
-	if out == nil {
-		return e
-	}
-	cp := *e
-	cp.Details = out
-	return &cp
-}

@@ -159,12 +159,14 @@ func (d *Dispatcher) serveRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if t.ServiceKey == "" {
+		d.recordBadURL(r)
 		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /%s/%s/{serviceKey}/...", t.Direction, t.Environment))
 		return
 	}
 	svc := d.lookup(t.Direction, t.Environment, t.ServiceKey)
 	if svc == nil {
-		d.fail(w, r, t, apierr.Newf(apierr.RunNotFound, "no route for %s service %q in environment %q", t.Direction, t.ServiceKey, t.Environment))
+		d.recordBadURL(r)
+		d.fail(w, r, t, noService(t))
 		return
 	}
 	if t.Direction == Consume {
@@ -211,6 +213,9 @@ func soapVersionOf(r *http.Request) apierr.SOAPVersion {
 	return apierr.SOAP11
 }
 
+// recordBadURL notes an attempt at an unmapped URL for the bad-URL summary
+// (the console's Unmapped URLs): a path without a direction segment, or
+// one that names no active service.
 func (d *Dispatcher) recordBadURL(r *http.Request) {
 	if d.cfg.BadURLs == nil {
 		return

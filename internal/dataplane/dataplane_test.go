@@ -128,7 +128,10 @@ func TestDispatcher(t *testing.T) {
 			}
 		})
 	}
-	want := []string{"GET /publish/", "GET /publish", "POST /foo/dev/x", "GET /", "GET /Publish/dev/x", "GET /gateway//x"}
+	// Paths without a direction, and paths that name no active service:
+	// the Unmapped URLs of the console.
+	want := []string{"GET /publish/", "GET /publish", "POST /foo/dev/x", "GET /", "GET /Publish/dev/x", "GET /gateway//x",
+		"GET /publish/dev", "POST /publish/dev/calc/add", "POST /gateway/dev/calc", "POST /consume/dev/calc", "POST /consume/dev/calc"}
 	if diff := cmp.Diff(want, rec.paths); diff != "" {
 		t.Errorf("recorded bad URLs (-want +got):\n%s", diff)
 	}

@@ -51,12 +51,14 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 	}
 	rec.ClientIP = client.String()
 	if t.ServiceKey == "" {
+		d.recordBadURL(r)
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.RunNotFound, "no service key in the path: want /gateway/%s/{serviceKey}", t.Environment))
 		return
 	}
 	svc := d.lookup(Gateway, t.Environment, t.ServiceKey)
 	if svc == nil {
-		d.gatewayFail(w, r, rec, apierr.Newf(apierr.RunNotFound, "no route for gateway service %q in environment %q", t.ServiceKey, t.Environment))
+		d.recordBadURL(r)
+		d.gatewayFail(w, r, rec, noService(t))
 		return
 	}
 	rec.ServiceKey, rec.ServiceID = svc.ServiceKey, svc.ID

@@ -70,6 +70,7 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	if err != nil {
 		e := apierr.Resolve(err, apierr.RunInternal)
 		apierr.Log(r.Context(), e)
+		setAllow(w.Header(), e)
 		n = writeShapedError(w, svc.ErrorShape, e, c.cid)
 		c.rec.HTTPStatus, c.rec.ErrorCode = e.Status(), e.Code
 		c.rec.ResultCode = model.ResultForCode(e.Code)
@@ -153,12 +154,16 @@ func resolveOperation(svc *routing.Service, method string, t Target) (*routing.O
 		return op, params, nil
 	}
 	if mismatch {
-		return nil, nil, apierr.Newf(apierr.RunMethodNotAllowed, "%s is not supported on %s", method, rest)
+		allow := svc.MethodsFor(rest)
+		return nil, nil, apierr.Newf(apierr.RunMethodNotAllowed, "%s is not supported on %s of service %q: use %s",
+			method, rest, svc.ServiceKey, strings.Join(allow, " or ")).WithDetail(allowDetail, allow)
 	}
 	if strings.Trim(rest, "/") == "" {
-		return nil, nil, apierr.Newf(apierr.RunNotFound, "no operation in the path: want /publish/%s/%s/{operationKey}", t.Environment, t.ServiceKey)
+		return nil, nil, unknownOperation(svc, apierr.Newf(apierr.RunNotFound,
+			"no operation in the path: want /publish/%s/%s/{operationKey}", t.Environment, t.ServiceKey))
 	}
-	return nil, nil, apierr.Newf(apierr.RunNotFound, "service %q has no operation for %s %s", svc.ServiceKey, method, rest)
+	return nil, nil, unknownOperation(svc, apierr.Newf(apierr.RunNotFound,
+		"service %q in environment %q has no operation for %s %s", svc.ServiceKey, svc.Environment, method, rest))
 }
 
 // stripDuplicatePrefix turns /dev/calc/add into /add for environment dev

@@ -263,11 +263,37 @@ func TestPublish(t *testing.T) {
 			backend:    func(t *testing.T) http.HandlerFunc { return expectAdd(t) },
 			wantStatus: 502, wantCode: "S2R-VAL-0431", wantResult: model.ResultResponseSchemaViolation},
 		{name: "method not allowed", method: "DELETE", path: "/publish/dev/calc/codes/US",
-			wantStatus: 405, wantCode: "S2R-RUN-0411", wantResult: model.ResultFailed},
+			wantStatus: 405, wantCode: "S2R-RUN-0411", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
+				if got := res.header.Get("Allow"); got != "GET" {
+					t.Errorf("Allow = %q, want GET", got)
+				}
+				if !strings.Contains(res.err.Error.Message, `service "calc": use GET`) {
+					t.Errorf("message = %q", res.err.Error.Message)
+				}
+			}},
 		{name: "unknown operation", method: "POST", path: "/publish/dev/calc/nope", ct: "application/json", body: `{}`,
-			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed},
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
+				msg := res.err.Error.Message
+				if !strings.HasPrefix(msg, `service "calc" in environment "dev" has no operation for POST /nope; its operations: POST /publish/dev/calc/add, `) {
+					t.Errorf("message = %q", msg)
+				}
+				if ops, _ := res.err.Error.Details["operations"].([]any); len(ops) == 0 || ops[0] != "POST /publish/dev/calc/add" {
+					t.Errorf("operations detail = %v", res.err.Error.Details["operations"])
+				}
+			}},
 		{name: "unknown service", method: "POST", path: "/publish/dev/other/add", ct: "application/json", body: `{}`,
 			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed},
+		// As /publish/calc/add (environment segment missing) would read.
+		{name: "no such service", method: "POST", path: "/publish/dev/add", ct: "application/json", body: `{}`,
+			wantStatus: 404, wantCode: "S2R-RUN-0404", wantResult: model.ResultFailed,
+			check: func(t *testing.T, res publishResult, _ *model.TxRecord) {
+				want := `no active publish service "add" in environment "dev": publish URLs are /publish/{environment}/{serviceKey}/{operation}`
+				if res.err.Error.Message != want {
+					t.Errorf("message = %q, want %q", res.err.Error.Message, want)
+				}
+			}},
 		{name: "no backend", method: "POST", path: "/publish/dev/calc/add", ct: "application/json", body: `{"a":1,"b":2}`,
 			edit:       func(s *routing.Source) { s.Backends = nil },
 			wantStatus: 503, wantCode: "S2R-RUN-0503", wantResult: model.ResultError},

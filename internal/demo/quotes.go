@@ -3,6 +3,7 @@ package demo
 import (
 	_ "embed"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -42,11 +43,23 @@ func Symbols() []string {
 	return out
 }
 
+// quotesOpenAPI describes the quote service, so that the console can
+// propose each SOAP operation's REST call from it.
+const quotesOpenAPI = `{"openapi":"3.1.0","info":{"title":"s2r demo quote service","version":"1"},"paths":{` +
+	`"/quotes":{"get":{"operationId":"listQuotes","summary":"The symbols the service knows","responses":{"200":{"description":"symbols"}}}},` +
+	`"/quotes/{symbol}":{"get":{"operationId":"getQuote","summary":"The quote of a symbol",` +
+	`"parameters":[{"name":"symbol","in":"path","required":true,"schema":{"type":"string"},"example":"ACME"}],` +
+	`"responses":{"200":{"description":"the quote"},"404":{"description":"unknown symbol"}}}}}}`
+
 // Quotes is the JSON REST quote service: GET /quotes/{symbol} answers the
 // quote of a known symbol (case-insensitive) or 404 with a JSON error;
-// GET /quotes lists the symbols.
+// GET /quotes lists the symbols; GET /openapi.json describes both.
 func Quotes() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, quotesOpenAPI)
+	})
 	mux.HandleFunc("GET /quotes", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"symbols": Symbols()})
 	})

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/upstream"
@@ -136,4 +137,17 @@ func (s *Service) MatchREST(method, path string) (op *Operation, params []PathPa
 		return o, p, false
 	}
 	return nil, nil, methodMismatch
+}
+
+// MethodsFor returns the REST methods the operations answer on path,
+// sorted and without repeats: the Allow header of a 405.
+func (s *Service) MethodsFor(path string) []string {
+	var methods []string
+	for _, o := range s.Operations {
+		if _, ok := o.path.Match(path); ok && !slices.Contains(methods, o.RESTMethod) {
+			methods = append(methods, o.RESTMethod)
+		}
+	}
+	slices.Sort(methods)
+	return methods
 }

@@ -80,34 +80,27 @@ func (s *Store) ArtifactHeader(ctx context.Context, id string) (model.Artifact, 
 	return a, nil
 }
 
-// NewestComparableArtifact returns the newest artifact comparable with the
-// artifact id, without files: the one created last (ties broken by id)
-// among those with the same target namespace and either the same sorted
-// WSDL service names or the same non-empty source name. The artifact id
-// itself is comparable with itself, so the answer is id's own artifact
-// when no newer comparable import exists. ErrNotFound when id does not
+// NewestLineageArtifact returns, without files, the newest import of the
+// WSDL lineage of serviceID that is newer than the artifact id: among the
+// artifacts of the service's versions (the autopilot import that created
+// it, and every import attached with a new version), the one created last
+// after id (ties broken by id). Imports made for other services, and
+// imports attached to none, are never part of a service's lineage, so an
+// unrelated copy of the same WSDL cannot report drift (DESIGN 10.4).
+// ErrNotFound when there is no newer import in the lineage, or id does not
 // exist.
-func (s *Store) NewestComparableArtifact(ctx context.Context, id string) (model.Artifact, error) {
-	return newestComparable(ctx, s.reader(), id)
-}
-
-// NewestComparableArtifact is Store.NewestComparableArtifact inside a
-// transaction.
-func (tx *Tx) NewestComparableArtifact(ctx context.Context, id string) (model.Artifact, error) {
-	return newestComparable(ctx, tx, id)
-}
-
-func newestComparable(ctx context.Context, q Querier, id string) (model.Artifact, error) {
-	row := q.QueryRow(ctx, `SELECT b.artifact_id, b.created_at, b.created_by, b.source_kind, b.source_name,
+func (s *Store) NewestLineageArtifact(ctx context.Context, serviceID, id string) (model.Artifact, error) {
+	row := s.reader().QueryRow(ctx, `SELECT b.artifact_id, b.created_at, b.created_by, b.source_kind, b.source_name,
 		b.root_path, b.file_count, b.size_bytes, b.content_sha256, b.target_namespace, b.service_names, b.summary,
 		b.warnings
-		FROM wsdl_artifacts a JOIN wsdl_artifacts b ON b.target_namespace = a.target_namespace
+		FROM wsdl_artifacts a JOIN wsdl_artifacts b
+		  ON b.created_at > a.created_at OR (b.created_at = a.created_at AND b.artifact_id > a.artifact_id)
 		WHERE a.artifact_id = $1
-		  AND (b.service_names = a.service_names OR (a.source_name <> '' AND b.source_name = a.source_name))
-		ORDER BY b.created_at DESC, b.artifact_id DESC LIMIT 1`, id)
+		  AND b.artifact_id IN (SELECT v.artifact_id FROM service_versions v WHERE v.service_id = $2)
+		ORDER BY b.created_at DESC, b.artifact_id DESC LIMIT 1`, id, serviceID)
 	a, err := scanArtifact(row.Scan, nil)
 	if err != nil {
-		return model.Artifact{}, fmt.Errorf("store: newest artifact comparable with %s: %w", id, err)
+		return model.Artifact{}, fmt.Errorf("store: newest import of the lineage of service %s after %s: %w", serviceID, id, err)
 	}
 	return a, nil
 }

@@ -67,20 +67,34 @@ func TestArtifactRoundTrip(t *testing.T) {
 	})
 }
 
-func TestNewestComparableArtifact(t *testing.T) {
+// TestNewestLineageArtifact: only imports attached to the service count,
+// never a newer copy of the same WSDL made for another service or for none.
+func TestNewestLineageArtifact(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 		arts := []model.Artifact{
 			testArtifact("a1", t0, "urn:calc", "calc.wsdl", "Calc"),
-			testArtifact("a2", t0.Add(time.Minute), "urn:calc", "other.wsdl", "Calc"),            // same services
-			testArtifact("a3", t0.Add(2*time.Minute), "urn:calc", "calc.wsdl", "Calculator"),     // same source
-			testArtifact("a4", t0.Add(3*time.Minute), "urn:other", "calc.wsdl", "Calc"),          // other namespace
-			testArtifact("a5", t0.Add(4*time.Minute), "urn:calc", "unrelated.wsdl", "Different"), // nothing shared
+			testArtifact("a2", t0.Add(time.Minute), "urn:calc", "calc.wsdl", "Calc"),   // attached to s1
+			testArtifact("a3", t0.Add(2*time.Minute), "urn:calc", "calc.wsdl", "Calc"), // a broken copy for s2
+			testArtifact("a4", t0.Add(3*time.Minute), "urn:calc", "calc.wsdl", "Calc"), // attached to nothing
 		}
+		attach := []struct{ service, version, artifact string }{{"s1", "v1", "a1"}, {"s1", "v2", "a2"}, {"s2", "v3", "a3"}}
 		err := s.Transact(ctx, func(tx *store.Tx) error {
 			for _, a := range arts {
 				if err := tx.InsertArtifact(ctx, a); err != nil {
+					return err
+				}
+			}
+			for _, id := range []string{"s1", "s2"} {
+				if err := tx.CreateService(ctx, testService(id, "calc-"+id)); err != nil {
+					return err
+				}
+			}
+			for i, at := range attach {
+				artifact := at.artifact
+				if err := tx.CreateVersion(ctx, model.Version{VersionID: at.version, ServiceID: at.service, VersionNumber: i + 1,
+					Status: model.VersionInactive, ArtifactID: &artifact, CreatedAt: t0, CreatedBy: "me"}); err != nil {
 					return err
 				}
 			}
@@ -89,22 +103,20 @@ func TestNewestComparableArtifact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, tc := range []struct{ id, want string }{
-			{"a1", "a3"}, // a2 by service names, a3 by source name; a3 is newer
-			{"a2", "a2"}, // a1 shares services but is older; a3 shares neither
-			{"a4", "a4"},
-			{"a5", "a5"},
+		for _, tc := range []struct{ service, id, want string }{
+			{"s1", "a1", "a2"}, // a3 and a4 are newer copies, not s1's
+			{"s1", "a2", ""},
+			{"s2", "a3", ""},
+			{"s2", "a1", "a3"},
+			{"s1", "nope", ""},
 		} {
-			got, err := s.NewestComparableArtifact(ctx, tc.id)
-			if err != nil {
-				t.Fatalf("%s: %v", tc.id, err)
+			got, err := s.NewestLineageArtifact(ctx, tc.service, tc.id)
+			switch {
+			case tc.want == "" && !errors.Is(err, store.ErrNotFound):
+				t.Errorf("%s after %s: %v, %v; want ErrNotFound", tc.service, tc.id, got.ArtifactID, err)
+			case tc.want != "" && (err != nil || got.ArtifactID != tc.want):
+				t.Errorf("%s after %s = %s, %v; want %s", tc.service, tc.id, got.ArtifactID, err, tc.want)
 			}
-			if got.ArtifactID != tc.want {
-				t.Errorf("newest comparable with %s = %s, want %s", tc.id, got.ArtifactID, tc.want)
-			}
-		}
-		if _, err := s.NewestComparableArtifact(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("missing: err = %v, want ErrNotFound", err)
 		}
 	})
 }

@@ -26,6 +26,7 @@ func (h *Handlers) Routes() []adminapi.Route {
 		{Method: "POST", Path: "/backend-profiles/{profileId}:test-generated-samples", Role: operator, Handle: h.testGeneratedSamples, Doc: docTestSamples},
 		{Method: "POST", Path: "/backend-profiles/{profileId}:test-rest", Role: operator, Handle: h.testREST, Doc: docTestREST},
 		{Method: "GET", Path: "/backend-profiles/{profileId}/test-previews", Role: reader, Handle: h.listTestPreviews, Doc: docTestPreviews},
+		{Method: "GET", Path: "/operations/{operationId}/sample-request", Role: reader, Handle: h.getSampleRequest, Doc: docSampleRequest},
 		{Method: "GET", Path: "/services/{serviceId}/synthetic-monitor", Role: reader, Handle: h.getMonitor, Doc: docGetMonitor},
 		{Method: "POST", Path: "/services/{serviceId}/synthetic-monitor", Role: operator, Handle: h.postMonitor, Doc: docPostMonitor,
 			Audit: adminapi.OnFailure("synthetic_monitor.update", "service", "{serviceId}")},

@@ -10,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/wsdl"
+	"github.com/s2r-project/s2r/internal/xmlstream"
 	"github.com/s2r-project/s2r/internal/zipset"
 )
 
@@ -50,7 +51,7 @@ func importError(err error) error {
 		}
 		return err
 	}
-	reason := ie.Reason
+	reason := syntaxReason(ie)
 	e := importDetailError(ie.File, ie.Line, reason)
 	var fe *fetch.Error
 	if errors.As(ie.Err, &fe) {
@@ -61,6 +62,17 @@ func importError(err error) error {
 		}
 	}
 	return e
+}
+
+// syntaxReason is the reason of an import error, which for XML that is not
+// well-formed adds what is wrong at its line ("not well-formed XML: end tag
+// </types> does not match start tag <definitions>"), not the line alone.
+func syntaxReason(ie *wsdl.ImportError) string {
+	var se *xmlstream.SyntaxError
+	if errors.As(ie.Err, &se) && se.Msg != "" && !strings.Contains(ie.Reason, se.Msg) {
+		return ie.Reason + ": " + se.Msg
+	}
+	return ie.Reason
 }
 
 // fetchReasonText explains a fetch failure; a blocked address says how to

@@ -27,7 +27,7 @@ func (s *server) settledCall(t *testing.T, serviceKey, opKey string, body any) r
 	var r resp
 	poll.UntilOK(t, settle, "publish "+serviceKey+"/"+opKey, func() string {
 		r = s.publishCall(t, serviceKey, opKey, body)
-		if (r.Status == 404 && strings.Contains(string(r.Body), "no route for")) ||
+		if (r.Status == 404 && strings.Contains(string(r.Body), "no active publish service")) ||
 			(r.Status == 502 && strings.Contains(string(r.Body), "could not be reached")) {
 			return string(r.Body)
 		}

@@ -96,7 +96,7 @@ func TestValuesAndValidation(t *testing.T) {
 		}
 		var res resp
 		poll.UntilOK(t, settle, "consume route", func() string {
-			if res = call("Subtract", "Subtract"); strings.Contains(string(res.Body), "no route for") {
+			if res = call("Subtract", "Subtract"); strings.Contains(string(res.Body), "no active consume service") {
 				return string(res.Body)
 			}
 			return ""

@@ -18,7 +18,7 @@ const sources = [['file', 'Upload a WSDL or ZIP'], ['xml', 'Paste XML'], ['url',
 export function Onboard({ query }) {
   const [result, setResult] = useState(null);
   const tab = query.get('source') || 'file';
-  return html`<${Page} title="Onboard a service" subtitle="Import a WSDL and get a REST API with its OpenAPI document: autopilot drafts the service, you try it, then activate it.">
+  return html`<${Page} title="Onboard a service" subtitle="Import a WSDL: autopilot drafts the service, you try it, then activate it. Publish turns a SOAP service into a REST API with its OpenAPI document; consume serves the WSDL's SOAP service over a REST backend of yours.">
     <${Can} role="operator" fallback=${html`<p class="notice">Onboarding changes services: it needs the operator role. You can browse the existing <${Link} href=${`${BASE}/services`}>services<//>.</p>`}>
       ${result
         ? html`<${AutopilotResult} result=${result} onAgain=${() => setResult(null)} />`
@@ -28,20 +28,29 @@ export function Onboard({ query }) {
   <//>`;
 }
 
+// directionHints say what each direction makes of the WSDL.
+const directionHints = {
+  publish: 'Your SOAP service, called through a JSON REST API that s2r generates with its OpenAPI document.',
+  consume: 'Your REST service, called as the SOAP service the WSDL describes: SOAP clients get the WSDL from s2r, each operation calls a REST path of your backend.',
+  gateway: 'SOAP in, SOAP out: s2r forwards the envelopes unchanged, with grants and traffic logs.',
+};
+
 // Options are the autopilot fields shared by every source.
 export function Options({ value, set, batch }) {
   const input = (name, props = {}) => (a) => html`<input ...${a} ...${props} name=${name} value=${value[name] || ''} onInput=${(e) => set({ ...value, [name]: e.target.value })} />`;
   return html`<fieldset class="grid">
     <legend>Service</legend>
     <${Field} label="Environment" hint="Required: the runtime path is /{direction}/{environment}/{serviceKey}.">${input('environment', { required: true, pattern: '[a-z0-9][a-z0-9\\-]{0,62}' })}<//>
-    <${Field} label="Direction">${(a) => html`<select ...${a} name="direction" value=${value.direction || 'publish'} onChange=${(e) => set({ ...value, direction: e.target.value })}>
+    <${Field} label="Direction" hint=${directionHints[value.direction || 'publish']}>${(a) => html`<select ...${a} name="direction" value=${value.direction || 'publish'} onChange=${(e) => set({ ...value, direction: e.target.value })}>
       <option value="publish">publish — SOAP backend as REST/JSON</option>
       <option value="consume">consume — REST backend as SOAP</option>
       <option value="gateway">gateway — SOAP passthrough</option>
     </select>`}<//>
     ${!batch && html`<${Field} label="Service key" hint="Optional: derived from the WSDL service name.">${input('serviceKey', { pattern: '[a-z0-9][a-z0-9\\-]{0,62}' })}<//>`}
     ${!batch && html`<${Field} label="Service name" hint="Optional.">${input('serviceName')}<//>`}
-    <${Field} label="Backend URL" hint="Optional: default is the WSDL's soap:address." wide>${input('backendUrl', { type: 'url', placeholder: 'http://10.0.0.5/calc' })}<//>
+    ${value.direction === 'consume'
+    ? html`<${Field} label="REST backend URL" hint="The base URL of your REST service (each operation's REST path is appended to it), not the WSDL's soap:address." wide>${input('backendUrl', { type: 'url', placeholder: 'http://10.0.0.5/api' })}<//>`
+    : html`<${Field} label="Backend URL" hint="Optional: default is the WSDL's soap:address." wide>${input('backendUrl', { type: 'url', placeholder: 'http://10.0.0.5/calc' })}<//>`}
   </fieldset>`;
 }
 

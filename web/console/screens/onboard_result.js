@@ -1,7 +1,7 @@
 // The result of an autopilot import: what was drafted, how ready it is,
 // a try-out against the backend, and activation.
 import { html, useState } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, get } from '../lib/api.js';
 import { Link, BASE } from '../lib/router.js';
 import { Section } from '../components/page.js';
 import { DataTable } from '../components/table.js';
@@ -9,16 +9,19 @@ import { Status, KeyValues, ErrorBox, Field, announce } from '../components/ui.j
 import { Readiness, DiagnosticsSummary } from '../components/readiness.js';
 import { TryOperation } from './try.js';
 import { TryREST } from './try_rest.js';
+import { ProposeRoutes } from './consume_routes.js';
 import { runtimePath } from './service_common.js';
 
 export function AutopilotResult({ result, onAgain }) {
-  const { service, version, operations, backendProfile, mappingDiagnostics, publishReadiness, artifact } = result;
+  const { service, version, backendProfile, mappingDiagnostics, publishReadiness, artifact } = result;
+  const [operations, setOperations] = useState(result.operations);
+  const reloadOps = async () => setOperations((await get(`/services/${service.serviceId}/versions/${version.versionId}/operations`)).items);
   const [readiness, setReadiness] = useState(publishReadiness);
   const [active, setActive] = useState(null);
   const diag = (mappingDiagnostics && mappingDiagnostics.operations) || {};
   const columns = [
     { key: 'operationKey', label: 'Operation', render: (o) => html`<code>${o.operationKey}</code><div class="muted small">${o.soapOperationName}</div>` },
-    { key: 'rest', label: 'REST route', render: (o) => html`<code>${o.restMethod} ${o.restPath}</code>` },
+    { key: 'rest', label: service.direction === 'consume' ? 'REST backend call' : 'REST route', render: (o) => html`<code>${o.restMethod} ${o.restPath}</code>` },
     { key: 'mode', label: 'Execution', render: (o) => o.executionMode },
     { key: 'mapping', label: 'Mapping', render: (o) => html`<${Status} value=${diag[o.operationKey]?.status} />` },
   ];
@@ -37,15 +40,18 @@ export function AutopilotResult({ result, onAgain }) {
       <${DiagnosticsSummary} summary=${mappingDiagnostics && mappingDiagnostics.summary} />
       <${DataTable} caption="Operations" columns=${columns} rows=${operations} rowKey=${(o) => o.operationId} />
     <//>
-    <${Section} id="readiness" title="Publish readiness"><${Readiness} report=${readiness} /><//>
+    <${Section} id="readiness" title=${service.direction === 'consume' ? 'Readiness' : 'Publish readiness'}><${Readiness} report=${readiness} /><//>
     ${backendProfile && html`<${Section} id="backend" title="Backend">
       <${BackendURL} profile=${backendProfile} />
     <//>`}
     ${backendProfile && service.direction !== 'consume' && html`<${Section} id="try" title="Try an operation against the backend">
       <${TryOperation} profileId=${backendProfile.profileId} versionId=${version.versionId} operations=${operations} />
     <//>`}
+    ${backendProfile && service.direction === 'consume' && html`<${Section} id="routes" title="REST backend calls from the backend's OpenAPI">
+      <${ProposeRoutes} profileId=${backendProfile.profileId} ops=${operations} editable=${true} onApplied=${reloadOps} />
+    <//>`}
     ${backendProfile && service.direction === 'consume' && html`<${Section} id="try" title="Try the REST backend">
-      <${TryREST} profileId=${backendProfile.profileId} />
+      <${TryREST} key=${operations.map((o) => o.restMethod + o.restPath).join()} profileId=${backendProfile.profileId} operations=${operations} />
     <//>`}
     <${Section} id="activate" title="Activate">
       ${active
@@ -108,7 +114,10 @@ function Activate({ service, version, readiness, onActive, onReadiness }) {
 }
 
 function Activated({ service, operations }) {
+  const base = `${location.origin}/${service.direction}/${service.environment}/${service.serviceKey}`;
   return html`<div role="status"><p><${Status} value="active" /> The service is live. Call it:</p>
+    ${service.direction === 'consume' && html`<p>SOAP clients read its WSDL at <a href=${`${base}?wsdl`} target="_blank" rel="noopener"><code>${base}?wsdl</code></a>;
+      the service page shows a sample SOAP request ready to copy.</p>`}
     <ul class="endpoints">${operations.map((o) => html`<li><code>${runtimePath(service, o)}</code></li>`)}</ul>
     <p>Next: <${Link} href=${`${BASE}/services/${service.serviceId}`}>open the service<//> for its OpenAPI document, backends and rules.</p></div>`;
 }

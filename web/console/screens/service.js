@@ -14,6 +14,7 @@ import { Operations } from './service_operations.js';
 import { Backends } from './service_backends.js';
 import { Grants, OpenAPIView, TryTab } from './service_extra.js';
 import { ServiceTraffic } from './service_traffic.js';
+import { CallIt } from './service_call.js';
 
 const tabs = [
   ['overview', 'Overview'], ['versions', 'Versions'], ['operations', 'Operations'], ['backends', 'Backends'],
@@ -24,7 +25,7 @@ export function ServicePage({ serviceId, query }) {
   const svc = useAsync(() => get(`/services/${serviceId}`), [serviceId]);
   const tab = query.get('tab') || 'overview';
   return html`<${Loaded} state=${svc} label="Loading the service">${(s) => html`
-    <${Page} title=${s.serviceKey} subtitle=${html`${s.serviceName} · ${s.direction} · ${s.environment} · <${Status} value=${s.status} />${s.debugEnabled ? html` <${Badge} kind="warn">debug on<//>` : ''}`}
+    <${Page} title=${s.serviceKey} subtitle=${html`${s.serviceName} · ${s.direction} · ${s.environment} · <${ServiceState} service=${s} />${s.debugEnabled ? html` <${Badge} kind="warn">debug on<//>` : ''}`}
       actions=${html`<${Link} class="button secondary" href=${`${BASE}/traffic?environment=${encodeURIComponent(s.environment)}&serviceKey=${encodeURIComponent(s.serviceKey)}`}>Runtime logs<//>`}>
       <p class="breadcrumb"><${Link} href=${`${BASE}/services`}>Services<//> › ${s.serviceKey}</p>
       <${Tabs} label="Service sections" tabs=${tabs} current=${tab} onSelect=${(t) => setQuery({ tab: t, version: '', op: '', profile: '', window: '' })} />
@@ -39,6 +40,16 @@ export function ServicePage({ serviceId, query }) {
         ${tab === 'traffic' && html`<${ServiceTraffic} service=${s} query=${query} />`}
       <//>
     <//>`}<//>`;
+}
+
+// ServiceState says whether the runtime serves the service: an enabled
+// service without an active version (only a draft) is not served yet, so
+// it is not shown as plainly "active".
+function ServiceState({ service }) {
+  if (service.status === 'active' && !service.activeVersionId) {
+    return html`<${Badge} kind="warn" title="The service is enabled, but no version was activated: the runtime does not serve it until a draft is activated (Versions tab).">not served yet: no active version<//>`;
+  }
+  return html`<${Status} value=${service.status} />`;
 }
 
 const enumField = (label, name, options, hint) => ({ label, name, options, hint });
@@ -99,6 +110,7 @@ function Overview({ service, onChange }) {
       <//>
       ${toggles.errorBox}
     </div>
+    ${service.direction !== 'gateway' && html`<${CallIt} service=${service} />`}
     <form class="card stack" onSubmit=${submit}>
       <h2>Settings</h2>
       <fieldset class="grid" disabled=${!writer}>

@@ -99,7 +99,7 @@ export function TryTab({ service, query }) {
           ${d.profiles.map((p) => html`<option value=${p.profileId}>${p.name} — ${p.endpointUrl}</option>`)}</select>`}<//>
       </div>
       ${service.direction === 'consume'
-        ? html`<${TryREST} key=${pid} profileId=${pid} />`
+        ? html`<${TryREST} key=${pid + d.version.versionId} profileId=${pid} operations=${d.ops} />`
         : html`<${TryOperation} key=${pid + d.version.versionId} profileId=${pid} versionId=${d.version.versionId} operations=${d.ops} />`}
       <${RecentPreviews} profileId=${pid} />
     </div>`;

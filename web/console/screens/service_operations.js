@@ -9,6 +9,7 @@ import { Field, Status, useAsync, Loaded, Badge } from '../components/ui.js';
 import { Section } from '../components/page.js';
 import { useSave, send, pickVersion } from './service_common.js';
 import { MappingEditor, TransformRules, ValidationRules } from './service_rules.js';
+import { ProposeRoutes } from './consume_routes.js';
 
 export function Operations({ service, query }) {
   const versions = useAsync(() => get(`/services/${service.serviceId}/versions`), [service.serviceId]);
@@ -26,6 +27,8 @@ export function Operations({ service, query }) {
 }
 
 function OperationList({ service, version, opId }) {
+  const { me } = useSession();
+  const consume = service.direction === 'consume';
   const ops = useAsync(() => get(`/services/${service.serviceId}/versions/${version.versionId}/operations`), [version.versionId]);
   const diags = useAsync(() => get(`/services/${service.serviceId}/mapping-diagnostics`, { versionId: version.versionId }), [version.versionId]);
   return html`<${Loaded} state=${ops}>${(data) => {
@@ -35,7 +38,7 @@ function OperationList({ service, version, opId }) {
     const columns = [
       { key: 'operationKey', label: 'Operation', render: (o) => html`<button type="button" class="link" aria-pressed=${o.operationId === opId ? 'true' : 'false'}
         onClick=${() => setQuery({ op: o.operationId })}>${o.operationKey}</button><div class="muted small">${o.soapOperationName} · SOAP ${o.soapVersion} · ${o.style}/${o.use}</div>` },
-      { key: 'rest', label: 'REST route', render: (o) => html`<code>${o.restMethod} ${o.restPath}</code>` },
+      { key: 'rest', label: consume ? 'REST backend call' : 'REST route', render: (o) => html`<code>${o.restMethod} ${o.restPath}</code>` },
       { key: 'timeoutMs', label: 'Timeout', render: (o) => (o.timeoutMs == null ? html`<span class="muted">default</span>` : `${o.timeoutMs} ms`) },
       { key: 'retryCount', label: 'Retries', render: (o) => (o.retryCount == null ? html`<span class="muted">default</span>` : o.retryCount) },
       { key: 'executionMode', label: 'Execution', render: (o) => (o.executionMode === 'sync' ? 'sync' : html`<${Badge} kind="info">${o.executionMode}<//>`) },
@@ -43,13 +46,16 @@ function OperationList({ service, version, opId }) {
     ];
     return html`<div class="stack">
       <${DataTable} caption="Operations" columns=${columns} rows=${data.items} rowKey=${(o) => o.operationId} empty="No operations." />
-      ${current && html`<${OperationDetail} key=${current.operationId} op=${current} draft=${version.status === 'draft'}
+      ${consume && service.defaultBackendProfileId && html`<details class="card"><summary>Propose the REST backend calls from the backend's OpenAPI</summary>
+        <${ProposeRoutes} profileId=${service.defaultBackendProfileId} ops=${data.items} editable=${version.status === 'draft' && can(me, 'operator')}
+          onApplied=${() => { ops.reload(); diags.reload(); }} /></details>`}
+      ${current && html`<${OperationDetail} key=${current.operationId} op=${current} consume=${consume} draft=${version.status === 'draft'}
         onChange=${() => { ops.reload(); diags.reload(); }} />`}
     </div>`;
   }}<//>`;
 }
 
-function OperationDetail({ op, draft, onChange }) {
+function OperationDetail({ op, consume, draft, onChange }) {
   const { me } = useSession();
   const editable = draft && can(me, 'operator');
   const [form, setForm] = useState({
@@ -71,9 +77,11 @@ function OperationDetail({ op, draft, onChange }) {
         <fieldset class="grid" disabled=${!editable}>
           <legend class="sr-only">REST route and call settings</legend>
           <${Field} label="Operation key">${(a) => html`<input ...${a} value=${form.operationKey} onInput=${set('operationKey')} />`}<//>
-          <${Field} label="REST method">${(a) => html`<select ...${a} value=${form.restMethod} onChange=${set('restMethod')}>
+          <${Field} label=${consume ? 'REST method (backend)' : 'REST method'}>${(a) => html`<select ...${a} value=${form.restMethod} onChange=${set('restMethod')}>
             ${['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => html`<option>${m}</option>`)}</select>`}<//>
-          <${Field} label="REST path" hint="Below /publish/{environment}/{serviceKey}; {name} takes a request field.">${(a) => html`<input ...${a} value=${form.restPath} onInput=${set('restPath')} />`}<//>
+          <${Field} label="REST path" hint=${consume
+            ? 'The path s2r calls on your REST backend, appended to the backend profile\'s endpoint URL; {name} takes a field of the SOAP request.'
+            : 'Below /publish/{environment}/{serviceKey}; {name} takes a request field.'}>${(a) => html`<input ...${a} value=${form.restPath} onInput=${set('restPath')} />`}<//>
           <${Field} label="Timeout (ms)" hint="Empty: the profile's or the default_timeout_ms setting.">${(a) => html`<input ...${a} type="number" min="1" value=${form.timeoutMs} onInput=${set('timeoutMs')} />`}<//>
           <${Field} label="Retries" hint="Empty: the profile's or default_retry_count.">${(a) => html`<input ...${a} type="number" min="0" value=${form.retryCount} onInput=${set('retryCount')} />`}<//>
           <${Field} label="Execution mode">${(a) => html`<select ...${a} value=${form.executionMode} onChange=${set('executionMode')}>

@@ -18,10 +18,14 @@ export function Versions({ service, onChange }) {
   const wanted = new URLSearchParams(location.search).get('version');
   const changed = () => { versions.reload(); onChange(); };
 
-  const act = (v, verb) => {
+  const act = (v, verb, list) => {
     const path = `/services/${service.serviceId}/versions/${v.versionId}`;
+    const current = list.find((x) => x.status === 'active');
+    const served = current
+      ? `; version ${current.versionNumber}, active now, becomes inactive and can be rolled back to.`
+      : ': no version was active before, so the service starts answering at its runtime URL.';
     const spec = {
-      activate: ['Activate', `Version ${v.versionNumber} becomes the version the runtime serves; the current active version becomes inactive.`, ':activate'],
+      activate: ['Activate', `Version ${v.versionNumber} becomes the version the runtime serves${served}`, ':activate'],
       rollback: ['Roll back', `Version ${v.versionNumber} becomes active again; the current active version becomes inactive.`, ':rollback'],
     }[verb];
     ask({ title: `${spec[0]} to version ${v.versionNumber}?`, confirmLabel: spec[0], body: html`<p>${spec[1]}</p>`,
@@ -40,8 +44,8 @@ export function Versions({ service, onChange }) {
       { key: 'activatedAt', label: 'Activated', render: (v) => html`<${When} iso=${v.activatedAt} />` },
       { key: 'note', label: 'Note' },
       { key: 'actions', label: 'Actions', render: (v) => html`<${Can} role="operator">
-        ${v.status === 'draft' && html`<button type="button" class="small" onClick=${() => act(v, 'activate')}>Activate</button>`}
-        ${v.status === 'inactive' && v.activatedAt && html`<button type="button" class="small secondary" onClick=${() => act(v, 'rollback')}>Roll back to this</button>`}
+        ${v.status === 'draft' && html`<button type="button" class="small" onClick=${() => act(v, 'activate', list)}>Activate</button>`}
+        ${v.status === 'inactive' && v.activatedAt && html`<button type="button" class="small secondary" onClick=${() => act(v, 'rollback', list)}>Roll back to this</button>`}
       <//>` },
     ];
     return html`<div class="stack">
@@ -72,14 +76,25 @@ function VersionDetail({ service, version, hasDraft, onChange }) {
     <${Section} id="v-drift" title="WSDL drift">
       <${Loaded} state=${drift}>${(d) => html`
         <p><${Status} value=${d.status} /> ${d.reason}</p>
+        ${d.comparedArtifactId && html`<p class="muted small">Compared with import <code>${d.comparedArtifactId}</code>,
+          the newest import attached to this service; imports made for other services never count.</p>`}
         ${d.changes && d.changes.length > 0 && html`<ul class="issues">${d.changes.map((c) => html`<li>
-          <${Badge} kind=${c.breaking ? 'bad' : 'warn'}>${c.kind}<//> ${c.operation && html`<code>${c.operation}</code>`} ${c.message}</li>`)}</ul>`}
+          <${Badge} kind=${c.breaking ? 'bad' : 'warn'}>${c.kind}<//> ${driftChange(c)}</li>`)}</ul>`}
         ${(d.status === 'DRIFT_DETECTED' || d.status === 'BREAKING_DRIFT') && html`<${Can} role="operator">
-          <p>A newer import of this WSDL exists. A replacement draft keeps routes, timeouts, retries, rules and still-valid mappings.</p>
+          <p>A newer import of this service's WSDL exists. A replacement draft built from it keeps routes, timeouts, retries, rules and still-valid mappings.</p>
           <button type="button" disabled=${hasDraft || replace.busy} title=${hasDraft ? 'A draft exists already' : ''}
             onClick=${() => replace.run(async () => { await send('POST', `${base}:generate-replacement-draft`); onChange(); }, 'Replacement draft created')}>Generate replacement draft</button>
           ${replace.errorBox}
         <//>`}`}<//>
     <//>
   </div>`;
+}
+
+// driftChange says in words what one drift change is about: the operation,
+// for a field change the message and the field, and the old and new value.
+function driftChange(c) {
+  const op = c.operation && html`<code>${c.operation}</code>`;
+  const types = c.old && c.new ? ` (${c.old} → ${c.new})` : c.old ? ` (was ${c.old})` : c.new ? ` (${c.new})` : '';
+  if (!c.field) return html`${op} ${c.message}${types}`;
+  return html`${op} ${c.message}: field <code>${c.field}</code>${types}`;
 }

@@ -41,6 +41,7 @@ function BadURLs({ query }) {
   return html`<div class="stack">
     <div class="toolbar"><${Field} label="Window">${(a) => html`<select ...${a} value=${hours} onChange=${(e) => setQuery({ windowHours: e.target.value })}>
       ${[['1', 'last hour'], ['24', 'last 24 hours'], ['168', 'last 7 days'], ['720', 'last 30 days']].map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>`}<//></div>
+    <p class="muted">Calls that reached no service: paths without a direction segment (400 S2R-RUN-0405), and paths whose environment and service key name no active service (404 S2R-RUN-0404).</p>
     <${Loaded} state=${sum}>${(m) => {
       const rows = Object.entries(m).map(([path, v]) => ({ path, ...v })).sort((a, b) => b.count - a.count);
       return html`<${DataTable} caption="Unmapped URLs" rows=${rows} rowKey=${(r) => r.path} empty="No call to an unmapped path in this window." columns=${[

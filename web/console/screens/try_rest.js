@@ -11,8 +11,14 @@ import { Code, SideBySide } from '../components/code.js';
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export function TryREST({ profileId }) {
-  const [form, setForm] = useState({ method: 'GET', path: '', body: '' });
+// TryREST opens pre-filled with the backend call of the first operation
+// (its REST method and path); choosing another operation fills its call.
+export function TryREST({ profileId, operations = [] }) {
+  const callOf = (op) => ({ method: op ? op.restMethod || 'POST' : 'GET', path: op ? op.restPath || '' : '', body: '' });
+  const [opId, setOpId] = useState(operations[0] ? operations[0].operationId : '');
+  const [form, setForm] = useState(callOf(operations[0]));
+  const pick = (id) => { setOpId(id); setForm(callOf(operations.find((o) => o.operationId === id))); };
+  const params = (form.path.match(/\{[^}]+\}/g) || []);
   const [state, setState] = useState({ busy: false, error: null, preview: null });
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   const submit = async (e) => {
@@ -39,6 +45,8 @@ export function TryREST({ profileId }) {
     <form class="stack try" onSubmit=${submit}>
       <p class="muted">Call the service's REST backend as the runtime would, with this profile's authentication, timeout and retries.</p>
       <div class="inline-form">
+        ${operations.length > 0 && html`<${Field} label="Operation">${(a) => html`<select ...${a} value=${opId} onChange=${(e) => pick(e.target.value)}>
+          ${operations.map((o) => html`<option value=${o.operationId}>${o.soapOperationName}</option>`)}</select>`}<//>`}
         <${Field} label="Method">${(a) => html`<select ...${a} value=${form.method} onChange=${set('method')}>
           ${methods.map((m) => html`<option value=${m}>${m}</option>`)}</select>`}<//>
         <${Field} label="Path" hint="Under the profile's endpoint URL, with an optional query; empty: the URL itself.">${(a) => html`
@@ -46,6 +54,7 @@ export function TryREST({ profileId }) {
       </div>
       <${Field} label="JSON body" hint="Optional." wide>${(a) => html`
         <textarea ...${a} class="mono" rows="6" spellcheck="false" value=${form.body} onInput=${set('body')}></textarea>`}<//>
+      ${params.length > 0 && html`<p class="notice">Replace ${params.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)} in the path with a value before you send.</p>`}
       <div class="actions"><button type="submit" disabled=${state.busy}>Send to the backend</button></div>
       ${state.busy && html`<${Busy} label="Calling the backend" />`}
       <${ErrorBox} title="Test failed" error=${state.error} />
