@@ -67,6 +67,27 @@ type Service struct {
 	// ConsumerGrants are the CIDRs granted to call the service through the
 	// gateway (DESIGN 6.9).
 	ConsumerGrants []string `json:"consumerGrants"`
+	// InboundWSSecurity is the service's inbound WS-Security policy
+	// (DESIGN 10.2); nil when it is the default (mode off, nothing set).
+	InboundWSSecurity *InboundWSSecurity `json:"inboundWsSecurity,omitempty"`
+}
+
+// InboundWSSecurity is a service's inbound WS-Security policy with each
+// password only as {"set": true}.
+type InboundWSSecurity struct {
+	Mode                   string           `json:"mode"`
+	UsernameTokens         []InboundWSSUser `json:"usernameTokens"`
+	TrustedCertificatesPEM []string         `json:"trustedCertificatesPem"`
+	RequireSignature       bool             `json:"requireSignature"`
+	RequireTimestamp       bool             `json:"requireTimestamp"`
+	MaxClockSkewSeconds    int              `json:"maxClockSkewSeconds"`
+}
+
+// InboundWSSUser is one accepted username; Password says whether its
+// password is set, never what it is.
+type InboundWSSUser struct {
+	Username string     `json:"username"`
+	Password *SecretSet `json:"password,omitempty"`
 }
 
 // Version is the active version: its contract and operations.

@@ -134,6 +134,11 @@ func (h *Handlers) service(ctx context.Context, svc model.Service) (Service, err
 		return Service{}, err
 	}
 	s.ConsumerGrants = append([]string{}, grants.CIDRs...)
+	inbound, err := h.store.InboundWSS(ctx, svc.ServiceID)
+	if err != nil {
+		return Service{}, err
+	}
+	s.InboundWSSecurity = inboundWSS(inbound)
 	if svc.ActiveVersionID != nil {
 		if s.Version, err = h.version(ctx, *svc.ActiveVersionID); err != nil {
 			return Service{}, err
@@ -211,6 +216,21 @@ func backendProfile(p model.BackendProfile) BackendProfile {
 		if c := p.Credentials.Field(name); c != nil && c.IsSet() {
 			out.Credentials[name] = SecretSet{Set: true}
 		}
+	}
+	return out
+}
+
+// inboundWSS exports an inbound WS-Security policy; nil for one never
+// stored (mode off with nothing configured).
+func inboundWSS(c model.InboundWSSConfig) *InboundWSSecurity {
+	if c.UpdatedAt == nil && c.Mode == model.WSSModeOff && len(c.UsernameTokens) == 0 && len(c.TrustedCertificatesPEM) == 0 {
+		return nil
+	}
+	out := &InboundWSSecurity{Mode: c.Mode, UsernameTokens: make([]InboundWSSUser, 0, len(c.UsernameTokens)),
+		TrustedCertificatesPEM: append([]string{}, c.TrustedCertificatesPEM...), RequireSignature: c.RequireSignature,
+		RequireTimestamp: c.RequireTimestamp, MaxClockSkewSeconds: c.MaxClockSkewSeconds}
+	for _, u := range c.UsernameTokens {
+		out.UsernameTokens = append(out.UsernameTokens, InboundWSSUser{Username: u.Username, Password: secretOf(u.Password)})
 	}
 	return out
 }

@@ -22,6 +22,7 @@ import (
 const (
 	backendPassword = "backend-pa55word-never-exported"
 	callbackSecret  = "callback-secret-never-exported"
+	inboundPassword = "inbound-pa55word-never-exported"
 )
 
 // fixture is an admin API with two services: calc in dev (active, a basic
@@ -55,6 +56,8 @@ func newFixture(t *testing.T) fixture {
 		"credentials": map[string]any{"password": backendPassword}}, http.StatusOK)
 	f.op("PUT", svc+"/consumer-grants", map[string]any{"cidrs": []string{"10.0.0.0/8"}}, http.StatusOK)
 	f.op("PATCH", svc, map[string]any{"callbackAuthMode": "shared_secret", "callbackSecret": callbackSecret}, http.StatusOK)
+	f.op("PUT", svc+"/inbound-ws-security", map[string]any{"mode": "off", "maxClockSkewSeconds": 120,
+		"usernameTokens": []map[string]any{{"username": "partner-a", "password": inboundPassword}}}, http.StatusOK)
 	f.op("POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "prod", "serviceKey": "calc"},
 		http.StatusCreated)
 	return f
@@ -79,7 +82,7 @@ func TestExport(t *testing.T) {
 	f := newFixture(t)
 	r := f.export("").WantStatus(t, http.StatusOK)
 	body := string(r.Body)
-	for _, secret := range []string{backendPassword, callbackSecret, "lastUpdatedBy", "lastUpdatedAt"} {
+	for _, secret := range []string{backendPassword, callbackSecret, inboundPassword, "lastUpdatedBy", "lastUpdatedAt"} {
 		if strings.Contains(body, secret) {
 			t.Errorf("the bundle shows %q", secret)
 		}
@@ -105,6 +108,11 @@ func TestExport(t *testing.T) {
 	}
 	if !cmp.Equal(dev.ConsumerGrants, []string{"10.0.0.0/8"}) || len(prod.ConsumerGrants) != 0 {
 		t.Errorf("grants dev %v, prod %v", dev.ConsumerGrants, prod.ConsumerGrants)
+	}
+	wantInbound := &bundle.InboundWSSecurity{Mode: "off", MaxClockSkewSeconds: 120, TrustedCertificatesPEM: []string{},
+		UsernameTokens: []bundle.InboundWSSUser{{Username: "partner-a", Password: &bundle.SecretSet{Set: true}}}}
+	if diff := cmp.Diff(wantInbound, dev.InboundWSSecurity); diff != "" || prod.InboundWSSecurity != nil {
+		t.Errorf("inbound WS-Security (-want +got):\n%s\nprod: %+v", diff, prod.InboundWSSecurity)
 	}
 	v := dev.Version
 	if v == nil || v.VersionNumber != 1 || v.WSDL == nil || len(v.Operations) != 3 || prod.Version != nil {
