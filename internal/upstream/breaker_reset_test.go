@@ -14,7 +14,9 @@ import (
 func TestBreakerTrackResetsOnNewEndpoint(t *testing.T) {
 	var changes []string
 	br := upstream.NewBreakers(upstream.BreakerConfig{ConsecutiveFailures: 1, OpenFor: time.Hour,
-		OnStateChange: func(id string, from, to upstream.BreakerState) { changes = append(changes, id+":"+from.String()+">"+to.String()) }})
+		OnStateChange: func(id string, from, to upstream.BreakerState) {
+			changes = append(changes, id+":"+from.String()+">"+to.String())
+		}})
 	br.Track("p1", "http://10.0.0.1/a")
 	done, err := br.Allow("p1")
 	if err != nil {
