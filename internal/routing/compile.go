@@ -28,6 +28,8 @@ type Source struct {
 	Mappings map[string]model.Mapping
 	Backends []upstream.Backend
 	Grants   []string
+	// RateLimit is the service's client rate limit, nil for none.
+	RateLimit *model.ClientRateLimit
 	// CallbackSecret is the service's opened callback secret, nil for none.
 	CallbackSecret []byte
 	// DefaultTimeout and DefaultRetries are the settings
@@ -79,6 +81,9 @@ func Compile(src Source) (*Service, error) {
 	}
 	s.Backends, s.DefaultBackend = backends(src.Backends, m.DefaultBackendProfileID)
 	if s.Grants, err = ParseGrants(src.Grants); err != nil {
+		return nil, err
+	}
+	if s.RateLimit, err = compileRateLimit(src.RateLimit, s.ID); err != nil {
 		return nil, err
 	}
 	ops := make([]*Operation, 0, len(src.Operations))

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
 )
@@ -43,6 +44,9 @@ type Service struct {
 	DefaultBackend *Backend
 	// Grants are the consumer IP grants (gateway); empty grants nobody.
 	Grants []netip.Prefix
+	// RateLimit is the service's rate limit per client (DESIGN 10.6);
+	// nil: none.
+	RateLimit *limit.Policy
 
 	// Contract is the parsed WSDL of the active version (shared, read-only);
 	// nil for a version without an artifact.
