@@ -35,3 +35,18 @@ func (t *Table) BackendSettings() map[string]limit.BackendSettings {
 	}
 	return out
 }
+
+// ProfileServices returns the service id of every backend profile of t by
+// profile id, for the protection metrics' labels.
+func (t *Table) ProfileServices() map[string]string {
+	out := map[string]string{}
+	if t == nil {
+		return out
+	}
+	for _, svc := range t.byID {
+		for _, b := range svc.Backends {
+			out[b.ID()] = svc.ID
+		}
+	}
+	return out
+}
