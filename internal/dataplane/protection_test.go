@@ -217,3 +217,28 @@ func TestConsumeClientRateLimitByHeader(t *testing.T) {
 		t.Fatalf("first call of b: %d %s", res.status, res.body)
 	}
 }
+
+// TestConsumeBackendCap: a consume call over the backend's rate cap is a
+// SOAP 1.2 Fault with status 503, S2R-RUN-0509 and Retry-After, and the
+// REST backend is not called.
+func TestConsumeBackendCap(t *testing.T) {
+	rps := 1.0
+	e := newConsumeEnv(t, Config{}, protect(limit.BackendSettings{MaxRequestsPerSecond: &rps}))
+	var arrived atomic.Int64
+	e.rest.set(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Add(1)
+		jsonAnswer(200, order1)(w, r)
+	})
+	ct := `application/soap+xml; charset=utf-8; action="urn:example:orders:GetOrder"`
+	if res := e.post(t, ct, "", soap12(getOrder), "c-1"); res.status != 200 {
+		t.Fatalf("first call: %d %s", res.status, res.body)
+	}
+	res := e.post(t, ct, "", soap12(getOrder), "c-2")
+	if res.status != http.StatusServiceUnavailable || !strings.Contains(res.body, apierr.RunBackendSaturated) ||
+		!strings.Contains(res.body, "env:Receiver") || res.header.Get("Retry-After") == "" {
+		t.Fatalf("second call: %d %v %s", res.status, res.header, res.body)
+	}
+	if got := arrived.Load(); got != 1 {
+		t.Errorf("backend received %d calls, want 1", got)
+	}
+}
