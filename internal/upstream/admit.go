@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/limit"
 )
 
@@ -75,12 +74,6 @@ func admit(ctx context.Context, b *Backend) (*slot, error) {
 		return nil, &Error{Kind: KindCanceled, Err: err}
 	}
 	return &slot{Context: ctx, release: release}, nil
-}
-
-// refusalError is the answer of a call no backend admitted: 503
-// S2R-RUN-0509 with the shortest Retry-After among the refusals.
-func refusalError(r *limit.Refusal) *apierr.Error {
-	return r.APIError()
 }
 
 // shorterRefusal returns whichever of a and b (either may be nil) may be

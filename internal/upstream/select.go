@@ -133,7 +133,7 @@ func (s *Selector) Do(ctx context.Context, p Pool, call func(ctx context.Context
 		return last, lastErr
 	}
 	if refused != nil {
-		return -1, refusalError(refused)
+		return -1, refused.APIError() // 503 S2R-RUN-0509, the shortest Retry-After
 	}
 	if sawOpen {
 		return -1, apierr.New(apierr.RunCircuitOpen, "the circuit breaker of every usable backend is open")
