@@ -22,6 +22,7 @@ import (
 	"github.com/s2r-project/s2r/internal/health"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/notify"
 	"github.com/s2r-project/s2r/internal/observe"
 	"github.com/s2r-project/s2r/internal/observe/query"
@@ -99,11 +100,26 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	// store. One parsed-contract cache serves the route loader, admin and
 	// observe: each stored WSDL is parsed once.
 	parsed := contracts.New(st)
+	// The backend selection exists before the route table: each table
+	// swapped in gives a profile whose endpoint changed a fresh breaker.
+	var routes *routing.Reloader
+	backends, err := upstream.NewSelection(upstream.SelectionConfig{Outbound: outbound, Jobs: st, Logger: log, Registerer: reg,
+		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }})
+	if err != nil {
+		return err
+	}
+	// Backend protection and client rate limits (DESIGN 10.6), per
+	// instance: the limiters outlive route tables.
+	limits, clients := limit.NewRegistry(nil), limit.NewClients(0, nil)
 	// Inbound WS-Security nonces live in the database, so a replay is
 	// refused by every instance sharing it (DESIGN 10.2).
-	routes := routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log, Nonces: st,
+	routes = routeload.NewReloader(routeload.Config{Store: st, Contracts: parsed, Secrets: box, Logger: log, Nonces: st,
+		Limits: limits, Breakers: backends.Breakers,
 		OnSwap: func(t *routing.Table) { outbound.Apply(t.Settings().Outbound) }}, 2*time.Second)
 	if err := routes.Register(reg); err != nil {
+		return err
+	}
+	if err := reg.Register(limit.NewMetrics(limits, clients, func() map[string]string { return routes.Table().ProfileServices() })); err != nil {
 		return err
 	}
 	if err := routes.Reload(ctx); err != nil {
@@ -126,11 +142,6 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Settings: routes})
-	backends, err := upstream.NewSelection(upstream.SelectionConfig{Outbound: outbound, Jobs: st, Logger: log, Registerer: reg,
-		Targets: func() []upstream.HealthTarget { return dataplane.HealthTargets(routes.Table()) }})
-	if err != nil {
-		return err
-	}
 	// Alert mail: the rules and their last hour come from discovery.
 	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL,
 		Candidates: alertCandidates(disc)})
@@ -148,7 +159,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		PublicBaseURL: cfg.PublicBaseURL,
 		Gateway: dataplane.GatewayConfig{TrustedProxies: routes.TrustedProxies,
 			Client: backendClient, Selector: backends.Selector},
-		Async: asyncs,
+		Async:   asyncs,
+		Clients: clients,
 	})
 	srv := server.Config{
 		Logger:   log,

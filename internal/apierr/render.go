@@ -56,6 +56,7 @@ func WriteJSON(w http.ResponseWriter, e *Error, correlationID string) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	SetRetryAfter(h, e)
 	w.WriteHeader(e.Status())
 	w.Write(append(b, '\n'))
 }
@@ -69,11 +70,12 @@ func Render(w http.ResponseWriter, r *http.Request, err error, internalCode stri
 }
 
 // Log records e with the default logger when it is a server-side failure
-// (status 5xx) or carries a cause; client errors without a cause are left
-// to the access log.
+// (status 5xx) or carries a cause; client errors and protection refusals
+// (S2R-RUN-0509, counted on /metrics) without a cause are left to the
+// access log.
 func Log(ctx context.Context, e *Error) {
 	status := e.Status()
-	if status < 500 && e.Err == nil {
+	if (status < 500 || IsRefusal(e.Code)) && e.Err == nil {
 		return
 	}
 	level := slog.LevelWarn

@@ -35,8 +35,14 @@ func (v SOAPVersion) ContentType() string {
 // every Fault with 500 (SOAP 1.1 section 6.2). The SOAP 1.2 HTTP binding
 // (SOAP 1.2 Part 2, section 7.5.2.2) sends an env:Sender Fault with 400 and
 // every other Fault with 500; strict clients read a Fault under no other
-// status. The S2R code, and so its own status, stays in the Fault.
+// status. The S2R code, and so its own status, stays in the Fault. A
+// protection refusal (503 S2R-RUN-0509, 429 S2R-RUN-0429) keeps its own
+// status with its Retry-After (DESIGN 10.6): it tells the client when to
+// try again, which a 500 would not.
 func FaultStatus(v SOAPVersion, e *Error) int {
+	if IsRefusal(e.Code) {
+		return e.Status()
+	}
 	if v == SOAP12 && senderFault(e) {
 		return http.StatusBadRequest
 	}
@@ -116,6 +122,7 @@ func WriteFault(w http.ResponseWriter, v SOAPVersion, e *Error, correlationID st
 	h := w.Header()
 	h.Set("Content-Type", v.ContentType())
 	h.Set("Content-Length", strconv.Itoa(len(body)))
+	SetRetryAfter(h, e)
 	w.WriteHeader(FaultStatus(v, e))
 	w.Write(body)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"mime"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -78,6 +79,7 @@ func (d *Dispatcher) serveConsume(w http.ResponseWriter, r *http.Request, t Targ
 		if e.Code == apierr.RunMethodNotAllowed {
 			h.Set("Allow", "POST, GET")
 		}
+		apierr.SetRetryAfter(h, e)
 		st := apierr.FaultStatus(fv, e)
 		if c.notSOAP {
 			st = e.Status()
@@ -133,6 +135,9 @@ func faultVersion(v soap.Version) apierr.SOAPVersion {
 // once the envelope's head is read (DESIGN 10.2), and returns the SOAP answer and its status
 // (nil body with 202 for a one-way operation).
 func (c *consumeCall) run(t Target) ([]byte, int, error) {
+	if err := c.d.admitClient(c.r, c.svc, netip.Addr{}); err != nil {
+		return nil, 0, err
+	}
 	if c.r.Method != http.MethodPost {
 		c.notSOAP = true
 		return nil, 0, apierr.Newf(apierr.RunMethodNotAllowed,

@@ -25,6 +25,7 @@ import (
 	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/license"
+	"github.com/s2r-project/s2r/internal/limit"
 )
 
 // Direction is the first path segment of a runtime URL.
@@ -83,14 +84,18 @@ type Config struct {
 	// Async keeps async callback executions; nil answers async_callback
 	// operations, polls and callbacks with 500 S2R-RUN-0500.
 	Async AsyncExecutions
+	// Clients holds the rate-limit buckets of every service's clients
+	// (protection.go); nil: a table of limit.DefaultMaxClients.
+	Clients *limit.Clients
 }
 
 // Dispatcher is the runtime http.Handler.
 type Dispatcher struct {
-	cfg   Config
-	limit func(http.Handler) http.Handler
-	route http.Handler
-	gw    gateway
+	cfg     Config
+	clients *limit.Clients
+	limit   func(http.Handler) http.Handler
+	route   http.Handler
+	gw      gateway
 }
 
 // maxRecordedPath bounds the path stored for a bad-URL attempt.
@@ -107,7 +112,10 @@ func New(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg}
+	d := &Dispatcher{cfg: cfg, clients: cfg.Clients}
+	if d.clients == nil {
+		d.clients = limit.NewClients(0, nil)
+	}
 	if d.cfg.Gateway.WSDL == nil {
 		d.cfg.Gateway.WSDL = d.GatewayWSDL
 	}

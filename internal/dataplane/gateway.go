@@ -32,9 +32,10 @@ type GatewayConfig struct {
 // before anything reads the body. In order: the ingress guard (403
 // S2R-GW-0403), the route by path only (404 S2R-RUN-0404), the consumer IP
 // grant guard (403 S2R-GW-0407), the method (POST passthrough, GET for the
-// WSDL, else 405 S2R-RUN-0411), the declared length (413 S2R-RUN-0413),
-// the inbound WS-Security policy when its mode is not off (the body is
-// then read whole first; a SOAP Fault with S2R-RUN-0407), then the
+// WSDL, else 405 S2R-RUN-0411), the client rate limit (429 S2R-RUN-0429,
+// a SOAP Fault), the declared length (413 S2R-RUN-0413), the inbound
+// WS-Security policy when its mode is not off (the body is then read
+// whole first; a SOAP Fault with S2R-RUN-0407), then the
 // streamed passthrough. SOAPAction and the payload play no part
 // in routing.
 func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Target) {
@@ -78,6 +79,12 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 	default:
 		w.Header().Set("Allow", "POST, GET")
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.RunMethodNotAllowed, "method %s not supported: a gateway path takes POST (and GET for its WSDL)", r.Method))
+		return
+	}
+	if err := d.admitClient(r, svc, client); err != nil {
+		e := apierr.Resolve(err, apierr.RunInternal)
+		d.gatewayRefuse(w, r, e)
+		d.finishGatewayRecord(rec, e.Status(), e.Code)
 		return
 	}
 	limit := int64(maxPayloadMB(d.cfg.MaxPayloadMB)) << 20

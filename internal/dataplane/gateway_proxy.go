@@ -258,6 +258,10 @@ func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, e
 	if call != nil {
 		call.errCode = e.Code
 	}
+	if apierr.IsRefusal(e.Code) { // every backend at its limit: 503 S2R-RUN-0509
+		d.gatewayRefuse(w, r, e)
+		return
+	}
 	apierr.Render(w, r, e, apierr.RunInternal)
 }
 

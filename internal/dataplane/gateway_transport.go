@@ -117,7 +117,10 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		failover := !gotConn.Load() || rb == nil || rb.replayable()
 		return nil, upstream.Verdict{Failure: upstream.IsBackendFailure(0, ue), Failover: failover && ue.Kind != upstream.KindCanceled}, ue
 	}
-	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	// The answer streams after the attempt returns: its place in the
+	// backend's limiter is held until the proxy closes the body.
+	release := upstream.KeepSlot(ctx)
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil); release() }}
 	return resp, upstream.Verdict{Failure: upstream.IsFailedAnswer(resp.StatusCode, resp.Header.Get("Content-Type"))}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"mime"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -104,6 +105,9 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 
 // run does the work of SPEC 4.2 rules 1-9 and returns the converted JSON.
 func (c *publishCall) run(t Target) ([]byte, error) {
+	if err := c.d.admitClient(c.r, c.svc, netip.Addr{}); err != nil {
+		return nil, err
+	}
 	op, params, err := resolveOperation(c.svc, c.r.Method, t)
 	if err != nil {
 		return nil, err

@@ -110,6 +110,7 @@ func writeShapedError(w http.ResponseWriter, shape *routing.ErrorShape, e *apier
 	if e.Code == apierr.RunPayloadTooLarge {
 		h.Set("Connection", "close")
 	}
+	apierr.SetRetryAfter(h, e)
 	w.WriteHeader(e.Status())
 	w.Write(b)
 	return len(b)

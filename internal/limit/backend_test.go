@@ -269,3 +269,21 @@ func TestLimiterNeverExceedsCap(t *testing.T) {
 		t.Errorf("after all calls: %+v", s)
 	}
 }
+
+func TestRegistryEnsureKeepsSettingsUntilSync(t *testing.T) {
+	r := NewRegistry(NewFakeClock(t0))
+	l := r.Ensure("p1", BackendSettings{MaxConcurrentRequests: ptr[int64](1)})
+	if got := r.Ensure("p1", BackendSettings{}); got != l {
+		t.Fatal("Ensure replaced an existing limiter")
+	}
+	if _, _, err := l.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Acquire(context.Background()); err == nil {
+		t.Fatal("Ensure changed the settings of an existing limiter")
+	}
+	r.Sync(map[string]BackendSettings{"p1": {}})
+	if _, _, err := l.Acquire(context.Background()); err != nil {
+		t.Fatalf("after Sync lifted the cap: %v", err)
+	}
+}

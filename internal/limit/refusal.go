@@ -52,10 +52,10 @@ func (r *Refusal) RetryAfterHeader() string {
 func (r *Refusal) APIError() *apierr.Error {
 	if r.Reason == ReasonClientRate {
 		return apierr.New(apierr.RunClientRateLimit, "too many requests from this client").
-			WithDetail("retryAfterSeconds", r.RetryAfterSeconds())
+			WithDetail(apierr.RetryAfterDetail, r.RetryAfterSeconds())
 	}
 	return apierr.New(apierr.RunBackendSaturated, "the backend is at its request limit").
-		WithDetail("retryAfterSeconds", r.RetryAfterSeconds())
+		WithDetail(apierr.RetryAfterDetail, r.RetryAfterSeconds())
 }
 
 // AsRefusal returns the *Refusal in err's chain.

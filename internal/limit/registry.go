@@ -44,6 +44,26 @@ func (r *Registry) Set(id string, s BackendSettings) *Limiter {
 	return l
 }
 
+// Ensure returns the Limiter of profile id, created with the settings s
+// (which must be valid) when it has none. An existing Limiter keeps its
+// settings until Set or Sync: a route table being built gets its
+// limiters before it is served, and their settings change when it is.
+func (r *Registry) Ensure(id string, s BackendSettings) *Limiter {
+	if l := r.Get(id); l != nil {
+		return l
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if l := r.Get(id); l != nil {
+		return l
+	}
+	l := NewLimiter(s, r.clock)
+	next := maps.Clone(*r.m.Load())
+	next[id] = l
+	r.m.Store(&next)
+	return l
+}
+
 // Sync makes the registry hold exactly the profiles of all: each is Set,
 // and profiles not in all are dropped (their calls in flight finish on the
 // dropped Limiter).

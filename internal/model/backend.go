@@ -156,6 +156,11 @@ type BackendProfile struct {
 	HealthCheckURL  string `json:"healthCheckUrl"`
 	IsDefault       bool   `json:"isDefault"`
 
+	// Backend protection (DESIGN 10.6; BackendProtection says more).
+	MaxConcurrentRequests *int64   `json:"maxConcurrentRequests"`
+	MaxRequestsPerSecond  *float64 `json:"maxRequestsPerSecond"`
+	QueueTimeoutMs        int64    `json:"queueTimeoutMs"`
+
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }

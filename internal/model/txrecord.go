@@ -43,7 +43,7 @@ func ResultForCode(code string) string {
 		return ResultSuccess
 	case "S2R-VAL-0400", "S2R-VAL-0410", "S2R-VAL-0411", "S2R-RUN-0404", "S2R-RUN-0405",
 		"S2R-RUN-0411", "S2R-RUN-0413", "S2R-GW-0403", "S2R-GW-0407", "S2R-RUN-0401", "S2R-RUN-0407",
-		"S2R-RUN-0410", "S2R-RUN-0431":
+		"S2R-RUN-0410", "S2R-RUN-0431", "S2R-RUN-0429":
 		return ResultFailed
 	case "S2R-RUN-0502", "S2R-RUN-0504", "S2R-RUN-0506":
 		return ResultBackendFailure

@@ -35,6 +35,8 @@ type Source struct {
 	// Nonces remembers UsernameToken nonces for InboundWSS (shared by
 	// every instance in production); needed unless the mode is off.
 	Nonces wssec.NonceStore
+	// RateLimit is the service's client rate limit, nil for none.
+	RateLimit *model.ClientRateLimit
 	// CallbackSecret is the service's opened callback secret, nil for none.
 	CallbackSecret []byte
 	// DefaultTimeout and DefaultRetries are the settings
@@ -89,6 +91,9 @@ func Compile(src Source) (*Service, error) {
 		return nil, err
 	}
 	if s.WSSecurity, err = compileInboundWSS(src); err != nil {
+		return nil, err
+	}
+	if s.RateLimit, err = compileRateLimit(src.RateLimit, s.ID); err != nil {
 		return nil, err
 	}
 	ops := make([]*Operation, 0, len(src.Operations))

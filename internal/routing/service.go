@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/upstream"
 	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/wssec"
@@ -49,6 +50,9 @@ type Service struct {
 	// requests (DESIGN 10.2), compiled once from the service's inbound
 	// policy; nil when the mode is off.
 	WSSecurity *wssec.Verifier
+	// RateLimit is the service's rate limit per client (DESIGN 10.6);
+	// nil: none.
+	RateLimit *limit.Policy
 
 	// Contract is the parsed WSDL of the active version (shared, read-only);
 	// nil for a version without an artifact.

@@ -14,7 +14,7 @@ const backendColumns = `p.profile_id, p.service_id, p.name, p.endpoint_url, p.au
 	p.ca_cert_pem, p.connect_timeout_ms, p.tls_handshake_timeout_ms, p.idle_conn_timeout_ms,
 	p.max_idle_conns_per_host, p.timeout_ms, p.retry_count, p.routing_priority, p.routing_weight,
 	p.health_check_url, p.created_at, p.updated_at,
-	CASE WHEN s.default_backend_profile_id = p.profile_id THEN 1 ELSE 0 END`
+	CASE WHEN s.default_backend_profile_id = p.profile_id THEN 1 ELSE 0 END, ` + protectionColumns
 
 const backendFrom = ` FROM backend_profiles p JOIN services s ON s.service_id = p.service_id`
 
@@ -48,7 +48,7 @@ func (tx *Tx) CreateBackendProfile(ctx context.Context, p model.BackendProfile) 
 	if err != nil {
 		return fmt.Errorf("store: create backend profile: %w", err)
 	}
-	return nil
+	return tx.writeBackendProtection(ctx, p)
 }
 
 // UpdateBackendProfile rewrites every mutable column of the profile
@@ -75,7 +75,7 @@ func (tx *Tx) UpdateBackendProfile(ctx context.Context, p model.BackendProfile) 
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return fmt.Errorf("store: update backend profile %s: %w", p.ProfileID, ErrNotFound)
 	}
-	return nil
+	return tx.writeBackendProtection(ctx, p)
 }
 
 // DeleteBackendProfile removes the profile and its test previews;
@@ -156,7 +156,8 @@ func scanBackendProfile(scan func(...any) error) (model.BackendProfile, error) {
 		&p.APIKeyHeaderName, &p.TokenURL, &p.ClientID, &p.Scope, &creds, &p.MTLSEnabled, &p.ClientCertPEM,
 		&p.CACertPEM, &p.ConnectTimeoutMs, &p.TLSHandshakeTimeoutMs, &p.IdleConnTimeoutMs,
 		&p.MaxIdleConnsPerHost, &p.TimeoutMs, &p.RetryCount, &p.RoutingPriority, &p.RoutingWeight,
-		&p.HealthCheckURL, &created, &updated, &isDefault)
+		&p.HealthCheckURL, &created, &updated, &isDefault, &p.MaxConcurrentRequests, &p.MaxRequestsPerSecond,
+		&p.QueueTimeoutMs)
 	if err != nil {
 		return model.BackendProfile{}, err
 	}

@@ -82,6 +82,8 @@ type Breakers struct {
 	cfg BreakerConfig
 	mu  sync.Mutex
 	m   map[string]*breakerEntry
+	// endpoints are the profiles' endpoint URLs as last tracked (Track).
+	endpoints map[string]string
 }
 
 type breakerEntry struct {
@@ -112,8 +114,15 @@ func (bs *Breakers) get(profileID, serviceID string) *gobreaker.TwoStepCircuitBr
 		}
 		return e.cb
 	}
+	e := &breakerEntry{cb: bs.newBreaker(profileID), serviceID: serviceID}
+	bs.m[profileID] = e
+	return e.cb
+}
+
+// newBreaker returns a closed breaker for profileID with bs's thresholds.
+func (bs *Breakers) newBreaker(profileID string) *gobreaker.TwoStepCircuitBreaker[struct{}] {
 	consecutive := uint32(bs.cfg.ConsecutiveFailures)
-	cb := gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreaker.Settings{
+	return gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreaker.Settings{
 		Name:         profileID,
 		MaxRequests:  uint32(bs.cfg.HalfOpenProbes),
 		Interval:     BreakerWindow,
@@ -131,8 +140,6 @@ func (bs *Breakers) get(profileID, serviceID string) *gobreaker.TwoStepCircuitBr
 			}
 		},
 	})
-	bs.m[profileID] = &breakerEntry{cb: cb, serviceID: serviceID}
-	return cb
 }
 
 // Allow asks the breaker of profileID for one call. When it refuses, the

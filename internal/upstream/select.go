@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/limit"
 )
 
 // Backend routing modes (SPEC 2.1 backendRoutingMode, 4.6).
@@ -60,8 +61,13 @@ type Verdict struct {
 //     robin over routingWeight among the healthy backends whose breaker is
 //     not open (nginx's algorithm: deterministic, no bursts); no failover.
 //
-// When no backend may be tried, Do answers 503 S2R-RUN-0529 if some
-// backend was skipped only for its open breaker, else 503 S2R-RUN-0503.
+// Each attempt first takes a place in its backend's Limiter (admit.go):
+// a backend over maxConcurrentRequests or maxRequestsPerSecond (after
+// waiting up to queueTimeoutMs) is skipped like one whose breaker is open,
+// and never called. When no backend may be tried, Do answers 503
+// S2R-RUN-0509 with a Retry-After if some backend was at its limit, else
+// 503 S2R-RUN-0529 if some backend was skipped for its open breaker, else
+// 503 S2R-RUN-0503.
 type Selector struct {
 	Health   *Health
 	Breakers *Breakers
@@ -90,18 +96,34 @@ func (s *Selector) Do(ctx context.Context, p Pool, call func(ctx context.Context
 	}
 	last, lastErr := -1, error(nil)
 	sawOpen := false
+	var refused *limit.Refusal
 	for _, i := range s.order(p) {
 		b := p.Backends[i]
 		if !s.Health.Healthy(b.Profile.ProfileID) {
 			continue
 		}
+		sl, err := admit(ctx, b)
+		if err != nil {
+			r, ok := limit.AsRefusal(err)
+			if !ok {
+				return last, err // the caller went away while waiting
+			}
+			refused = shorterRefusal(refused, r)
+			continue
+		}
 		done, err := s.Breakers.allow(b.Profile.ProfileID, p.ServiceID)
 		if err != nil {
+			sl.end()
 			sawOpen = true
 			continue
 		}
-		v, err := call(ctx, i)
+		actx := ctx
+		if sl != nil {
+			actx = sl
+		}
+		v, err := call(actx, i)
 		done(v.Failure)
+		sl.settle()
 		last, lastErr = i, err
 		if !v.Failover || p.Mode != RoutingActivePassive || ctx.Err() != nil {
 			return i, err
@@ -109,6 +131,9 @@ func (s *Selector) Do(ctx context.Context, p Pool, call func(ctx context.Context
 	}
 	if last >= 0 {
 		return last, lastErr
+	}
+	if refused != nil {
+		return -1, refused.APIError() // 503 S2R-RUN-0509, the shortest Retry-After
 	}
 	if sawOpen {
 		return -1, apierr.New(apierr.RunCircuitOpen, "the circuit breaker of every usable backend is open")

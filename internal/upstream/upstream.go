@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/fetch"
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
 )
@@ -57,6 +58,10 @@ type Secrets struct {
 type Backend struct {
 	Profile model.BackendProfile
 	Secrets Secrets
+	// Limiter protects the backend on this instance (maxConcurrentRequests,
+	// maxRequestsPerSecond): Selector.Do admits each call through it
+	// (admit.go). nil: the calls are not counted (admin backend tests).
+	Limiter *limit.Limiter
 }
 
 // Open decrypts the credentials of p with box. A credential that does not

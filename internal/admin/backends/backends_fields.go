@@ -42,6 +42,7 @@ type backendProfileBody struct {
 	RoutingWeight         int              `json:"routingWeight,omitempty"`
 	HealthCheckURL        string           `json:"healthCheckUrl,omitempty"`
 	IsDefault             bool             `json:"isDefault,omitempty"`
+	protectionBody
 }
 
 // credentialsBody documents the credentials member: each a string (set)
@@ -109,6 +110,10 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 		p.RetryCount, err = adminapi.NullableInt("retryCount", v, 0, 10)
 		return err
 	},
+	// Backend protection (backends_protection.go).
+	"maxConcurrentRequests": setMaxConcurrentRequests,
+	"maxRequestsPerSecond":  setMaxRequestsPerSecond,
+	"queueTimeoutMs":        setQueueTimeoutMs,
 }
 
 func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *string) func(*model.BackendProfile, jsontext.Value) error {
@@ -246,6 +251,9 @@ func applyProfileMembers(p *model.BackendProfile, members map[string]jsontext.Va
 func checkProfile(p model.BackendProfile, clientKey string) error {
 	if p.EndpointURL == "" {
 		return adminapi.FieldError("endpointUrl", "is required")
+	}
+	if err := checkProtection(p); err != nil {
+		return err
 	}
 	switch p.AuthType {
 	case model.AuthBasic:

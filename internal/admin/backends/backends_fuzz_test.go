@@ -21,6 +21,8 @@ func FuzzProfileEdit(f *testing.F) {
 		`{"credentials":{"token":null,"apiKey":5}}`,
 		`{"authType":"oauth2_client_credentials","tokenUrl":"http://u:p@idp/t","clientId":"c"}`,
 		`{"timeoutMs":null,"retryCount":-1,"routingWeight":1e9,"isDefault":true}`,
+		`{"endpointUrl":"http://x/","maxConcurrentRequests":2,"maxRequestsPerSecond":0.5,"queueTimeoutMs":100}`,
+		`{"endpointUrl":"http://x/","maxConcurrentRequests":-1e300,"maxRequestsPerSecond":null,"queueTimeoutMs":null}`,
 	} {
 		f.Add(s)
 	}
@@ -47,6 +49,9 @@ func FuzzProfileEdit(f *testing.F) {
 		}
 		if !slices.Contains(model.AuthTypes, p.AuthType) {
 			t.Fatalf("accepted auth type %q", p.AuthType)
+		}
+		if c := p.MaxConcurrentRequests; (c != nil && *c < 1) || p.QueueTimeoutMs < 0 {
+			t.Fatalf("accepted protection %+v", p.Protection())
 		}
 	})
 }

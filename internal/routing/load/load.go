@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/contracts"
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/secret"
@@ -33,6 +34,12 @@ type Config struct {
 	// policies (the store, shared by every instance, in s2r serve); nil:
 	// one in-memory store per reloader.
 	Nonces wssec.NonceStore
+	// Limits holds the backend profiles' limiters across tables
+	// (protection.go); nil: backends are not limited or counted.
+	Limits *limit.Registry
+	// Breakers, when set, gets the endpoint of every profile of each table
+	// swapped in, so a changed endpoint gets a fresh breaker.
+	Breakers *upstream.Breakers
 }
 
 // Table builds the route table from the store: every active service with
@@ -171,7 +178,13 @@ func source(ctx context.Context, cfg Config, m model.Service, settings model.Set
 			b = upstream.Backend{Profile: p}
 			cfg.logger().Warn("backend credentials do not open", "serviceId", m.ServiceID, "profileId", p.ProfileID, "error", err.Error())
 		}
+		if b.Limiter, err = cfg.limiter(p); err != nil {
+			return src, err
+		}
 		src.Backends = append(src.Backends, b)
+	}
+	if src.RateLimit, err = st.ServiceRateLimit(ctx, m.ServiceID); err != nil {
+		return src, readErr("rate limit", err)
 	}
 	if m.CallbackSecret.IsSet() {
 		if cfg.Secrets == nil {
@@ -256,6 +269,6 @@ func NewReloader(cfg Config, interval time.Duration) *routing.Reloader {
 		Watch:    cfg.Store.WatchRevision,
 		Interval: interval,
 		Logger:   cfg.logger(),
-		OnSwap:   cfg.OnSwap,
+		OnSwap:   cfg.onSwap,
 	})
 }
