@@ -33,6 +33,7 @@ import (
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/wssec"
 )
 
 // Defaults of a call when neither the request nor the profile says.
@@ -57,6 +58,9 @@ type Secrets struct {
 type Backend struct {
 	Profile model.BackendProfile
 	Secrets Secrets
+	// Signer applies the profile's wsSecurity (nil without one), compiled
+	// by Open (wssecurity.go).
+	Signer *wssec.Signer
 }
 
 // Open decrypts the credentials of p with box. A credential that does not
@@ -86,6 +90,9 @@ func Open(box *secret.Box, p model.BackendProfile) (Backend, error) {
 		}
 		*f.dst = string(plain)
 	}
+	if err := openWSSecurity(box, &b); err != nil {
+		return Backend{}, err
+	}
 	return b, nil
 }
 
@@ -110,6 +117,9 @@ type Request struct {
 	// MaxResponseBytes limits the response body; 0 means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// SOAP marks Body as a SOAP envelope: the backend's wsSecurity is
+	// applied to it on every attempt, with a fresh nonce and timestamp.
+	SOAP bool
 }
 
 // Response is the backend's answer, its body read in full.
@@ -301,7 +311,13 @@ func (c *Client) newRequest(ctx context.Context, rt http.RoundTripper, b Backend
 		target = b.Profile.EndpointURL
 	}
 	var body io.Reader
-	if req.Body != nil {
+	if req.SOAP {
+		signed, err := b.secureEnvelope(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(signed)
+	} else if req.Body != nil {
 		body = bytes.NewReader(req.Body)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, target, body)
