@@ -34,7 +34,8 @@ type publishCall struct {
 	body, out *[]byte
 	// called is set once the backend call was made.
 	called bool
-	// wsa holds the WS-Addressing headers of an async request; nil for sync.
+	// wsa holds the WS-Addressing headers of the request (async, or sync
+	// when declared or asked for: syncAddressing); nil for none.
 	wsa *soap.Addressing
 	// accepted is set when an async request was accepted (202).
 	accepted *model.AsyncExecution
@@ -119,6 +120,7 @@ func (c *publishCall) run(t Target) ([]byte, error) {
 	if op.ExecutionMode == model.ExecutionAsyncCallback {
 		return c.runAsync(raw, params)
 	}
+	c.wsa = syncAddressing(c.svc, op)
 	t0 := time.Now()
 	envelope, err := c.buildRequest(raw, params)
 	c.conv += time.Since(t0)

@@ -188,6 +188,7 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) (xmlstream.Name, []*xsd.
 	ptName := xmlstream.Name{Space: pt.doc.tns, Local: attr(pt.el, "name")}
 	style, _ := sb.Attr("", "style")
 	mtom := p.bindingMTOM(br.el)
+	addressing := p.bindingAddressing(br.el)
 	var ops []*xsd.Operation
 	for _, bop := range children(br.el, NSWSDL, "operation") {
 		op, err := p.operation(br.doc, bop, pt, style)
@@ -200,6 +201,7 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) (xmlstream.Name, []*xsd.
 			continue
 		}
 		op.MTOM = op.MTOM || mtom
+		op.Addressing = op.Addressing || addressing
 		ops = append(ops, op)
 	}
 	return ptName, ops, nil

@@ -1,0 +1,61 @@
+package wsdl
+
+import (
+	"github.com/s2r-project/s2r/internal/xmlstream"
+	"github.com/s2r-project/s2r/internal/xsd"
+)
+
+// Namespaces of the WS-Addressing WSDL binding (2006) and metadata (2007)
+// specifications, and of the 2004 member submission's policy assertion.
+const (
+	NSWSAW     = "http://www.w3.org/2006/05/addressing/wsdl"
+	NSWSAM     = "http://www.w3.org/2007/05/addressing/metadata"
+	nsWSAP2004 = "http://schemas.xmlsoap.org/ws/2004/08/addressing/policy"
+)
+
+// bindingAddressing reports a WS-Addressing declaration in a binding
+// (DESIGN 10.3): a wsaw:UsingAddressing element, or a wsam:Addressing (or
+// the 2004 UsingAddressing) policy assertion inline or referenced from it.
+func (p *parser) bindingAddressing(b *xmlstream.Element) bool {
+	found := false
+	var walk func(el *xmlstream.Element, depth int)
+	walk = func(el *xmlstream.Element, depth int) {
+		if found || depth > 8 {
+			return
+		}
+		switch el.Name {
+		case xmlstream.Name{Space: NSWSAW, Local: "UsingAddressing"},
+			xmlstream.Name{Space: NSWSAM, Local: "Addressing"},
+			xmlstream.Name{Space: nsWSAP2004, Local: "UsingAddressing"}:
+			found = true
+			return
+		}
+		if el.Name.Local == "PolicyReference" {
+			uri, _ := el.Attr("", "URI")
+			if pol, ok := p.policies[trimHash(uri)]; ok && pol != el {
+				walk(pol, depth+1)
+			}
+		}
+		for _, ch := range el.Children {
+			if ch.Name.Space != NSWSDL {
+				walk(ch, depth+1)
+			}
+		}
+	}
+	walk(b, 0)
+	return found
+}
+
+// inputAction reads the wsam:Action (or wsaw:Action) of a portType
+// operation's input into op, which then uses WS-Addressing.
+func inputAction(op *xsd.Operation, pin *xmlstream.Element) {
+	if pin == nil {
+		return
+	}
+	for _, ns := range []string{NSWSAM, NSWSAW} {
+		if a, ok := pin.Attr(ns, "Action"); ok && a != "" {
+			op.InputAction, op.Addressing = a, true
+			return
+		}
+	}
+}
