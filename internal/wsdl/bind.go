@@ -109,6 +109,7 @@ func (p *parser) port(doc *wdoc, pe *xmlstream.Element) (*Port, error) {
 	port.SOAPVersion = version
 	port.Transport, _ = sb.Attr("", "transport")
 	p.bindPort(port, br, sb)
+	p.portAddressing(port, pe)
 	return port, nil
 }
 
