@@ -223,5 +223,5 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	c.called = true
 	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB}.do(c.svc,
 		upstream.Request{Method: http.MethodPost, Header: h, Body: envelope, Timeout: op.Timeout, Retries: &retries,
-			SOAP: true})
+			SOAP: true, ForBackend: c.addressTo()})
 }

@@ -4,8 +4,10 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
+	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // anonymousAddress is the WS-Addressing 1.0 anonymous endpoint: the
@@ -19,7 +21,8 @@ const anonymousAddress = soap.NSAddressing + "/anonymous"
 // SOAP action), wsa:To (the endpoint URL), a fresh urn:uuid MessageID and
 // an anonymous ReplyTo, as WCF wsHttpBinding requires. The default
 // backend decides for every backend of the service, as the envelope is
-// built once before one is chosen.
+// built once before one is chosen; addressTo readdresses wsa:To to the
+// backend each attempt goes to.
 func syncAddressing(svc *routing.Service, op *routing.Operation) *soap.Addressing {
 	declared := op.Contract != nil && op.Contract.Addressing
 	b := svc.DefaultBackend
@@ -47,4 +50,18 @@ func wsaAction(op *routing.Operation) string {
 		return op.SOAPName
 	}
 	return strings.TrimRight(op.SOAPNamespace, "/") + "/" + op.SOAPName
+}
+
+// addressTo returns the hook that points the wsa:To of a synchronous
+// call's envelope at the backend chosen for each attempt (failover and
+// round robin go to other endpoints than the default one); nil when the
+// call has no To to adapt. Async calls keep theirs.
+func (c *publishCall) addressTo() func(*upstream.Backend, []byte) []byte {
+	if c.wsa == nil || c.wsa.To == "" || c.op.ExecutionMode == model.ExecutionAsyncCallback {
+		return nil
+	}
+	from := c.wsa.To
+	return func(b *upstream.Backend, body []byte) []byte {
+		return soap.ReplaceTo(body, from, b.Profile.EndpointURL)
+	}
 }

@@ -106,3 +106,33 @@ func TestPublishWSAddressingOnTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestPublishWSAddressingFollowsFailover: when active_passive fails over
+// from the default backend, the envelope the next backend gets names that
+// backend in wsa:To.
+func TestPublishWSAddressingFollowsFailover(t *testing.T) {
+	var got soap.Addressing
+	second := newSOAPBackend(t)
+	second.set(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if m, err := soap.Parse(b, xmlstream.Limits{}); err == nil {
+			got = m.Addressing
+		}
+		answer(200, "text/xml", envelope11(`<AddResponse xmlns="http://example.com/calc"><result>3</result></AddResponse>`))(w, r)
+	})
+	e := newPublishEnv(t, func(src *routing.Source) {
+		src.Service.BackendRoutingMode = "active_passive"
+		src.Backends[0].Profile.WSAddressing = true
+		b2 := src.Backends[0]
+		b2.Profile.ProfileID, b2.Profile.Name, b2.Profile.RoutingPriority = "b2", "backup", 10
+		b2.Profile.EndpointURL = second.srv.URL + "/calc?x=1&y=2"
+		src.Backends = append(src.Backends, b2)
+	})
+	e.backend.set(answer(http.StatusServiceUnavailable, "text/plain", "down"))
+	if res := e.call(t, "POST", "/publish/dev/calc/add", "application/json", `{"a":1,"b":2}`, "wsa-failover"); res.status != 200 {
+		t.Fatalf("publish: %d %s", res.status, res.body)
+	}
+	if got.To != second.srv.URL+"/calc?x=1&y=2" || got.Action != "http://example.com/calc/Add" {
+		t.Errorf("the backup got %+v", got)
+	}
+}

@@ -120,6 +120,9 @@ type Request struct {
 	// SOAP marks Body as a SOAP envelope: the backend's wsSecurity is
 	// applied to it on every attempt, with a fresh nonce and timestamp.
 	SOAP bool
+	// ForBackend, when set, adapts Body to the backend of the attempt
+	// (its WS-Addressing To) before wsSecurity is applied.
+	ForBackend func(b *Backend, body []byte) []byte
 }
 
 // Response is the backend's answer, its body read in full.
@@ -311,14 +314,18 @@ func (c *Client) newRequest(ctx context.Context, rt http.RoundTripper, b Backend
 		target = b.Profile.EndpointURL
 	}
 	var body io.Reader
+	raw := req.Body
+	if req.ForBackend != nil {
+		raw = req.ForBackend(&b, raw)
+	}
 	if req.SOAP {
-		signed, err := b.secureEnvelope(req.Body)
+		signed, err := b.secureEnvelope(raw)
 		if err != nil {
 			return nil, err
 		}
 		body = bytes.NewReader(signed)
-	} else if req.Body != nil {
-		body = bytes.NewReader(req.Body)
+	} else if raw != nil {
+		body = bytes.NewReader(raw)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, target, body)
 	if err != nil {
