@@ -35,7 +35,8 @@ type publishCall struct {
 	body, out *[]byte
 	// called is set once the backend call was made.
 	called bool
-	// wsa holds the WS-Addressing headers of an async request; nil for sync.
+	// wsa holds the WS-Addressing headers of the request (async, or sync
+	// when declared or asked for: syncAddressing); nil for none.
 	wsa *soap.Addressing
 	// accepted is set when an async request was accepted (202).
 	accepted *model.AsyncExecution
@@ -124,6 +125,7 @@ func (c *publishCall) run(t Target) ([]byte, error) {
 	if op.ExecutionMode == model.ExecutionAsyncCallback {
 		return c.runAsync(raw, params)
 	}
+	c.wsa = syncAddressing(c.svc, op)
 	t0 := time.Now()
 	envelope, err := c.buildRequest(raw, params)
 	c.conv += time.Since(t0)
@@ -229,5 +231,6 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	retries := op.Retries
 	c.called = true
 	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB}.do(c.svc,
-		upstream.Request{Method: http.MethodPost, Header: h, Body: envelope, Timeout: op.Timeout, Retries: &retries})
+		upstream.Request{Method: http.MethodPost, Header: h, Body: envelope, Timeout: op.Timeout, Retries: &retries,
+			SOAP: true, ForBackend: c.addressTo()})
 }

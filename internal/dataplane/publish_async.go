@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -136,16 +135,4 @@ func (c *publishCall) writeAccepted(w http.ResponseWriter, body []byte) int {
 		c.rec.ResponsePayload = body
 	}
 	return len(body)
-}
-
-// wsaAction is the WS-Addressing Action of an operation's request: its
-// SOAP action, else {namespace}/{operation name}.
-func wsaAction(op *routing.Operation) string {
-	if op.SOAPAction != "" {
-		return op.SOAPAction
-	}
-	if op.SOAPNamespace == "" {
-		return op.SOAPName
-	}
-	return strings.TrimRight(op.SOAPNamespace, "/") + "/" + op.SOAPName
 }

@@ -24,8 +24,11 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 		// usual answer of SOAP over HTTP; WS-I BP R2714).
 		return []byte("{}"), nil
 	}
-	lim := c.limits()
-	m, rd, err := soap.ParseHead(resp.Body, lim)
+	body, lim, err := c.inlineAttachments(resp, c.limits())
+	if err != nil {
+		return nil, err
+	}
+	m, rd, err := soap.ParseHead(body, lim)
 	if err != nil {
 		if !ok2xx {
 			return nil, backendStatusError(resp)
@@ -49,14 +52,14 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	if op.Response == nil {
 		return []byte("{}"), nil // one-way operation: nothing to convert
 	}
-	c.out = getBuf(len(resp.Body))
+	c.out = getBuf(len(body))
 	out, err := op.Response.XMLToJSON(*c.out, rd, "/Envelope/Body")
 	*c.out = out[:0] // keep the grown buffer for the pool
 	if err == nil {
 		err = soap.FinishBody(rd)
 	}
 	if err != nil {
-		return nil, responseConvertError(err, resp.Body, lim)
+		return nil, responseConvertError(err, body, lim)
 	}
 	if err := c.validateResponse(out); err != nil {
 		return nil, err

@@ -38,7 +38,8 @@ const (
 )
 
 // CredentialFields lists the credential field names in a fixed order.
-var CredentialFields = []string{CredPassword, CredToken, CredAPIKey, CredClientSecret, CredClientKeyPEM}
+var CredentialFields = []string{CredPassword, CredToken, CredAPIKey, CredClientSecret, CredClientKeyPEM,
+	CredWSSPassword, CredWSSSigningKeyPEM}
 
 // Credential is one stored secret. Its exported fields are the credential
 // metadata envelope of SPEC 2.3 ({"set", "lastUpdatedAt",
@@ -92,6 +93,10 @@ type BackendCredentials struct {
 	APIKey       Credential `json:"apiKey"`
 	ClientSecret Credential `json:"clientSecret"`
 	ClientKeyPEM Credential `json:"clientKeyPem"`
+
+	// The WS-Security secrets (DESIGN 10.1), used by WSSecurity.
+	WSSPassword      Credential `json:"wssPassword"`
+	WSSSigningKeyPEM Credential `json:"wssSigningKeyPem"`
 }
 
 // Field returns a pointer to the credential named name (one of
@@ -108,6 +113,10 @@ func (c *BackendCredentials) Field(name string) *Credential {
 		return &c.ClientSecret
 	case CredClientKeyPEM:
 		return &c.ClientKeyPEM
+	case CredWSSPassword:
+		return &c.WSSPassword
+	case CredWSSSigningKeyPEM:
+		return &c.WSSSigningKeyPEM
 	}
 	return nil
 }
@@ -160,6 +169,11 @@ type BackendProfile struct {
 	MaxConcurrentRequests *int64   `json:"maxConcurrentRequests"`
 	MaxRequestsPerSecond  *float64 `json:"maxRequestsPerSecond"`
 	QueueTimeoutMs        int64    `json:"queueTimeoutMs"`
+	// SOAP message security toward the backend (DESIGN 10.1, 10.3): the
+	// WS-Security header (nil: none) and WS-Addressing on every
+	// synchronous call even when the WSDL does not declare it.
+	WSSecurity   *WSSecurity `json:"wsSecurity"`
+	WSAddressing bool        `json:"wsAddressing"`
 
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`

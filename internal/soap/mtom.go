@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
@@ -31,10 +32,18 @@ func IsMTOM(contentType string) bool {
 	return err == nil && mt == "multipart/related" && strings.EqualFold(params["type"], "application/xop+xml")
 }
 
+// IsMultipart reports whether a Content-Type is multipart/related: an
+// MTOM/XOP package or SOAP with Attachments.
+func IsMultipart(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "multipart/related"
+}
+
 // InlineMTOM reads a multipart/related; type="application/xop+xml"
 // package and returns its root envelope with every <xop:Include
 // href="cid:…"/> replaced by the base64 of the referenced part, so that it
-// can be parsed as a plain envelope. The root part is the one named by the
+// can be parsed as a plain envelope; an element referencing a part SwA
+// style (href="cid:…") gets the part's base64 as its content. The root part is the one named by the
 // start parameter, else the first. limit bounds the total size of the
 // parts read and of the result (0: no limit).
 func InlineMTOM(contentType string, body []byte, limit int64, lim xmlstream.Limits) ([]byte, Version, error) {
@@ -139,7 +148,9 @@ func readPart(p *multipart.Part, limit int64, total *int64) (*mimePart, error) {
 }
 
 // inlineIncludes copies root, replacing xop:Include elements by the base64
-// of the parts they reference.
+// of the parts they reference, and filling each element that references
+// a part SwA style (an empty element with href="cid:…") with the base64
+// of that part, its href removed.
 func inlineIncludes(root []byte, parts map[string]*mimePart, limit int64, lim xmlstream.Limits) ([]byte, error) {
 	r := xmlstream.NewReader(root, lim)
 	out := make([]byte, 0, len(root))
@@ -153,16 +164,20 @@ func inlineIncludes(root []byte, parts map[string]*mimePart, limit int64, lim xm
 		if err != nil {
 			return nil, &MTOMError{Msg: "root part: " + err.Error()}
 		}
-		if tok.Kind != xmlstream.StartElement || tok.Name != (xmlstream.Name{Space: NSXOP, Local: "Include"}) {
+		if tok.Kind != xmlstream.StartElement {
 			continue
 		}
-		href := ""
-		for _, a := range tok.Attrs {
-			if a.Name.Space == "" && a.Name.Local == "href" {
-				href = a.Value
-			}
+		include := tok.Name == xmlstream.Name{Space: NSXOP, Local: "Include"}
+		href := hrefAttr(tok.Attrs)
+		if !include && !strings.HasPrefix(strings.ToLower(href), "cid:") {
+			continue
 		}
-		part, err := findPart(parts, href)
+		tagEnd := r.Offset()
+		what := "href"
+		if include {
+			what = "xop:Include href"
+		}
+		part, err := findPart(parts, what, href)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +185,11 @@ func inlineIncludes(root []byte, parts map[string]*mimePart, limit int64, lim xm
 			return nil, &MTOMError{Msg: "root part: " + err.Error()}
 		}
 		out = append(out, root[copied:before]...)
-		out = base64.StdEncoding.AppendEncode(out, part.data)
+		if include {
+			out = base64.StdEncoding.AppendEncode(out, part.data)
+		} else {
+			out = appendSwAElement(out, root[before:tagEnd], tok.Prefix, tok.Name.Local, part.data)
+		}
 		copied = r.Offset()
 		if limit > 0 && int64(len(out)) > limit {
 			return nil, ErrTooLarge
@@ -183,17 +202,51 @@ func inlineIncludes(root []byte, parts map[string]*mimePart, limit int64, lim xm
 	return out, nil
 }
 
-func findPart(parts map[string]*mimePart, href string) (*mimePart, error) {
+// hrefAttr returns the unqualified href attribute, "" without one.
+func hrefAttr(attrs []xmlstream.Attr) string {
+	for _, a := range attrs {
+		if a.Name.Space == "" && a.Name.Local == "href" {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// swaHref matches the unqualified href attribute in a start tag.
+var swaHref = regexp.MustCompile(`\shref\s*=\s*("[^"]*"|'[^']*')`)
+
+// appendSwAElement writes an SwA reference element with its href removed
+// and the base64 of data as its content.
+func appendSwAElement(out, startTag []byte, prefix, local string, data []byte) []byte {
+	tag := startTag
+	if loc := swaHref.FindIndex(tag); loc != nil {
+		out = append(out, tag[:loc[0]]...)
+		tag = tag[loc[1]:]
+	}
+	tag = bytes.TrimRight(bytes.TrimSuffix(tag, []byte(">")), " \t\r\n/")
+	out = append(out, tag...)
+	out = append(out, '>')
+	out = base64.StdEncoding.AppendEncode(out, data)
+	out = append(out, "</"...)
+	if prefix != "" {
+		out = append(out, prefix...)
+		out = append(out, ':')
+	}
+	out = append(out, local...)
+	return append(out, '>')
+}
+
+func findPart(parts map[string]*mimePart, what, href string) (*mimePart, error) {
 	if !strings.HasPrefix(strings.ToLower(href), "cid:") {
-		return nil, &MTOMError{Msg: fmt.Sprintf("xop:Include href %q is not a cid: URL", href)}
+		return nil, &MTOMError{Msg: fmt.Sprintf("%s %q is not a cid: URL", what, href)}
 	}
 	id, err := url.PathUnescape(href[4:])
 	if err != nil {
-		return nil, &MTOMError{Msg: fmt.Sprintf("xop:Include href %q: %v", href, err)}
+		return nil, &MTOMError{Msg: fmt.Sprintf("%s %q: %v", what, href, err)}
 	}
 	p, ok := parts[id]
 	if !ok {
-		return nil, &MTOMError{Msg: fmt.Sprintf("xop:Include references missing part <%s>", id)}
+		return nil, &MTOMError{Msg: fmt.Sprintf("%s references missing part <%s>", strings.TrimSuffix(what, " href"), id)}
 	}
 	return p, nil
 }

@@ -1,6 +1,8 @@
 package soap
 
 import (
+	"bytes"
+
 	"github.com/s2r-project/s2r/internal/xmlstream"
 )
 
@@ -96,7 +98,9 @@ func (a *Addressing) write(w *xmlstream.Writer) {
 	block("Action", a.Action)
 	block("MessageID", a.MessageID)
 	block("RelatesTo", a.RelatesTo)
-	block("To", a.To)
+	if a.To != "" {
+		writeTo(w, a.To)
+	}
 	if a.ReplyTo != "" {
 		w.Start("wsa", "ReplyTo")
 		w.NSDecl("wsa", NSAddressing)
@@ -105,4 +109,33 @@ func (a *Addressing) write(w *xmlstream.Writer) {
 		w.End("wsa", "Address")
 		w.End("wsa", "ReplyTo")
 	}
+}
+
+// writeTo writes the wsa:To header block.
+func writeTo(w *xmlstream.Writer, to string) {
+	w.Start("wsa", "To")
+	w.NSDecl("wsa", NSAddressing)
+	w.Text(to)
+	w.End("wsa", "To")
+}
+
+// ReplaceTo returns envelope, written by Write with Addressing.To from,
+// with that wsa:To block addressed to to instead, so that a call that
+// goes to another backend than the one it was built for names its own
+// endpoint. An envelope without that block is returned unchanged.
+func ReplaceTo(envelope []byte, from, to string) []byte {
+	if from == to || from == "" {
+		return envelope
+	}
+	old := xmlstream.NewWriter(nil)
+	writeTo(old, from)
+	i := bytes.Index(envelope, old.Bytes())
+	if i < 0 {
+		return envelope
+	}
+	nw := xmlstream.NewWriter(make([]byte, 0, len(envelope)+len(to)))
+	nw.Raw(envelope[:i])
+	writeTo(nw, to)
+	nw.Raw(envelope[i+len(old.Bytes()):])
+	return nw.Bytes()
 }

@@ -13,7 +13,7 @@ const backendColumns = `p.profile_id, p.service_id, p.name, p.endpoint_url, p.au
 	p.api_key_header_name, p.token_url, p.client_id, p.scope, p.credentials, p.mtls_enabled, p.client_cert_pem,
 	p.ca_cert_pem, p.connect_timeout_ms, p.tls_handshake_timeout_ms, p.idle_conn_timeout_ms,
 	p.max_idle_conns_per_host, p.timeout_ms, p.retry_count, p.routing_priority, p.routing_weight,
-	p.health_check_url, p.created_at, p.updated_at,
+	p.health_check_url, p.created_at, p.updated_at, p.ws_security, p.ws_addressing,
 	CASE WHEN s.default_backend_profile_id = p.profile_id THEN 1 ELSE 0 END, ` + protectionColumns
 
 const backendFrom = ` FROM backend_profiles p JOIN services s ON s.service_id = p.service_id`
@@ -35,16 +35,22 @@ func (tx *Tx) CreateBackendProfile(ctx context.Context, p model.BackendProfile) 
 	if err != nil {
 		return fmt.Errorf("store: create backend profile: %w", err)
 	}
+	wss, err := wsSecurityText(p.WSSecurity)
+	if err != nil {
+		return fmt.Errorf("store: create backend profile: %w", err)
+	}
 	_, err = tx.Exec(ctx, `INSERT INTO backend_profiles (profile_id, service_id, name, endpoint_url, auth_type,
 		username, api_key_header_name, token_url, client_id, scope, credentials, mtls_enabled, client_cert_pem,
 		ca_cert_pem, connect_timeout_ms, tls_handshake_timeout_ms, idle_conn_timeout_ms, max_idle_conns_per_host,
-		timeout_ms, retry_count, routing_priority, routing_weight, health_check_url, created_at, updated_at)
+		timeout_ms, retry_count, routing_priority, routing_weight, health_check_url, created_at, updated_at,
+		ws_security, ws_addressing)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-		$22, $23, $24, $25)`,
+		$22, $23, $24, $25, $26, $27)`,
 		p.ProfileID, p.ServiceID, p.Name, p.EndpointURL, p.AuthType, p.Username, p.APIKeyHeaderName, p.TokenURL,
 		p.ClientID, p.Scope, creds, p.MTLSEnabled, p.ClientCertPEM, p.CACertPEM, p.ConnectTimeoutMs,
 		p.TLSHandshakeTimeoutMs, p.IdleConnTimeoutMs, p.MaxIdleConnsPerHost, p.TimeoutMs, p.RetryCount,
-		p.RoutingPriority, p.RoutingWeight, p.HealthCheckURL, NewTime(p.CreatedAt), NewTime(p.UpdatedAt))
+		p.RoutingPriority, p.RoutingWeight, p.HealthCheckURL, NewTime(p.CreatedAt), NewTime(p.UpdatedAt),
+		wss, p.WSAddressing)
 	if err != nil {
 		return fmt.Errorf("store: create backend profile: %w", err)
 	}
@@ -59,16 +65,20 @@ func (tx *Tx) UpdateBackendProfile(ctx context.Context, p model.BackendProfile) 
 	if err != nil {
 		return fmt.Errorf("store: update backend profile: %w", err)
 	}
+	wss, err := wsSecurityText(p.WSSecurity)
+	if err != nil {
+		return fmt.Errorf("store: update backend profile: %w", err)
+	}
 	res, err := tx.Exec(ctx, `UPDATE backend_profiles SET name = $2, endpoint_url = $3, auth_type = $4,
 		username = $5, api_key_header_name = $6, token_url = $7, client_id = $8, scope = $9, credentials = $10,
 		mtls_enabled = $11, client_cert_pem = $12, ca_cert_pem = $13, connect_timeout_ms = $14,
 		tls_handshake_timeout_ms = $15, idle_conn_timeout_ms = $16, max_idle_conns_per_host = $17,
 		timeout_ms = $18, retry_count = $19, routing_priority = $20, routing_weight = $21,
-		health_check_url = $22, updated_at = $23 WHERE profile_id = $1`,
+		health_check_url = $22, updated_at = $23, ws_security = $24, ws_addressing = $25 WHERE profile_id = $1`,
 		p.ProfileID, p.Name, p.EndpointURL, p.AuthType, p.Username, p.APIKeyHeaderName, p.TokenURL, p.ClientID,
 		p.Scope, creds, p.MTLSEnabled, p.ClientCertPEM, p.CACertPEM, p.ConnectTimeoutMs, p.TLSHandshakeTimeoutMs,
 		p.IdleConnTimeoutMs, p.MaxIdleConnsPerHost, p.TimeoutMs, p.RetryCount, p.RoutingPriority, p.RoutingWeight,
-		p.HealthCheckURL, NewTime(p.UpdatedAt))
+		p.HealthCheckURL, NewTime(p.UpdatedAt), wss, p.WSAddressing)
 	if err != nil {
 		return fmt.Errorf("store: update backend profile: %w", err)
 	}
@@ -148,7 +158,7 @@ func listBackendProfiles(ctx context.Context, q Querier, serviceID string) ([]mo
 func scanBackendProfile(scan func(...any) error) (model.BackendProfile, error) {
 	var (
 		p                model.BackendProfile
-		creds            string
+		creds, wss       string
 		created, updated Time
 		isDefault        int
 	)
@@ -156,7 +166,7 @@ func scanBackendProfile(scan func(...any) error) (model.BackendProfile, error) {
 		&p.APIKeyHeaderName, &p.TokenURL, &p.ClientID, &p.Scope, &creds, &p.MTLSEnabled, &p.ClientCertPEM,
 		&p.CACertPEM, &p.ConnectTimeoutMs, &p.TLSHandshakeTimeoutMs, &p.IdleConnTimeoutMs,
 		&p.MaxIdleConnsPerHost, &p.TimeoutMs, &p.RetryCount, &p.RoutingPriority, &p.RoutingWeight,
-		&p.HealthCheckURL, &created, &updated, &isDefault, &p.MaxConcurrentRequests, &p.MaxRequestsPerSecond,
+		&p.HealthCheckURL, &created, &updated, &wss, &p.WSAddressing, &isDefault, &p.MaxConcurrentRequests, &p.MaxRequestsPerSecond,
 		&p.QueueTimeoutMs)
 	if err != nil {
 		return model.BackendProfile{}, err
@@ -164,6 +174,9 @@ func scanBackendProfile(scan func(...any) error) (model.BackendProfile, error) {
 	p.CreatedAt, p.UpdatedAt, p.IsDefault = created.Time, updated.Time, isDefault == 1
 	p.Credentials, err = parseCredentials(creds)
 	if err != nil {
+		return model.BackendProfile{}, err
+	}
+	if p.WSSecurity, err = parseWSSecurity(wss); err != nil {
 		return model.BackendProfile{}, err
 	}
 	return p, nil

@@ -34,6 +34,7 @@ import (
 	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
+	"github.com/s2r-project/s2r/internal/wssec"
 )
 
 // Defaults of a call when neither the request nor the profile says.
@@ -62,6 +63,9 @@ type Backend struct {
 	// maxRequestsPerSecond): Selector.Do admits each call through it
 	// (admit.go). nil: the calls are not counted (admin backend tests).
 	Limiter *limit.Limiter
+	// Signer applies the profile's wsSecurity (nil without one), compiled
+	// by Open (wssecurity.go).
+	Signer *wssec.Signer
 }
 
 // Open decrypts the credentials of p with box. A credential that does not
@@ -91,6 +95,9 @@ func Open(box *secret.Box, p model.BackendProfile) (Backend, error) {
 		}
 		*f.dst = string(plain)
 	}
+	if err := openWSSecurity(box, &b); err != nil {
+		return Backend{}, err
+	}
 	return b, nil
 }
 
@@ -115,6 +122,12 @@ type Request struct {
 	// MaxResponseBytes limits the response body; 0 means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// SOAP marks Body as a SOAP envelope: the backend's wsSecurity is
+	// applied to it on every attempt, with a fresh nonce and timestamp.
+	SOAP bool
+	// ForBackend, when set, adapts Body to the backend of the attempt
+	// (its WS-Addressing To) before wsSecurity is applied.
+	ForBackend func(b *Backend, body []byte) []byte
 }
 
 // Response is the backend's answer, its body read in full.
@@ -306,8 +319,18 @@ func (c *Client) newRequest(ctx context.Context, rt http.RoundTripper, b Backend
 		target = b.Profile.EndpointURL
 	}
 	var body io.Reader
-	if req.Body != nil {
-		body = bytes.NewReader(req.Body)
+	raw := req.Body
+	if req.ForBackend != nil {
+		raw = req.ForBackend(&b, raw)
+	}
+	if req.SOAP {
+		signed, err := b.secureEnvelope(raw)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(signed)
+	} else if raw != nil {
+		body = bytes.NewReader(raw)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, target, body)
 	if err != nil {

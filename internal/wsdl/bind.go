@@ -109,6 +109,7 @@ func (p *parser) port(doc *wdoc, pe *xmlstream.Element) (*Port, error) {
 	port.SOAPVersion = version
 	port.Transport, _ = sb.Attr("", "transport")
 	p.bindPort(port, br, sb)
+	p.portAddressing(port, pe)
 	return port, nil
 }
 
@@ -188,6 +189,7 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) (xmlstream.Name, []*xsd.
 	ptName := xmlstream.Name{Space: pt.doc.tns, Local: attr(pt.el, "name")}
 	style, _ := sb.Attr("", "style")
 	mtom := p.bindingMTOM(br.el)
+	addressing := p.bindingAddressing(br.el)
 	var ops []*xsd.Operation
 	for _, bop := range children(br.el, NSWSDL, "operation") {
 		op, err := p.operation(br.doc, bop, pt, style)
@@ -200,6 +202,7 @@ func (p *parser) binding(br ref, sb *xmlstream.Element) (xmlstream.Name, []*xsd.
 			continue
 		}
 		op.MTOM = op.MTOM || mtom
+		op.Addressing = op.Addressing || addressing
 		ops = append(ops, op)
 	}
 	return ptName, ops, nil

@@ -48,6 +48,7 @@ func (p *parser) operation(doc *wdoc, bop *xmlstream.Element, pt ref, style stri
 	}
 	var err error
 	if pin := first(ptop, NSWSDL, "input"); pin != nil {
+		inputAction(op, pin)
 		if op.Input, err = p.message(pt.doc, pin, op, inSpec, false); err != nil {
 			return nil, err
 		}

@@ -207,6 +207,11 @@ type Operation struct {
 	Faults        []*Fault
 	// MTOM is true when the binding or policy hints at MTOM/XOP.
 	MTOM bool
+	// Addressing is true when the binding declares WS-Addressing or the
+	// input names its action (DESIGN 10.3); InputAction is that
+	// wsam:Action or wsaw:Action, "" when not declared.
+	Addressing  bool
+	InputAction string
 	// Unresolved lists what the input and output bodies need but a lenient
 	// import could not resolve, each replaced by xs:anyType: such an
 	// operation needs a person's review (MANUAL_REQUIRED).

@@ -24,8 +24,11 @@ var docListBackendProfiles = adminapi.Doc{
 var docCreateBackendProfile = adminapi.Doc{
 	Summary: "Create a backend profile. endpointUrl (http or https, no user information) is required; authType defaults " +
 		"to none; basic needs username, oauth2_client_credentials tokenUrl and clientId, api_key_header a header name " +
-		"(default X-API-Key); mtlsEnabled needs clientCertPem. credentials members are stored encrypted and never " +
-		"returned. The first profile of a service, or one with isDefault true, becomes the service's default.",
+		"(default X-API-Key); mtlsEnabled needs clientCertPem. wsSecurity (DESIGN 10.1) adds a WS-Security header to " +
+		"SOAP calls: usernameToken needs credentials.wssPassword, signature credentials.wssSigningKeyPem matching its " +
+		"certificatePem; wsAddressing sends WS-Addressing headers on synchronous publish. credentials members are " +
+		"stored encrypted and never returned. The first profile of a service, or one with isDefault true, becomes the " +
+		"service's default.",
 	Request:  backendProfileBody{},
 	Response: model.BackendProfile{},
 	Status:   http.StatusCreated,
@@ -84,6 +87,9 @@ func (s *Handlers) createBackendProfile(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	if err := checkProfile(p, edit.creds[model.CredClientKeyPEM].Value); err != nil {
+		return err
+	}
+	if err := s.checkWSSecurity(p, edit.creds); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -151,6 +157,9 @@ func (s *Handlers) patchBackendProfile(w http.ResponseWriter, r *http.Request) e
 			return err
 		}
 		if err := checkProfile(p, key); err != nil {
+			return err
+		}
+		if err := s.checkWSSecurity(p, edit.creds); err != nil {
 			return err
 		}
 		p.UpdatedAt = s.now().UTC()

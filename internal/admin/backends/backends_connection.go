@@ -49,7 +49,9 @@ var docTestConnection = adminapi.Doc{
 	Summary: "Connection diagnostics of a backend profile: DNS (resolved addresses), TCP connect to the first address " +
 		"allowed by the outbound policy (latency), for https a TLS handshake with the profile's CA and client " +
 		"certificate, and a WSDL pull of healthCheckUrl or endpointUrl?wsdl through the " +
-		"guarded fetcher (settings outbound_allowed_cidrs / outbound_denied_cidrs). Each step has a status (ok, failed, " +
+		"guarded fetcher (settings outbound_allowed_cidrs / outbound_denied_cidrs); with wsSecurity, a SOAP request " +
+		"carrying the configured WS-Security header, whose WS-Security fault is explained (clock skew, unknown user " +
+		"or wrong password, digest mismatch, signature refused). Each step has a status (ok, failed, " +
 		"skipped) and its duration; a down backend answers 200 with failed steps.",
 	Response: ConnectionReport{},
 }
@@ -79,6 +81,9 @@ func (s *Handlers) testConnection(w http.ResponseWriter, r *http.Request) error 
 		conn.Close()
 	}
 	rep.Steps = append(rep.Steps, wsdlStep(ctx, f, p))
+	if p.WSSecurity != nil {
+		rep.Steps = append(rep.Steps, s.wssStep(ctx, p))
+	}
 	for _, st := range rep.Steps {
 		if st.Status != StepOK {
 			rep.Status = StepFailed

@@ -43,6 +43,9 @@ type backendProfileBody struct {
 	HealthCheckURL        string           `json:"healthCheckUrl,omitempty"`
 	IsDefault             bool             `json:"isDefault,omitempty"`
 	protectionBody
+	// SOAP message security (DESIGN 10.1, 10.3); null removes wsSecurity.
+	WSSecurity   *model.WSSecurity `json:"wsSecurity,omitempty"`
+	WSAddressing bool              `json:"wsAddressing,omitempty"`
 }
 
 // credentialsBody documents the credentials member: each a string (set)
@@ -53,6 +56,9 @@ type credentialsBody struct {
 	APIKey       *string `json:"apiKey,omitempty"`
 	ClientSecret *string `json:"clientSecret,omitempty"`
 	ClientKeyPEM *string `json:"clientKeyPem,omitempty"`
+	// WS-Security secrets: the UsernameToken password and the PEM signing key.
+	WSSPassword      *string `json:"wssPassword,omitempty"`
+	WSSSigningKeyPEM *string `json:"wssSigningKeyPem,omitempty"`
 }
 
 // profileEdit is a decoded create or PATCH body.
@@ -114,6 +120,8 @@ var profileFields = map[string]func(p *model.BackendProfile, v jsontext.Value) e
 	"maxConcurrentRequests": setMaxConcurrentRequests,
 	"maxRequestsPerSecond":  setMaxRequestsPerSecond,
 	"queueTimeoutMs":        setQueueTimeoutMs,
+	"wsSecurity":            applyWSSecurity,   // backends_wss.go
+	"wsAddressing":          applyWSAddressing, // backends_wss.go
 }
 
 func profileText(field string, lo, hi int, dst func(*model.BackendProfile) *string) func(*model.BackendProfile, jsontext.Value) error {

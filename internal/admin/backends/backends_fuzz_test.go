@@ -23,6 +23,11 @@ func FuzzProfileEdit(f *testing.F) {
 		`{"timeoutMs":null,"retryCount":-1,"routingWeight":1e9,"isDefault":true}`,
 		`{"endpointUrl":"http://x/","maxConcurrentRequests":2,"maxRequestsPerSecond":0.5,"queueTimeoutMs":100}`,
 		`{"endpointUrl":"http://x/","maxConcurrentRequests":-1e300,"maxRequestsPerSecond":null,"queueTimeoutMs":null}`,
+		`{"endpointUrl":"http://x/","wsSecurity":{"usernameToken":{"username":"u","passwordType":"PasswordDigest"},` +
+			`"timestamp":{"ttlSeconds":300},"mustUnderstand":true},"credentials":{"wssPassword":"p"},"wsAddressing":true}`,
+		`{"endpointUrl":"http://x/","wsSecurity":{"signature":{"certificatePem":"x","signParts":["Body","Body"]}},` +
+			`"credentials":{"wssSigningKeyPem":"-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----"}}`,
+		`{"wsSecurity":null,"wsAddressing":1}`,
 	} {
 		f.Add(s)
 	}
@@ -42,6 +47,12 @@ func FuzzProfileEdit(f *testing.F) {
 		model.ApplyBackendDefaults(&p)
 		if checkProfile(p, edit.creds[model.CredClientKeyPEM].Value) != nil {
 			return
+		}
+		if (&Handlers{}).checkWSSecurity(p, edit.creds) != nil {
+			return
+		}
+		if p.WSSecurity != nil && p.WSSecurity.Validate() != nil {
+			t.Fatalf("accepted wsSecurity %+v", p.WSSecurity)
 		}
 		u, err := url.Parse(p.EndpointURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Hostname() == "" {

@@ -120,7 +120,7 @@ func (s *Handlers) send(ctx context.Context, c soapCall) (callRequest, callResul
 	call := upstream.Request{Method: http.MethodPost, Header: h, Body: env,
 		Timeout:          callTimeout(c.op.TimeoutMs, c.profile.TimeoutMs, c.settings.DefaultTimeoutMs),
 		Retries:          callRetries(c.op.RetryCount, c.profile.RetryCount, c.settings.DefaultRetryCount),
-		MaxResponseBytes: c.settings.MaxPayloadMB << 20}
+		MaxResponseBytes: c.settings.MaxPayloadMB << 20, SOAP: true}
 	resp, err := s.client.Do(ctx, b, call)
 	if err != nil {
 		return req, failed(err), nil

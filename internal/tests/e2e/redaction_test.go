@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,8 +81,13 @@ func TestDebugCaptureRedacted(t *testing.T) {
 					if dir == "gateway" {
 						s.admin(t, "PUT", "/services/"+o.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
 					}
-					s.admin(t, "PATCH", "/backend-profiles/"+o.profileID, map[string]any{"authType": "api_key_header",
-						"apiKeyHeaderName": "X-Quote-Key", "credentials": map[string]any{"apiKey": redactCanary}}).WantStatus(t, 200)
+					patch := map[string]any{"authType": "api_key_header",
+						"apiKeyHeaderName": "X-Quote-Key", "credentials": map[string]any{"apiKey": redactCanary}}
+					if dir == "publish" { // outbound WS-Security: the canary as the UsernameToken password
+						patch["wsSecurity"] = map[string]any{"usernameToken": map[string]any{"username": "alice"}}
+						patch["credentials"] = map[string]any{"apiKey": redactCanary, "wssPassword": redactCanary}
+					}
+					s.admin(t, "PATCH", "/backend-profiles/"+o.profileID, patch).WantStatus(t, 200)
 					cid := "redact-" + dir + v.name
 					// Debug and the API key reach the route table
 					// asynchronously: call until a debug record is stored.
@@ -102,6 +108,9 @@ func TestDebugCaptureRedacted(t *testing.T) {
 				}
 				for _, cid := range cids {
 					checkNoCanary(t, s, cid)
+				}
+				if backend.signed.Load() == 0 {
+					t.Error("no publish call carried the profile's WS-Security header")
 				}
 			})
 		}
@@ -167,12 +176,18 @@ func checkNoCanary(t *testing.T, s *server, cid string) {
 // and a Set-Cookie (publish and gateway), JSON (consume's REST calls).
 type canaryBackend struct {
 	srv *httptest.Server
+	// signed counts publish calls that carried the profile's WS-Security
+	// UsernameToken (the canary as its PasswordText).
+	signed atomic.Int32
 }
 
 func newCanaryBackend(t *testing.T) *canaryBackend {
 	b := &canaryBackend{}
 	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `#PasswordText">`+redactCanary+`</wsse:Password>`) {
+			b.signed.Add(1)
+		}
 		w.Header().Set("Set-Cookie", "backend="+redactCanary)
 		if strings.HasPrefix(r.URL.Path, "/consume") {
 			w.Header().Set("Content-Type", "application/json")
