@@ -37,8 +37,8 @@ func readDriftFile(t *testing.T, name string) offline.File {
 }
 
 // TestDriftMatchesServer classifies each pair offline and through the
-// admin API (autopilot of OLD, import of NEW, GET …/wsdl-drift of the
-// draft): status and changes must be equal.
+// admin API (autopilot of OLD, import of NEW attached to the service,
+// GET …/wsdl-drift of OLD's version): status and changes must be equal.
 func TestDriftMatchesServer(t *testing.T) {
 	srv := newServer(t)
 	for i, tc := range driftCases {
@@ -54,9 +54,19 @@ func TestDriftMatchesServer(t *testing.T) {
 			if !ok {
 				t.Fatal("the server refused OLD")
 			}
+			// NEW joins the service's WSDL lineage (DESIGN 10.4): imported,
+			// then attached to the service as a version of its own.
+			var art struct {
+				ArtifactID string `json:"artifactId"`
+			}
 			srv.For(t).DoJSON("POST", admin.Prefix+"/wsdl/import-xml", admintest.OperatorEmail,
-				map[string]any{"xml": readText(t, tc.new)}).WantStatus(t, http.StatusCreated)
+				map[string]any{"xml": readText(t, tc.new)}).WantStatus(t, http.StatusCreated).Decode(t, &art)
 			sv := res.Services[0]
+			// A service takes one draft at a time: OLD's goes live first.
+			srv.For(t).Do("POST", admin.Prefix+"/services/"+sv.Service.ServiceID+"/versions/"+sv.Version.VersionID+":activate",
+				admintest.OperatorEmail, "").WantStatus(t, http.StatusOK)
+			srv.For(t).DoJSON("POST", admin.Prefix+"/services/"+sv.Service.ServiceID+"/versions", admintest.OperatorEmail,
+				map[string]any{"artifactId": art.ArtifactID}).WantStatus(t, http.StatusCreated)
 			var want catalog.DriftReport
 			srv.For(t).Do("GET", admin.Prefix+"/services/"+sv.Service.ServiceID+"/versions/"+sv.Version.VersionID+"/wsdl-drift",
 				admintest.ReaderEmail, "").WantStatus(t, http.StatusOK).Decode(t, &want)
