@@ -138,6 +138,9 @@ type TxLog struct {
 	RequestBytes  int64     `json:"requestBytes"`
 	ResponseBytes int64     `json:"responseBytes"`
 	Debug         bool      `json:"debug"`
+	// ValidationIssues are the response's contract violations under
+	// responseValidation "detect" (column validation_issues).
+	ValidationIssues []ValidationIssue `json:"validationIssues,omitempty"`
 
 	RequestPayload  []byte `json:"-"`
 	ResponsePayload []byte `json:"-"`

@@ -89,6 +89,10 @@ type TxRecord struct {
 	RequestBytes  int64
 	ResponseBytes int64
 
+	// ValidationIssues are the contract violations of a backend response
+	// answered under responseValidation "detect" (DESIGN 10.6).
+	ValidationIssues []ValidationIssue
+
 	Debug           bool
 	RequestPayload  []byte
 	ResponsePayload []byte
@@ -118,4 +122,12 @@ func RedactTarget(raw string) string {
 	u.Fragment = ""
 	u.RawFragment = ""
 	return u.String()
+}
+
+// ValidationIssue is one contract violation of a backend response: the
+// JSON pointer (or XML path, for a SOAP response that did not convert) of
+// the offending value and why it breaks the contract.
+type ValidationIssue struct {
+	Pointer string `json:"pointer"`
+	Reason  string `json:"reason"`
 }

@@ -20,12 +20,13 @@ import (
 const txLogColumns = "correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
 	"backend_target, client_ip, request_bytes, response_bytes, debug, request_payload, response_payload, backend_request, backend_response, " +
-	"debug_headers"
+	"debug_headers, " +
+	"validation_issues"
 
 // txLogArity is the number of txLogColumns.
-const txLogArity = 27
+const txLogArity = 28
 
-// txLogBatch bounds the rows of one multi-row INSERT: 27 parameters each,
+// txLogBatch bounds the rows of one multi-row INSERT: 28 parameters each,
 // under SQLite's 32766 and PostgreSQL's 65535 parameter limits.
 const txLogBatch = 500
 
@@ -122,7 +123,8 @@ func txLogArgs(logs []model.TxLog) []any {
 			l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, l.HTTPStatus, l.ResultCode, l.InBodyFault,
 			l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget, l.ClientIP, l.RequestBytes,
 			l.ResponseBytes, l.Debug, nullBytes(l.RequestPayload), nullBytes(l.ResponsePayload),
-			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse), nullText(l.DebugHeaders))
+			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse), nullText(l.DebugHeaders),
+			issuesText(l.ValidationIssues))
 	}
 	return args
 }
@@ -172,7 +174,8 @@ func txLogWhere(f model.TxLogFilter) (string, []any) {
 // txLogListColumns are the columns of a list item (no payloads).
 const txLogListColumns = "id, correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
-	"backend_target, client_ip, request_bytes, response_bytes, debug"
+	"backend_target, client_ip, request_bytes, response_bytes, debug, " +
+	"validation_issues"
 
 // TxLogs returns one page of runtime logs matching f, newest first.
 func (s *Store) TxLogs(ctx context.Context, f model.TxLogFilter, page model.PageRequest) (model.ObservabilityPageRecord[model.TxLog], error) {
@@ -212,11 +215,13 @@ func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, paylo
 			l       model.TxLog
 			at      Time
 			headers sql.NullString
+			issues  sql.NullString
 		)
 		dest := []any{&l.ID, &l.CorrelationID, &at, &l.Direction, &l.Environment, &l.ServiceKey, &l.ServiceID,
 			&l.OperationKey, &l.OperationID, &l.Method, &l.Path, &l.HTTPStatus, &l.ResultCode, &l.InBodyFault,
 			&l.ErrorCode, &l.TotalMs, &l.BackendMs, &l.ConverterMs, &l.BackendTarget, &l.ClientIP,
-			&l.RequestBytes, &l.ResponseBytes, &l.Debug}
+			&l.RequestBytes, &l.ResponseBytes, &l.Debug,
+			&issues}
 		if payloads {
 			dest = append(dest, &l.RequestPayload, &l.ResponsePayload, &l.BackendRequest, &l.BackendResponse, &headers)
 		}
@@ -225,6 +230,9 @@ func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, paylo
 		}
 		l.OccurredAt = at.Time
 		l.DebugHeaders = headers.String
+		if l.ValidationIssues, err = scanIssues(issues); err != nil {
+			return nil, fmt.Errorf("store: scan runtime tx log %d: %w", l.ID, err)
+		}
 		out = append(out, l)
 	}
 	if err := rows.Err(); err != nil {
@@ -321,7 +329,8 @@ func (s *Store) CopyTxLogs(ctx context.Context, logs []model.TxLog) error {
 					l.ServiceKey, l.ServiceID, l.OperationKey, l.OperationID, l.Method, l.Path, int32(l.HTTPStatus),
 					l.ResultCode, l.InBodyFault, l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget,
 					l.ClientIP, l.RequestBytes, l.ResponseBytes, l.Debug, l.RequestPayload, l.ResponsePayload,
-					l.BackendRequest, l.BackendResponse, nullText(l.DebugHeaders)}, nil
+					l.BackendRequest, l.BackendResponse, nullText(l.DebugHeaders),
+					issuesText(l.ValidationIssues)}, nil
 			}))
 		return err
 	})

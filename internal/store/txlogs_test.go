@@ -215,6 +215,7 @@ func TestCopyTxLogs(t *testing.T) {
 		logs := txLogFixture(now, 700)
 		logs[3].Debug, logs[3].RequestPayload, logs[3].BackendResponse = true, []byte(`{"a":1}`), []byte("<r>\xff</r>")
 		logs[4].InBodyFault = true
+		logs[699].ValidationIssues = []model.ValidationIssue{{Pointer: "/r/extra", Reason: "unexpected element extra"}}
 		if err := s.CopyTxLogs(ctx, logs); err != nil {
 			t.Fatal(err)
 		}
