@@ -91,6 +91,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
 	}
+	tracer, stopTracing, err := startTracing(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
 	outbound := upstream.NewOutbound(backendClient)
@@ -135,7 +140,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	dispatcher := dataplane.New(dataplane.Config{
+	runtimeCfg := dataplane.Config{
 		BadURLs:       badURLs,
 		License:       licenses,
 		MaxPayloadMB:  routes.MaxPayloadMB,
@@ -147,7 +152,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		Gateway: dataplane.GatewayConfig{TrustedProxies: routes.TrustedProxies,
 			Client: backendClient, Selector: backends.Selector},
 		Async: asyncs,
-	})
+	}
+	traceRuntime(tracer, &runtimeCfg, backendClient)
+	dispatcher := dataplane.New(runtimeCfg)
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,
