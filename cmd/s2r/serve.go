@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -116,7 +117,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}
-	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg})
+	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg,
+		SpoolDir: filepath.Join(cfg.DataDir, "tx-spool"), SpoolMaxBytes: int64(cfg.TxSpoolMaxMB) << 20,
+		SpoolMaxAge: time.Duration(cfg.TxSpoolMaxAgeHours) * time.Hour})
 	if err != nil {
 		return err
 	}
