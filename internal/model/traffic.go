@@ -165,6 +165,9 @@ type TxLogFilter struct {
 	// 400..499.
 	StatusMin, StatusMax int
 	Since, Until         time.Time
+	// WithViolations keeps the records with validation issues only
+	// (responseValidation detect, DESIGN 10.6).
+	WithViolations bool
 }
 
 // TxLatency summarizes the latencies of the runtime logs matching a filter:

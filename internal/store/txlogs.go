@@ -162,6 +162,9 @@ func txLogWhere(f model.TxLogFilter) (string, []any) {
 		w.add("http_status >= ?", f.StatusMin)
 		w.add("http_status <= ?", f.StatusMax)
 	}
+	if f.WithViolations {
+		w.literal("validation_issues IS NOT NULL")
+	}
 	if !f.Since.IsZero() {
 		w.add("occurred_at >= ?", NewTime(f.Since))
 	}

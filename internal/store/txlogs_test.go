@@ -219,6 +219,10 @@ func TestCopyTxLogs(t *testing.T) {
 		if err := s.CopyTxLogs(ctx, logs); err != nil {
 			t.Fatal(err)
 		}
+		v, err := s.TxLogs(ctx, model.TxLogFilter{WithViolations: true}, model.PageRequest{Page: 1, PageSize: 10})
+		if err != nil || v.TotalItems != 1 || v.Items[0].CorrelationID != logs[699].CorrelationID {
+			t.Errorf("violations filter: %v %+v", err, v)
+		}
 		for _, i := range []int{0, 3, 4, 699} {
 			got, err := s.TxLogsByCorrelation(ctx, logs[i].CorrelationID)
 			if err != nil || len(got) != 1 {

@@ -1,5 +1,6 @@
-// Operations of a version: REST route, timeout, retries and execution mode,
-// and per operation its mapping, transform rules and validation rules.
+// Operations of a version: REST route, timeout, retries, execution mode and
+// response validation, and per operation its mapping, transform rules,
+// validation rules and recorded contract violations.
 import { html, useState } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
@@ -9,6 +10,7 @@ import { Field, Status, useAsync, Loaded, Badge } from '../components/ui.js';
 import { Section } from '../components/page.js';
 import { useSave, send, pickVersion } from './service_common.js';
 import { MappingEditor, TransformRules, ValidationRules } from './service_rules.js';
+import { ContractViolations } from './service_violations.js';
 
 export function Operations({ service, query }) {
   const versions = useAsync(() => get(`/services/${service.serviceId}/versions`), [service.serviceId]);
@@ -39,28 +41,32 @@ function OperationList({ service, version, opId }) {
       { key: 'timeoutMs', label: 'Timeout', render: (o) => (o.timeoutMs == null ? html`<span class="muted">default</span>` : `${o.timeoutMs} ms`) },
       { key: 'retryCount', label: 'Retries', render: (o) => (o.retryCount == null ? html`<span class="muted">default</span>` : o.retryCount) },
       { key: 'executionMode', label: 'Execution', render: (o) => (o.executionMode === 'sync' ? 'sync' : html`<${Badge} kind="info">${o.executionMode}<//>`) },
+      { key: 'responseValidation', label: 'Response check', render: (o) => (!o.responseValidation || o.responseValidation === 'strict' ? 'strict'
+        : html`<${Badge} kind=${o.responseValidation === 'off' ? 'warn' : 'info'}>${o.responseValidation}<//>`) },
       { key: 'mapping', label: 'Mapping', render: (o) => html`<${Status} value=${status[o.operationId]} />` },
     ];
     return html`<div class="stack">
       <${DataTable} caption="Operations" columns=${columns} rows=${data.items} rowKey=${(o) => o.operationId} empty="No operations." />
-      ${current && html`<${OperationDetail} key=${current.operationId} op=${current} draft=${version.status === 'draft'}
+      ${current && html`<${OperationDetail} key=${current.operationId} service=${service} op=${current} draft=${version.status === 'draft'}
         onChange=${() => { ops.reload(); diags.reload(); }} />`}
     </div>`;
   }}<//>`;
 }
 
-function OperationDetail({ op, draft, onChange }) {
+function OperationDetail({ service, op, draft, onChange }) {
   const { me } = useSession();
   const editable = draft && can(me, 'operator');
   const [form, setForm] = useState({
     operationKey: op.operationKey, restMethod: op.restMethod, restPath: op.restPath,
     timeoutMs: op.timeoutMs ?? '', retryCount: op.retryCount ?? '', executionMode: op.executionMode,
+    responseValidation: op.responseValidation || 'strict',
   });
   const save = useSave();
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   const submit = (e) => {
     e.preventDefault();
-    const body = { operationKey: form.operationKey, restMethod: form.restMethod, restPath: form.restPath, executionMode: form.executionMode };
+    const body = { operationKey: form.operationKey, restMethod: form.restMethod, restPath: form.restPath, executionMode: form.executionMode,
+      responseValidation: form.responseValidation };
     if (form.timeoutMs !== '') body.timeoutMs = Number(form.timeoutMs);
     if (form.retryCount !== '') body.retryCount = Number(form.retryCount);
     save.run(async () => { await send('PATCH', `/operations/${op.operationId}`, body); onChange(); }, `Operation ${form.operationKey} saved`);
@@ -78,6 +84,8 @@ function OperationDetail({ op, draft, onChange }) {
           <${Field} label="Retries" hint="Empty: the profile's or default_retry_count.">${(a) => html`<input ...${a} type="number" min="0" value=${form.retryCount} onInput=${set('retryCount')} />`}<//>
           <${Field} label="Execution mode">${(a) => html`<select ...${a} value=${form.executionMode} onChange=${set('executionMode')}>
             <option value="sync">sync</option><option value="async_callback">async_callback</option></select>`}<//>
+          <${Field} label="Response validation" hint="strict: a response that breaks the contract is 502; detect: answered, violations recorded; off: not checked.">${(a) => html`<select ...${a} value=${form.responseValidation} onChange=${set('responseValidation')}>
+            <option value="strict">strict</option><option value="detect">detect</option><option value="off">off</option></select>`}<//>
         </fieldset>
         <p class="muted small">SOAP: <code>${op.soapOperationName}</code> in <code>${op.soapNamespace}</code>${op.soapAction && html`, SOAPAction <code>${op.soapAction}</code>`}</p>
         ${editable && html`<div class="actions"><button type="submit" disabled=${save.busy}>Save operation</button></div>`}
@@ -87,5 +95,6 @@ function OperationDetail({ op, draft, onChange }) {
     <${MappingEditor} op=${op} editable=${editable} onChange=${onChange} />
     <${TransformRules} op=${op} editable=${editable} />
     <${ValidationRules} op=${op} editable=${editable} />
+    <${ContractViolations} service=${service} op=${op} />
   </div>`;
 }
