@@ -134,12 +134,14 @@ func New(cfg Config) (*Recorder, error) {
 		Failed: r.batchFailed, Abandoned: r.drainAbandoned,
 	}
 	if cfg.SpoolDir != "" && cfg.SpoolMaxBytes > 0 {
-		s, err := openSpool(cfg.SpoolDir, cfg.SpoolMaxBytes, orDefault(cfg.SpoolMaxAge, DefaultSpoolMaxAge), cfg.Now)
-		if err != nil {
-			return nil, err
+		// A data directory s2r cannot write (a read-only container with
+		// PostgreSQL) costs the spool, not the start.
+		if s, err := openSpool(cfg.SpoolDir, cfg.SpoolMaxBytes, orDefault(cfg.SpoolMaxAge, DefaultSpoolMaxAge), cfg.Now); err != nil {
+			cfg.Logger.Warn("recorder: no record spool: records the database does not take will be dropped", "error", err.Error())
+		} else {
+			r.spool = &spoolState{s: s}
+			bc.Spill, bc.Backlog = r.spill, r.backlog
 		}
-		r.spool = &spoolState{s: s}
-		bc.Spill, bc.Backlog = r.spill, r.backlog
 	}
 	r.w = newBatchWriter(bc)
 	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(r.w.queued()) })

@@ -76,7 +76,11 @@ func (r *Recorder) spill(batch []model.TxLog) {
 		}
 		return
 	}
-	r.spoolDropped(len(batch), DropSpoolFull, err)
+	reason := DropSpoolFull
+	if !errors.Is(err, errSpoolFull) {
+		reason = DropWriteFailed // the spool's disk failed
+	}
+	r.spoolDropped(len(batch), reason, err)
 }
 
 // spoolDropped counts records the spool could not keep or kept too long.

@@ -210,3 +210,16 @@ func (b *lockedBuffer) count(sub string) int {
 func (b *lockedBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestSpoolDirUnusable: a spool directory that cannot be created does not
+// stop the recorder; it runs without a spool.
+func TestSpoolDirUnusable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := newRecorder(t, Config{Store: storetest.SQLite(t), SpoolDir: filepath.Join(file, "tx-spool"), SpoolMaxBytes: 1 << 20})
+	if r.spool != nil {
+		t.Error("a spool in a directory that cannot exist")
+	}
+}
