@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -265,4 +267,20 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestTracingBadEndpoint: a malformed OTLP endpoint stops serve at start
+// as a usage error; no endpoint is no tracer.
+func TestTracingBadEndpoint(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	_, _, err := startTracing(t.Context(), envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://collector"}), log)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_ENDPOINT") {
+		t.Errorf("bad endpoint: %v, want a usage error naming the variable", err)
+	}
+	tr, stop, err := startTracing(t.Context(), envOf(nil), log)
+	if tr != nil || err != nil {
+		t.Errorf("unset: %v, %v", tr, err)
+	}
+	stop()
 }
