@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -92,6 +93,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := reg.Register(newJobCollector(st.JobStats)); err != nil {
 		return err
 	}
+	tracer, stopTracing, err := startTracing(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
 	outbound := upstream.NewOutbound(backendClient)
@@ -129,7 +135,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}
-	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg})
+	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg,
+		SpoolDir: filepath.Join(cfg.DataDir, "tx-spool"), SpoolMaxBytes: int64(cfg.TxSpoolMaxMB) << 20,
+		SpoolMaxAge: time.Duration(cfg.TxSpoolMaxAgeHours) * time.Hour})
 	if err != nil {
 		return err
 	}
@@ -148,7 +156,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	dispatcher := dataplane.New(dataplane.Config{
+	runtimeCfg := dataplane.Config{
 		BadURLs:       badURLs,
 		License:       licenses,
 		MaxPayloadMB:  routes.MaxPayloadMB,
@@ -161,7 +169,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			Client: backendClient, Selector: backends.Selector},
 		Async:   asyncs,
 		Clients: clients,
-	})
+	}
+	traceRuntime(tracer, &runtimeCfg, backendClient)
+	dispatcher := dataplane.New(runtimeCfg)
 	srv := server.Config{
 		Logger:   log,
 		Registry: reg,

@@ -34,6 +34,7 @@ func seedTxLogs(t *testing.T, st *store.Store, now time.Time) {
 			HTTPStatus: r.status, ResultCode: r.code, TotalMs: float64(i), ConverterMs: float64(i) / 100,
 		})
 	}
+	logs[6].ValidationIssues = []model.ValidationIssue{{Pointer: "/result", Reason: "bad facet"}}
 	logs = append(logs, model.TxLog{
 		CorrelationID: "cid-debug", OccurredAt: now.Add(-48 * time.Hour), Direction: "publish", Environment: "prod",
 		ServiceKey: "calc", OperationKey: "add", Method: "POST", Path: "/publish/prod/calc/add", HTTPStatus: 200,
@@ -72,6 +73,8 @@ func TestRuntimeLogs(t *testing.T) {
 			{"start=" + url.QueryEscape(now.Add(-10*time.Minute).Format(time.RFC3339Nano)) + "&end=" + url.QueryEscape(now.Add(-5*time.Minute).Format(time.RFC3339Nano)), 6, "cid-05"},
 			{"window=60d&environment=prod", 1, "cid-debug"},
 			{"pageSize=5&page=2", 40, "cid-05"},
+			{"violations=true", 1, "cid-06"},
+			{"violations=false", 40, "cid-00"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.query, func(t *testing.T) {
@@ -90,7 +93,7 @@ func TestRuntimeLogs(t *testing.T) {
 			"status=6xx": "status", "status=abc": "status", "status=99": "status",
 			"resultCode=ok": "resultCode", "direction=sideways": "direction", "window=2h": "window",
 			"start=yesterday": "start", "pageSize=500": "pageSize", "page=0": "page",
-			"serviceKey=%FF": "serviceKey", "correlationId=a%00b": "correlationId",
+			"serviceKey=%FF": "serviceKey", "correlationId=a%00b": "correlationId", "violations=yes": "violations",
 		}
 		for query, field := range bad {
 			t.Run("bad "+query, func(t *testing.T) {

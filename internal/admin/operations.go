@@ -30,6 +30,8 @@ type operationPatchBody struct {
 	TimeoutMs     *int    `json:"timeoutMs,omitempty"`
 	RetryCount    *int    `json:"retryCount,omitempty"`
 	ExecutionMode *string `json:"executionMode,omitempty"`
+	// ResponseValidation is strict, detect or off (DESIGN 10.6).
+	ResponseValidation *string `json:"responseValidation,omitempty"`
 }
 
 var docListOperations = adminapi.Doc{Summary: "The operations of a version, in contract order.", Response: operationList{}}
@@ -37,7 +39,8 @@ var docListOperations = adminapi.Doc{Summary: "The operations of a version, in c
 var docPatchOperation = adminapi.Doc{
 	Summary: "Edit an operation of a draft: operationKey, restMethod (GET, POST, PUT, PATCH, DELETE), restPath (starts " +
 		"with /; {name} segments name top-level request fields), timeoutMs (1..600000 or null), retryCount (0..10 or null), " +
-		"executionMode (sync, async_callback). A route or key used by another operation of the version is 409 S2R-ADM-0409; " +
+		"executionMode (sync, async_callback), responseValidation (strict: a backend response that breaks the contract is 502; " +
+		"detect: it is converted as far as it goes, answered and its violations recorded; off: not checked). A route or key used by another operation of the version is 409 S2R-ADM-0409; " +
 		"an operation of an active or inactive version is 409 S2R-ADM-0410.",
 	Request:  operationPatchBody{},
 	Response: model.Operation{},
@@ -192,6 +195,12 @@ func applyOperationMembers(op *model.Operation, members map[string]jsontext.Valu
 				err = adminapi.FieldError(name, "must be sync or async_callback")
 			}
 			op.ExecutionMode = m
+		case "responseValidation":
+			var m string
+			if m, err = adminapi.StringMember(name, v); err == nil && !slices.Contains(model.ValidationModes, m) {
+				err = adminapi.FieldError(name, "must be strict, detect or off")
+			}
+			op.ResponseValidation = m
 		default:
 			err = adminapi.FieldError(name, "unknown field")
 		}

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -41,6 +42,8 @@ func TestOperationPatch(t *testing.T) {
 			{"retry high", `{"retryCount":11}`, 400, apierr.ValBadRequest, "retryCount"},
 			{"retry negative", `{"retryCount":-1}`, 400, apierr.ValBadRequest, "retryCount"},
 			{"execution mode", `{"executionMode":"async"}`, 400, apierr.ValBadRequest, "executionMode"},
+			{"validation mode", `{"responseValidation":"lenient"}`, 400, apierr.ValBadRequest, "responseValidation"},
+			{"validation mode type", `{"responseValidation":1}`, 400, apierr.ValBadRequest, "responseValidation"},
 			{"bad key", `{"operationKey":"Get Info"}`, 400, apierr.ValBadRequest, "operationKey"},
 			{"unknown member", `{"soapAction":"x"}`, 400, apierr.ValBadRequest, "soapAction"},
 			{"same route", `{"restPath":"/subtract"}`, 409, apierr.AdmAlreadyExists, "restPath"},
@@ -74,8 +77,15 @@ func TestOperationPatch(t *testing.T) {
 		var op model.Operation
 		api.Do("PATCH", path, operatorEmail, `{"restMethod":"GET","restPath":"/info/{id}","timeoutMs":1500,"retryCount":3,"executionMode":"async_callback","operationKey":"info"}`).
 			WantStatus(t, 200).Decode(t, &op)
-		if op.RestMethod != "GET" || op.RestPath != "/info/{id}" || *op.TimeoutMs != 1500 || *op.RetryCount != 3 || op.OperationKey != "info" {
+		if op.RestMethod != "GET" || op.RestPath != "/info/{id}" || *op.TimeoutMs != 1500 || *op.RetryCount != 3 || op.OperationKey != "info" ||
+			op.ResponseValidation != model.ValidationStrict {
 			t.Errorf("patched = %+v", op)
+		}
+		for _, mode := range model.ValidationModes {
+			api.Do("PATCH", path, operatorEmail, `{"responseValidation":"`+mode+`"}`).WantStatus(t, 200).Decode(t, &op)
+			if got, _ := st.Operation(context.Background(), op.OperationID); op.ResponseValidation != mode || got.ResponseValidation != mode {
+				t.Errorf("responseValidation %s: answered %q, stored %q", mode, op.ResponseValidation, got.ResponseValidation)
+			}
 		}
 		ev := api.lastAudit("operation.update", op.OperationID)
 		if ev.BeforeState == nil || ev.AfterState == nil {

@@ -33,6 +33,7 @@ var runtimeLogFilterParams = append([]adminapi.Param{
 	{Name: "status", Type: "string", Description: "HTTP status (e.g. 502) or class (2xx, 4xx, 5xx)"},
 	{Name: "correlationId", Type: "string", Description: "exact correlation id"},
 	{Name: "direction", Type: "string", Description: "publish, consume or gateway"},
+	{Name: "violations", Type: "string", Description: "true: only transactions whose response broke the contract under responseValidation detect (validationIssues)"},
 }, adminapi.TimeParams...)
 
 var docGetRuntimeLogs = adminapi.Doc{
@@ -121,6 +122,13 @@ func (s *server) parseTxLogFilter(q url.Values) (model.TxLogFilter, error) {
 				f.ResultCodes = append(f.ResultCodes, rc)
 			}
 		}
+	}
+	switch q.Get("violations") {
+	case "", "false":
+	case "true":
+		f.WithViolations = true
+	default:
+		return f, adminapi.FieldError("violations", "must be true or false")
 	}
 	if v := q.Get("status"); v != "" {
 		lo, hi, ok := parseStatusFilter(v)

@@ -28,6 +28,11 @@ const (
 	EnvPublicBaseURL   = "S2R_PUBLIC_BASE_URL"
 	EnvLicenseFile     = "S2R_LICENSE_FILE"
 	EnvDevIdentity     = "S2R_DEV_IDENTITY"
+	// EnvTxSpoolMaxMB and EnvTxSpoolMaxAgeHours bound the on-disk spool of
+	// transaction records not written while the database is away
+	// (internal/observe/spool.go).
+	EnvTxSpoolMaxMB       = "S2R_TX_SPOOL_MAX_MB"
+	EnvTxSpoolMaxAgeHours = "S2R_TX_SPOOL_MAX_AGE_HOURS"
 )
 
 // Defaults.
@@ -38,6 +43,10 @@ const (
 	// SecretKeyFileName is the key file in the data directory used when
 	// neither S2R_SECRET_KEY nor S2R_SECRET_KEY_FILE is set.
 	SecretKeyFileName = "secret.key"
+	// DefaultTxSpoolMaxMB and DefaultTxSpoolMaxAgeHours bound the record
+	// spool; a maximum of 0 MB disables it.
+	DefaultTxSpoolMaxMB       = 512
+	DefaultTxSpoolMaxAgeHours = 72
 )
 
 // Config is the validated start-up configuration.
@@ -56,6 +65,11 @@ type Config struct {
 	// from a loopback peer without identity headers act as; it is only
 	// accepted when every listener is on a loopback address.
 	DevIdentity string
+	// TxSpoolMaxMB and TxSpoolMaxAgeHours bound the spool of transaction
+	// records in <DataDir>/tx-spool (0 MB: no spool, records the database
+	// cannot take are dropped).
+	TxSpoolMaxMB       int
+	TxSpoolMaxAgeHours int
 }
 
 // FromEnv reads the configuration from getenv, applies defaults and
@@ -82,6 +96,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	level, err := parseLevel(orDefault(getenv(EnvLogLevel), DefaultLogLevel))
 	if err != nil {
+		return Config{}, err
+	}
+	if c.TxSpoolMaxMB, err = intVar(getenv, EnvTxSpoolMaxMB, DefaultTxSpoolMaxMB, 0, 1<<20); err != nil {
+		return Config{}, err
+	}
+	if c.TxSpoolMaxAgeHours, err = intVar(getenv, EnvTxSpoolMaxAgeHours, DefaultTxSpoolMaxAgeHours, 1, 24*365); err != nil {
 		return Config{}, err
 	}
 	c.LogLevel = level
@@ -180,6 +200,20 @@ func checkKey(key string) error {
 	return nil
 }
 
+// intVar reads the integer variable name, def when unset; out of
+// [lo, hi] is an error.
+func intVar(getenv func(string) string, name string, def, lo, hi int) (int, error) {
+	s := strings.TrimSpace(getenv(name))
+	if s == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < lo || v > hi {
+		return 0, fmt.Errorf("%s: invalid value %q: want an integer %d..%d", name, s, lo, hi)
+	}
+	return v, nil
+}
+
 func parseLevel(s string) (slog.Level, error) {
 	switch strings.ToLower(s) {
 	case "debug":
@@ -212,6 +246,8 @@ func Variables() []Variable {
 		{EnvLogLevel, DefaultLogLevel, "debug, info, warn or error"},
 		{EnvPublicBaseURL, "", "external base URL (http/https) used in generated documents"},
 		{EnvLicenseFile, "", "optional license file (JSON: expiresAt, graceDays)"},
+		{EnvTxSpoolMaxMB, strconv.Itoa(DefaultTxSpoolMaxMB), "largest size of the spool of transaction records kept on disk while the database is away (0: no spool)"},
+		{EnvTxSpoolMaxAgeHours, strconv.Itoa(DefaultTxSpoolMaxAgeHours), "spooled transaction records older than this are dropped instead of written"},
 		{EnvDevIdentity, "", "for trying s2r on a laptop: e-mail that admin requests from loopback without identity headers act as; every listener must be on a loopback address"},
 	}
 }

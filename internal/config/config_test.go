@@ -21,6 +21,7 @@ func TestDefaults(t *testing.T) {
 		DataDir:       "./s2r-data",
 		SecretKeyFile: "s2r-data/secret.key",
 		LogLevel:      slog.LevelInfo,
+		TxSpoolMaxMB:  512, TxSpoolMaxAgeHours: 72,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
@@ -29,15 +30,17 @@ func TestDefaults(t *testing.T) {
 
 func TestFromEnv(t *testing.T) {
 	got, err := FromEnv(env(map[string]string{
-		EnvListenAddr:      "127.0.0.1:0",
-		EnvAdminListenAddr: "127.0.0.1:9090",
-		EnvDataDir:         "/var/lib/s2r",
-		EnvDatabaseURL:     "postgres://u:p@db:5432/s2r?sslmode=disable",
-		EnvBootstrapAdmins: " Ops@Example.com, b@example.org ,",
-		EnvSecretKey:       "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-		EnvLogLevel:        "DEBUG",
-		EnvPublicBaseURL:   "https://s2r.example.com",
-		EnvLicenseFile:     "/etc/s2r/license.json",
+		EnvListenAddr:         "127.0.0.1:0",
+		EnvAdminListenAddr:    "127.0.0.1:9090",
+		EnvDataDir:            "/var/lib/s2r",
+		EnvDatabaseURL:        "postgres://u:p@db:5432/s2r?sslmode=disable",
+		EnvBootstrapAdmins:    " Ops@Example.com, b@example.org ,",
+		EnvSecretKey:          "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+		EnvLogLevel:           "DEBUG",
+		EnvPublicBaseURL:      "https://s2r.example.com",
+		EnvLicenseFile:        "/etc/s2r/license.json",
+		EnvTxSpoolMaxMB:       "0",
+		EnvTxSpoolMaxAgeHours: "2",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +56,7 @@ func TestFromEnv(t *testing.T) {
 		LogLevel:        slog.LevelDebug,
 		PublicBaseURL:   "https://s2r.example.com",
 		LicenseFile:     "/etc/s2r/license.json",
+		TxSpoolMaxMB:    0, TxSpoolMaxAgeHours: 2,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -90,6 +94,10 @@ func TestBadConfigs(t *testing.T) {
 			`S2R_LOG_LEVEL: invalid level "verbose": want debug, info, warn or error`},
 		{"public base url", map[string]string{EnvPublicBaseURL: "ftp://x"},
 			`S2R_PUBLIC_BASE_URL: invalid URL "ftp://x": want http(s)://host[:port][/path]`},
+		{"spool size", map[string]string{EnvTxSpoolMaxMB: "-1"},
+			`S2R_TX_SPOOL_MAX_MB: invalid value "-1": want an integer 0..1048576`},
+		{"spool age", map[string]string{EnvTxSpoolMaxAgeHours: "0"},
+			`S2R_TX_SPOOL_MAX_AGE_HOURS: invalid value "0": want an integer 1..8760`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +118,8 @@ func TestVariablesCoverEnv(t *testing.T) {
 		names[v.Name] = true
 	}
 	for _, n := range []string{EnvListenAddr, EnvAdminListenAddr, EnvDataDir, EnvDatabaseURL, EnvBootstrapAdmins,
-		EnvSecretKey, EnvSecretKeyFile, EnvLogLevel, EnvPublicBaseURL, EnvLicenseFile, EnvDevIdentity} {
+		EnvSecretKey, EnvSecretKeyFile, EnvLogLevel, EnvPublicBaseURL, EnvLicenseFile, EnvDevIdentity,
+		EnvTxSpoolMaxMB, EnvTxSpoolMaxAgeHours} {
 		if !names[n] {
 			t.Errorf("Variables() lacks %s", n)
 		}

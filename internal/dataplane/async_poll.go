@@ -76,6 +76,7 @@ func (d *Dispatcher) servePoll(w http.ResponseWriter, r *http.Request, t Target,
 	}
 	rec.ResponseBytes = int64(n)
 	rec.TotalMs = Ms(d.cfg.Now().Sub(start))
+	d.nameSpan(r.Context(), rec)
 	d.cfg.Recorder.Record(rec)
 }
 

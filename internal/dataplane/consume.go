@@ -121,6 +121,7 @@ func (c *consumeCall) finish(status, n int, e *apierr.Error, start time.Time) {
 	if c.debug {
 		c.rec.Headers.Response = c.w.Header().Clone()
 	}
+	c.d.nameSpan(c.r.Context(), c.rec)
 	c.d.cfg.Recorder.Record(c.rec)
 }
 

@@ -50,14 +50,11 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 				return nil, 0, apierr.Wrap(apierr.RunInternal, err, "the backend response could not be re-encoded")
 			}
 		}
-		if err := c.validateResponse(doc); err != nil {
+		if err := checkResponseMode(op, c.rec, doc, op.ResponseSchemaCheck && op.ResponseSchema != nil); err != nil {
 			return nil, 0, err
 		}
 	}
-	w := xmlstream.NewWriter(make([]byte, 0, 2*len(body)+512))
-	err := soap.Write(w, soap.Envelope{Version: c.version}, func(w *xmlstream.Writer) error {
-		return op.Response.JSONToXML(w, body)
-	})
+	out, err := c.writeResponse(body)
 	if err != nil {
 		if !json.Valid(body) {
 			return nil, 0, notJSONError(err, resp)
@@ -66,9 +63,54 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 		if ce, ok := convert.AsError(err); ok {
 			e = e.With(map[string]any{"path": ce.Pointer, "reason": ce.Reason})
 		}
-		return nil, 0, e
+		if !lenient(op) {
+			return nil, 0, e
+		}
+		if out, err = c.writeLenient(body, err); err != nil {
+			return nil, 0, e
+		}
 	}
-	return w.Bytes(), http.StatusOK, nil
+	return out, http.StatusOK, nil
+}
+
+// writeResponse converts a JSON response into the SOAP envelope answered.
+func (c *consumeCall) writeResponse(body []byte) ([]byte, error) {
+	w := xmlstream.NewWriter(make([]byte, 0, 2*len(body)+512))
+	err := soap.Write(w, soap.Envelope{Version: c.version}, func(w *xmlstream.Writer) error {
+		return c.op.Response.JSONToXML(w, body)
+	})
+	return w.Bytes(), err
+}
+
+// writeLenient converts a JSON response the contract refused (detect and
+// off modes) as far as it goes: each offending value the converter names
+// is noted and removed, and the conversion tried again, up to
+// maxResponseIssues times.
+func (c *consumeCall) writeLenient(body []byte, cause error) ([]byte, error) {
+	doc, err := decodeNumbers(body)
+	if err != nil {
+		return nil, err
+	}
+	for range maxResponseIssues {
+		noteConvertError(c.op, c.rec, cause)
+		ce, ok := convert.AsError(cause)
+		if !ok {
+			return nil, cause
+		}
+		var removed bool
+		if doc, removed = removePointer(doc, ce.Pointer); !removed {
+			return nil, cause
+		}
+		if body, err = marshalJSON(doc); err != nil {
+			return nil, err
+		}
+		out, err := c.writeResponse(body)
+		if err == nil {
+			return out, nil
+		}
+		cause = err
+	}
+	return nil, cause
 }
 
 // notJSONError is 502 S2R-RUN-0504: the backend's 2xx answer is not JSON.
@@ -76,13 +118,6 @@ func notJSONError(err error, resp *upstream.Response) *apierr.Error {
 	return apierr.Wrap(apierr.RunBadSOAPResponse, err, "the backend response is not valid JSON").
 		WithDetail("backendStatus", resp.StatusCode).
 		WithDetail("contentType", resp.Header.Get("Content-Type"))
-}
-
-// validateResponse checks the backend's JSON against the response schema
-// (502 S2R-VAL-0430) when conversion does not enforce it all, and the
-// response regexes (502 S2R-VAL-0431).
-func (c *consumeCall) validateResponse(doc any) error {
-	return checkResponse(c.op, doc, c.op.ResponseSchemaCheck && c.op.ResponseSchema != nil)
 }
 
 // checkResponse checks a backend response's JSON document against the

@@ -87,6 +87,9 @@ type Config struct {
 	// Clients holds the rate-limit buckets of every service's clients
 	// (protection.go); nil: a table of limit.DefaultMaxClients.
 	Clients *limit.Clients
+	// Tracer makes each runtime request a SERVER span (tracing.go); nil
+	// (tracing off) does no tracing work.
+	Tracer Tracer
 }
 
 // Dispatcher is the runtime http.Handler.
@@ -141,6 +144,15 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			apierr.RunInternal)
 		return
 	}
+	if d.cfg.Tracer != nil {
+		d.serveTraced(w, r, target)
+		return
+	}
+	d.serveTarget(w, r, target)
+}
+
+// serveTarget serves a request whose path names a direction.
+func (d *Dispatcher) serveTarget(w http.ResponseWriter, r *http.Request, target Target) {
 	if d.cfg.License != nil && d.cfg.License.State() == license.RuntimeStop {
 		d.fail(w, r, target, apierr.New(apierr.RunUnavailable, "the runtime is stopped: the license has expired"))
 		return

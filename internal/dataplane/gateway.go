@@ -63,6 +63,7 @@ func (d *Dispatcher) serveGateway(w http.ResponseWriter, r *http.Request, t Targ
 		return
 	}
 	rec.ServiceKey, rec.ServiceID = svc.ServiceKey, svc.ID
+	d.nameSpan(r.Context(), rec)
 	if !Granted(client, svc.Grants) {
 		d.gatewayFail(w, r, rec, apierr.Newf(apierr.GWGrantDenied, "consumer IP grant denied for %s", client))
 		return

@@ -100,6 +100,7 @@ func (d *Dispatcher) servePublish(w http.ResponseWriter, r *http.Request, t Targ
 	if c.debug {
 		c.rec.Headers.Response = w.Header().Clone()
 	}
+	d.nameSpan(r.Context(), c.rec)
 	d.cfg.Recorder.Record(c.rec)
 	c.release()
 }

@@ -118,6 +118,20 @@ const (
 	ExecutionAsyncCallback = "async_callback"
 )
 
+// Response validation modes of an operation (DESIGN 10.6).
+const (
+	// ValidationStrict refuses a response that breaks the contract (502).
+	ValidationStrict = "strict"
+	// ValidationDetect converts such a response as far as it goes, answers
+	// it and records each violation on the transaction record.
+	ValidationDetect = "detect"
+	// ValidationOff checks nothing beyond what conversion needs.
+	ValidationOff = "off"
+)
+
+// ValidationModes lists the response validation modes.
+var ValidationModes = []string{ValidationStrict, ValidationDetect, ValidationOff}
+
 // Validation rule targets.
 const (
 	TargetRequest  = "request"
@@ -138,22 +152,26 @@ type ValidationRule struct {
 // and the REST side the runtime serves. TimeoutMs and RetryCount are nil to
 // use the settings default_timeout_ms and default_retry_count.
 type Operation struct {
-	OperationID       string           `json:"operationId"`
-	VersionID         string           `json:"versionId"`
-	OperationKey      string           `json:"operationKey"`
-	SOAPOperationName string           `json:"soapOperationName"`
-	SOAPNamespace     string           `json:"soapNamespace"`
-	SOAPVersion       string           `json:"soapVersion"`
-	SOAPAction        string           `json:"soapAction"`
-	Style             string           `json:"style"`
-	Use               string           `json:"use"`
-	RestMethod        string           `json:"restMethod"`
-	RestPath          string           `json:"restPath"`
-	TimeoutMs         *int             `json:"timeoutMs"`
-	RetryCount        *int             `json:"retryCount"`
-	ExecutionMode     string           `json:"executionMode"`
-	ValidationRules   []ValidationRule `json:"validationRules"`
-	TransformRules    []transform.Rule `json:"transformRules"`
+	OperationID       string `json:"operationId"`
+	VersionID         string `json:"versionId"`
+	OperationKey      string `json:"operationKey"`
+	SOAPOperationName string `json:"soapOperationName"`
+	SOAPNamespace     string `json:"soapNamespace"`
+	SOAPVersion       string `json:"soapVersion"`
+	SOAPAction        string `json:"soapAction"`
+	Style             string `json:"style"`
+	Use               string `json:"use"`
+	RestMethod        string `json:"restMethod"`
+	RestPath          string `json:"restPath"`
+	TimeoutMs         *int   `json:"timeoutMs"`
+	RetryCount        *int   `json:"retryCount"`
+	ExecutionMode     string `json:"executionMode"`
+	// ResponseValidation is what a backend response that breaks the
+	// contract does (DESIGN 10.6): ValidationStrict, ValidationDetect or
+	// ValidationOff; "" reads as ValidationStrict.
+	ResponseValidation string           `json:"responseValidation"`
+	ValidationRules    []ValidationRule `json:"validationRules"`
+	TransformRules     []transform.Rule `json:"transformRules"`
 }
 
 // Mapping sources.

@@ -140,6 +140,9 @@ type TxLog struct {
 	Debug         bool      `json:"debug"`
 	// ConsumerIdentity: the WS-Security identity (DESIGN 10.2), "" for none.
 	ConsumerIdentity string `json:"consumerIdentity,omitempty"`
+	// ValidationIssues are the response's contract violations under
+	// responseValidation "detect" (column validation_issues).
+	ValidationIssues []ValidationIssue `json:"validationIssues,omitempty"`
 
 	RequestPayload  []byte `json:"-"`
 	ResponsePayload []byte `json:"-"`
@@ -164,6 +167,9 @@ type TxLogFilter struct {
 	// 400..499.
 	StatusMin, StatusMax int
 	Since, Until         time.Time
+	// WithViolations keeps the records with validation issues only
+	// (responseValidation detect, DESIGN 10.6).
+	WithViolations bool
 }
 
 // TxLatency summarizes the latencies of the runtime logs matching a filter:

@@ -93,6 +93,9 @@ type TxRecord struct {
 	// request's WS-Security header authenticated (DESIGN 10.2; JSON
 	// consumerIdentity on the stored log); "" when none.
 	ConsumerIdentity string
+	// ValidationIssues are the contract violations of a backend response
+	// answered under responseValidation "detect" (DESIGN 10.6).
+	ValidationIssues []ValidationIssue
 
 	Debug           bool
 	RequestPayload  []byte
@@ -123,4 +126,12 @@ func RedactTarget(raw string) string {
 	u.Fragment = ""
 	u.RawFragment = ""
 	return u.String()
+}
+
+// ValidationIssue is one contract violation of a backend response: the
+// JSON pointer (or XML path, for a SOAP response that did not convert) of
+// the offending value and why it breaks the contract.
+type ValidationIssue struct {
+	Pointer string `json:"pointer"`
+	Reason  string `json:"reason"`
 }

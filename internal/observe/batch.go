@@ -29,6 +29,14 @@ type batchConfig[In, Out any] struct {
 	Failed func(n int, err error)
 	// Abandoned counts the items still queued when the drain timed out.
 	Abandoned func(n int)
+
+	// Spill, when set, takes every batch that was not written, instead of
+	// Failed and Abandoned: after Attempts, at once while Backlog reports
+	// spilled items waiting (so batches keep their order), and at shutdown
+	// once the drain has timed out. It counts what it cannot keep.
+	Spill func(batch []Out)
+	// Backlog reports whether spilled items wait to be written.
+	Backlog func() bool
 }
 
 // batchWriter moves items from a bounded queue into the store in batches:
@@ -114,7 +122,7 @@ func (w *batchWriter[In, Out]) drain(wctx context.Context, batch []Out) {
 			return
 		}
 		batch = w.flush(wctx, batch)
-		if wctx.Err() != nil {
+		if wctx.Err() != nil && w.cfg.Spill == nil {
 			if n := len(w.queue); n > 0 {
 				w.cfg.Abandoned(n)
 			}
@@ -124,8 +132,15 @@ func (w *batchWriter[In, Out]) drain(wctx context.Context, batch []Out) {
 }
 
 // flush writes batch, retrying up to Attempts times; a batch that still
-// fails is counted by Failed. It returns batch emptied for reuse.
+// fails is spilled, or counted by Failed without Spill. While spilled
+// items wait, batch is spilled at once. It returns batch emptied for
+// reuse.
 func (w *batchWriter[In, Out]) flush(wctx context.Context, batch []Out) []Out {
+	if w.cfg.Spill != nil && w.cfg.Backlog() {
+		w.cfg.Spill(batch)
+		clear(batch)
+		return batch[:0]
+	}
 	var err error
 	for attempt := range w.cfg.Attempts {
 		if attempt > 0 {
@@ -143,7 +158,10 @@ func (w *batchWriter[In, Out]) flush(wctx context.Context, batch []Out) []Out {
 			break
 		}
 	}
-	if err != nil {
+	switch {
+	case err != nil && w.cfg.Spill != nil:
+		w.cfg.Spill(batch)
+	case err != nil:
 		w.cfg.Failed(len(batch), err)
 	}
 	clear(batch)

@@ -20,6 +20,7 @@ const (
 	metricDropped    = "s2r_tx_records_dropped_total"
 	metricWritten    = "s2r_tx_records_written_total"
 	metricQueueDepth = "s2r_tx_records_queue_length"
+	metricViolations = "s2r_contract_violations_total"
 )
 
 // Drop reasons, the reason label of s2r_tx_records_dropped_total.
@@ -43,6 +44,10 @@ type metrics struct {
 	converter *prometheus.HistogramVec
 	dropped   *prometheus.CounterVec
 	written   prometheus.Counter
+	// violations counts the contract violations of responses answered
+	// under responseValidation "detect" (DESIGN 10.6); rare, so its
+	// series are resolved per record rather than cached.
+	violations *prometheus.CounterVec
 
 	// routes caches the label-resolved collectors of each route (a
 	// routeKey → *routeMetrics), so observing a record costs one map
@@ -124,13 +129,17 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 			Name: metricWritten,
 			Help: "Transaction records stored.",
 		}),
+		violations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricViolations,
+			Help: "Contract violations of backend responses answered under responseValidation detect, one per violation.",
+		}, routeLabels[1:]),
 		maxRoutes: maxRouteSeries,
 	}
 	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: metricQueueDepth,
 		Help: "Transaction records waiting for the batch writer.",
 	}, queueLen)
-	for _, c := range []prometheus.Collector{m.requests, m.total, m.backend, m.converter, m.dropped, m.written, queue} {
+	for _, c := range []prometheus.Collector{m.requests, m.total, m.backend, m.converter, m.dropped, m.written, m.violations, queue} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("observe: register metrics: %w", err)
 		}
@@ -163,6 +172,9 @@ func (m *metrics) observe(rec *model.TxRecord) {
 		rm.backend.Observe(rec.BackendMs / 1000)
 	}
 	rm.converter.Observe(rec.ConverterMs / 1000)
+	if n := len(rec.ValidationIssues); n > 0 && svc != "" {
+		m.violations.WithLabelValues(clip(env), clip(svc), clip(op)).Add(float64(n))
+	}
 }
 
 func clip(s string) string {

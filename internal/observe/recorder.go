@@ -17,7 +17,9 @@ package observe
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +39,7 @@ const (
 	DefaultDrainTimeout      = 5 * time.Second
 	DefaultWriteAttempts     = 3
 	DefaultRetentionInterval = time.Hour
+	DefaultSpoolMaxAge       = 72 * time.Hour
 	// dropWarnEvery rate-limits the queue-full warning.
 	dropWarnEvery = 10 * time.Second
 	// settingsPoll is the fallback poll of the settings the recorder
@@ -60,6 +63,14 @@ type Config struct {
 
 	RetentionInterval time.Duration // default 1h between retention runs
 	Now               func() time.Time
+
+	// SpoolDir, SpoolMaxBytes and SpoolMaxAge configure the on-disk spool
+	// of the records the database does not take (recorder_spool.go):
+	// without a directory or with no bytes there is none, and such
+	// records are dropped as write_failed.
+	SpoolDir      string
+	SpoolMaxBytes int64
+	SpoolMaxAge   time.Duration // default 72h
 }
 
 // Recorder implements dataplane.Recorder (checked in recorder_test.go:
@@ -68,6 +79,7 @@ type Recorder struct {
 	cfg     Config
 	w       *batchWriter[*model.TxRecord, model.TxLog]
 	metrics *metrics
+	spool   *spoolState // nil: no spool
 
 	// Settings followed from the store (see watchSettings).
 	maxPayloadBytes atomic.Int64
@@ -84,7 +96,8 @@ type Recorder struct {
 	warnDropped  atomic.Int64 // drops at the last warning
 
 	// marked holds, per service id, the lastTrafficAt last written
-	// (writer goroutine; traffic_mark.go).
+	// (traffic_mark.go), under markMu.
+	markMu sync.Mutex
 	marked map[string]time.Time
 
 	// Last backend target redacted, and its result (writer goroutine).
@@ -114,17 +127,33 @@ func New(cfg Config) (*Recorder, error) {
 		cfg.Now = time.Now
 	}
 	r := &Recorder{cfg: cfg, marked: map[string]time.Time{}}
-	r.w = newBatchWriter(batchConfig[*model.TxRecord, model.TxLog]{
+	bc := batchConfig[*model.TxRecord, model.TxLog]{
 		QueueSize: cfg.QueueSize, BatchSize: cfg.BatchSize, FlushInterval: cfg.FlushInterval,
 		DrainTimeout: cfg.DrainTimeout, Attempts: cfg.WriteAttempts,
 		Convert: r.toLog, Write: r.writeBatch, Written: r.batchWritten,
 		Failed: r.batchFailed, Abandoned: r.drainAbandoned,
-	})
+	}
+	if cfg.SpoolDir != "" && cfg.SpoolMaxBytes > 0 {
+		// A data directory s2r cannot write (a read-only container with
+		// PostgreSQL) costs the spool, not the start.
+		if s, err := openSpool(cfg.SpoolDir, cfg.SpoolMaxBytes, orDefault(cfg.SpoolMaxAge, DefaultSpoolMaxAge), cfg.Now); err != nil {
+			cfg.Logger.Warn("recorder: no record spool: records the database does not take will be dropped", "error", err.Error())
+		} else {
+			r.spool = &spoolState{s: s}
+			bc.Spill, bc.Backlog = r.spill, r.backlog
+		}
+	}
+	r.w = newBatchWriter(bc)
 	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(r.w.queued()) })
 	if err != nil {
 		return nil, err
 	}
 	r.metrics = m
+	if r.spool != nil {
+		if err := r.newSpoolMetrics(cfg.Registerer); err != nil {
+			return nil, fmt.Errorf("observe: register metrics: %w", err)
+		}
+	}
 	def := model.DefaultSettings()
 	r.maxPayloadBytes.Store(def.DebugMaxPayloadKB << 10)
 	r.retentionDays.Store(def.DefaultRetentionDays)
@@ -171,19 +200,25 @@ type Stats struct {
 	Written          int64
 	Batches          int64 // successful batch writes
 	DroppedQueueFull int64
-	DroppedWrite     int64
+	DroppedWrite     int64 // write_failed and the spool's drops
 	Queued           int
+	Spooled          int64 // records waiting in the spool
+	Replayed         int64 // spooled records written since New
 }
 
 // Stats returns the counters.
 func (r *Recorder) Stats() Stats {
-	return Stats{
+	st := Stats{
 		Written:          r.written.Load(),
 		Batches:          r.batches.Load(),
 		DroppedQueueFull: r.dropped.Load(),
 		DroppedWrite:     r.writeDropped.Load(),
 		Queued:           r.w.queued(),
 	}
+	if r.spool != nil {
+		st.Spooled, st.Replayed = r.spool.s.pending(), r.spool.replayed.Load()
+	}
+	return st
 }
 
 // Run writes queued records in batches, follows the settings and runs
@@ -197,6 +232,9 @@ func (r *Recorder) Run(ctx context.Context) error {
 	g.Go(func() error { r.w.run(gctx); return nil })
 	g.Go(func() error { return r.watchSettings(gctx) })
 	g.Go(func() error { r.retain(gctx); return nil })
+	if r.spool != nil {
+		g.Go(func() error { r.replay(gctx); return nil })
+	}
 	return g.Wait()
 }
 

@@ -15,9 +15,12 @@ import (
 const trafficMarkEvery = time.Minute
 
 // markTraffic sets lastTrafficAt of the services of a written batch
-// (writer goroutine only). A failure is logged: the records are stored,
-// and the next batch of the service tries again.
+// (the writer and the spool's replayer, one at a time). A failure is
+// logged: the records are stored, and the next batch of the service tries
+// again.
 func (r *Recorder) markTraffic(ctx context.Context, batch []model.TxLog) {
+	r.markMu.Lock()
+	defer r.markMu.Unlock()
 	latest := map[string]time.Time{}
 	for i := range batch {
 		id, at := batch[i].ServiceID, batch[i].OccurredAt

@@ -82,6 +82,7 @@ func (r *Recorder) toLog(rec *model.TxRecord) model.TxLog {
 		Debug:         rec.Debug,
 	}
 	l.ConsumerIdentity = store.StorableText(rec.ConsumerIdentity, maxFieldLen)
+	l.ValidationIssues = storableIssues(rec.ValidationIssues)
 	if l.OccurredAt.IsZero() {
 		l.OccurredAt = r.cfg.Now()
 	}
@@ -144,4 +145,21 @@ func capPayload(red *redact.Redactor, b []byte, limit int) []byte {
 	out = append(out, "\n[truncated by s2r: "...)
 	out = strconv.AppendInt(out, int64(len(b)), 10)
 	return append(out, " bytes in all]"...)
+}
+
+// maxIssues bounds the validation issues stored per record.
+const maxIssues = 20
+
+// storableIssues bounds the number and length of a record's validation
+// issues.
+func storableIssues(in []model.ValidationIssue) []model.ValidationIssue {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]model.ValidationIssue, 0, min(len(in), maxIssues))
+	for _, v := range in[:min(len(in), maxIssues)] {
+		out = append(out, model.ValidationIssue{Pointer: store.StorableText(v.Pointer, maxPathLen),
+			Reason: store.StorableText(v.Reason, maxPathLen)})
+	}
+	return out
 }

@@ -173,14 +173,15 @@ func ParseGrants(cidrs []string) ([]netip.Prefix, error) {
 
 func compileOperation(src Source, o model.Operation) (*Operation, error) {
 	op := &Operation{
-		ID:            o.OperationID,
-		Key:           o.OperationKey,
-		SOAPName:      o.SOAPOperationName,
-		SOAPNamespace: o.SOAPNamespace,
-		SOAPAction:    o.SOAPAction,
-		ExecutionMode: orDefault(o.ExecutionMode, model.ExecutionSync),
-		Timeout:       src.DefaultTimeout,
-		Retries:       src.DefaultRetries,
+		ID:                 o.OperationID,
+		Key:                o.OperationKey,
+		SOAPName:           o.SOAPOperationName,
+		SOAPNamespace:      o.SOAPNamespace,
+		SOAPAction:         o.SOAPAction,
+		ExecutionMode:      orDefault(o.ExecutionMode, model.ExecutionSync),
+		ResponseValidation: orDefault(o.ResponseValidation, model.ValidationStrict),
+		Timeout:            src.DefaultTimeout,
+		Retries:            src.DefaultRetries,
 	}
 	op.SetPath(orDefault(strings.ToUpper(o.RestMethod), "POST"), orDefault(o.RestPath, "/"+o.OperationKey))
 	if o.TimeoutMs != nil {
@@ -269,6 +270,13 @@ func compileContract(op *Operation, c *xsd.Operation) error {
 	if c.Output != nil {
 		if op.Response, err = convert.Compile(c.Output, convert.OptionsFor(c)); err != nil {
 			return fmt.Errorf("response plan: %w", err)
+		}
+		if op.ResponseValidation != model.ValidationStrict {
+			lax := convert.OptionsFor(c)
+			lax.Lax = true
+			if op.LaxResponse, err = convert.Compile(c.Output, lax); err != nil {
+				return fmt.Errorf("lax response plan: %w", err)
+			}
 		}
 		doc := xsd.MessageJSONSchema(c.Output, xsd.JSONSchemaOptions{}).Document()
 		if op.ResponseSchema, err = CompileSchema("mem://s2r/"+op.ID+"/response.json", doc); err != nil {

@@ -55,6 +55,12 @@ type Operation struct {
 	Request    *convert.Plan
 	Response   *convert.Plan
 	Namespaces []soap.NSDecl
+	// ResponseValidation is the operation's mode (model.ValidationStrict,
+	// ValidationDetect or ValidationOff). In detect and off LaxResponse is
+	// Response compiled with convert.Options.Lax: what converts a response
+	// the strict plan refuses "as far as it goes".
+	ResponseValidation string
+	LaxResponse        *convert.Plan
 	// RequestHeaders and ResponseHeaders convert the soap:header parts
 	// (the "$headers" member); nil when the message has none.
 	RequestHeaders  *HeaderParts

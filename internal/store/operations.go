@@ -11,7 +11,7 @@ import (
 
 const operationColumns = `operation_id, version_id, position, operation_key, soap_operation_name, soap_namespace,
 	soap_version, soap_action, style, body_use, rest_method, rest_path, timeout_ms, retry_count, execution_mode,
-	validation_rules, transform_rules`
+	validation_rules, transform_rules, response_validation`
 
 // CreateOperation stores a new operation of a version at position (the
 // order operations are listed in). A second operation with the same key in
@@ -22,7 +22,7 @@ func (tx *Tx) CreateOperation(ctx context.Context, op model.Operation, position 
 		return fmt.Errorf("store: create operation: %w", err)
 	}
 	_, err = tx.Exec(ctx, "INSERT INTO operations ("+operationColumns+`) VALUES
-		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 		append(args[:2:2], append([]any{position}, args[2:]...)...)...)
 	if err != nil {
 		return fmt.Errorf("store: create operation: %w", err)
@@ -31,16 +31,17 @@ func (tx *Tx) CreateOperation(ctx context.Context, op model.Operation, position 
 }
 
 // UpdateOperation rewrites the editable columns of operation
-// op.OperationID: its key, REST route, timeout, retries, execution mode and
-// rules. ErrNotFound when there is none.
+// op.OperationID: its key, REST route, timeout, retries, execution mode,
+// rules and response validation mode. ErrNotFound when there is none.
 func (tx *Tx) UpdateOperation(ctx context.Context, op model.Operation) error {
 	a, err := operationArgs(op)
 	if err != nil {
 		return fmt.Errorf("store: update operation: %w", err)
 	}
 	res, err := tx.Exec(ctx, `UPDATE operations SET operation_key = $2, rest_method = $3, rest_path = $4,
-		timeout_ms = $5, retry_count = $6, execution_mode = $7, validation_rules = $8, transform_rules = $9
-		WHERE operation_id = $1`, a[0], a[2], a[9], a[10], a[11], a[12], a[13], a[14], a[15])
+		timeout_ms = $5, retry_count = $6, execution_mode = $7, validation_rules = $8, transform_rules = $9,
+		response_validation = $10
+		WHERE operation_id = $1`, a[0], a[2], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16])
 	if err != nil {
 		return fmt.Errorf("store: update operation: %w", err)
 	}
@@ -121,7 +122,7 @@ func operationArgs(op model.Operation) ([]any, error) {
 	}
 	return []any{op.OperationID, op.VersionID, op.OperationKey, op.SOAPOperationName, op.SOAPNamespace,
 		op.SOAPVersion, op.SOAPAction, op.Style, op.Use, op.RestMethod, op.RestPath, op.TimeoutMs, op.RetryCount,
-		op.ExecutionMode, vr, tr}, nil
+		op.ExecutionMode, vr, tr, responseValidation(op.ResponseValidation)}, nil
 }
 
 func scanOperation(scan func(...any) error) (model.Operation, error) {
@@ -132,7 +133,7 @@ func scanOperation(scan func(...any) error) (model.Operation, error) {
 	)
 	if err := scan(&op.OperationID, &op.VersionID, &position, &op.OperationKey, &op.SOAPOperationName,
 		&op.SOAPNamespace, &op.SOAPVersion, &op.SOAPAction, &op.Style, &op.Use, &op.RestMethod, &op.RestPath,
-		&op.TimeoutMs, &op.RetryCount, &op.ExecutionMode, &vr, &tr); err != nil {
+		&op.TimeoutMs, &op.RetryCount, &op.ExecutionMode, &vr, &tr, &op.ResponseValidation); err != nil {
 		return model.Operation{}, err
 	}
 	if err := json.Unmarshal([]byte(vr), &op.ValidationRules); err != nil {
@@ -142,4 +143,12 @@ func scanOperation(scan func(...any) error) (model.Operation, error) {
 		return model.Operation{}, fmt.Errorf("transform rules of %s: %w", op.OperationID, err)
 	}
 	return op, nil
+}
+
+// responseValidation stores "" as the default mode, strict.
+func responseValidation(mode string) string {
+	if mode == "" {
+		return model.ValidationStrict
+	}
+	return mode
 }

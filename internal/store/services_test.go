@@ -31,7 +31,8 @@ func TestCatalogRoundTrip(t *testing.T) {
 		op := model.Operation{OperationID: "o1", VersionID: "v1", OperationKey: "add", SOAPOperationName: "Add",
 			SOAPNamespace: "urn:calc", SOAPVersion: "1.1", SOAPAction: "urn:Add", Style: "document", Use: "literal",
 			RestMethod: "POST", RestPath: "/add", TimeoutMs: &timeout, ExecutionMode: model.ExecutionSync,
-			ValidationRules: []model.ValidationRule{{Field: "/a", Pattern: "^[0-9]+$", Target: "request"}}}
+			ResponseValidation: model.ValidationDetect,
+			ValidationRules:    []model.ValidationRule{{Field: "/a", Pattern: "^[0-9]+$", Target: "request"}}}
 		err := s.Transact(ctx, func(tx *store.Tx) error {
 			if err := tx.CreateService(ctx, svc); err != nil {
 				return err

@@ -20,13 +20,13 @@ import (
 const txLogColumns = "correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
 	"backend_target, client_ip, request_bytes, response_bytes, debug, request_payload, response_payload, backend_request, backend_response, " +
-	"debug_headers" +
-	", consumer_identity"
+	"debug_headers, consumer_identity, " +
+	"validation_issues"
 
 // txLogArity is the number of txLogColumns.
-const txLogArity = 28
+const txLogArity = 29
 
-// txLogBatch bounds the rows of one multi-row INSERT: 28 parameters each,
+// txLogBatch bounds the rows of one multi-row INSERT: 29 parameters each,
 // under SQLite's 32766 and PostgreSQL's 65535 parameter limits.
 const txLogBatch = 500
 
@@ -124,7 +124,7 @@ func txLogArgs(logs []model.TxLog) []any {
 			l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget, l.ClientIP, l.RequestBytes,
 			l.ResponseBytes, l.Debug, nullBytes(l.RequestPayload), nullBytes(l.ResponsePayload),
 			nullBytes(l.BackendRequest), nullBytes(l.BackendResponse), nullText(l.DebugHeaders),
-			l.ConsumerIdentity)
+			l.ConsumerIdentity, issuesText(l.ValidationIssues))
 	}
 	return args
 }
@@ -162,6 +162,9 @@ func txLogWhere(f model.TxLogFilter) (string, []any) {
 		w.add("http_status >= ?", f.StatusMin)
 		w.add("http_status <= ?", f.StatusMax)
 	}
+	if f.WithViolations {
+		w.literal("validation_issues IS NOT NULL")
+	}
 	if !f.Since.IsZero() {
 		w.add("occurred_at >= ?", NewTime(f.Since))
 	}
@@ -174,8 +177,8 @@ func txLogWhere(f model.TxLogFilter) (string, []any) {
 // txLogListColumns are the columns of a list item (no payloads).
 const txLogListColumns = "id, correlation_id, occurred_at, direction, environment, service_key, service_id, operation_key, " +
 	"operation_id, method, path, http_status, result_code, in_body_fault, error_code, total_ms, backend_ms, converter_ms, " +
-	"backend_target, client_ip, request_bytes, response_bytes, debug" +
-	", consumer_identity"
+	"backend_target, client_ip, request_bytes, response_bytes, debug, consumer_identity, " +
+	"validation_issues"
 
 // TxLogs returns one page of runtime logs matching f, newest first.
 func (s *Store) TxLogs(ctx context.Context, f model.TxLogFilter, page model.PageRequest) (model.ObservabilityPageRecord[model.TxLog], error) {
@@ -215,12 +218,13 @@ func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, paylo
 			l       model.TxLog
 			at      Time
 			headers sql.NullString
+			issues  sql.NullString
 		)
 		dest := []any{&l.ID, &l.CorrelationID, &at, &l.Direction, &l.Environment, &l.ServiceKey, &l.ServiceID,
 			&l.OperationKey, &l.OperationID, &l.Method, &l.Path, &l.HTTPStatus, &l.ResultCode, &l.InBodyFault,
 			&l.ErrorCode, &l.TotalMs, &l.BackendMs, &l.ConverterMs, &l.BackendTarget, &l.ClientIP,
 			&l.RequestBytes, &l.ResponseBytes, &l.Debug,
-			&l.ConsumerIdentity}
+			&l.ConsumerIdentity, &issues}
 		if payloads {
 			dest = append(dest, &l.RequestPayload, &l.ResponsePayload, &l.BackendRequest, &l.BackendResponse, &headers)
 		}
@@ -229,6 +233,9 @@ func (s *Store) queryTxLogs(ctx context.Context, query string, args []any, paylo
 		}
 		l.OccurredAt = at.Time
 		l.DebugHeaders = headers.String
+		if l.ValidationIssues, err = scanIssues(issues); err != nil {
+			return nil, fmt.Errorf("store: scan runtime tx log %d: %w", l.ID, err)
+		}
 		out = append(out, l)
 	}
 	if err := rows.Err(); err != nil {
@@ -326,7 +333,7 @@ func (s *Store) CopyTxLogs(ctx context.Context, logs []model.TxLog) error {
 					l.ResultCode, l.InBodyFault, l.ErrorCode, l.TotalMs, l.BackendMs, l.ConverterMs, l.BackendTarget,
 					l.ClientIP, l.RequestBytes, l.ResponseBytes, l.Debug, l.RequestPayload, l.ResponsePayload,
 					l.BackendRequest, l.BackendResponse, nullText(l.DebugHeaders),
-					l.ConsumerIdentity}, nil
+					l.ConsumerIdentity, issuesText(l.ValidationIssues)}, nil
 			}))
 		return err
 	})

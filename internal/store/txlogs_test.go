@@ -216,8 +216,13 @@ func TestCopyTxLogs(t *testing.T) {
 		logs[3].Debug, logs[3].RequestPayload, logs[3].BackendResponse = true, []byte(`{"a":1}`), []byte("<r>\xff</r>")
 		logs[4].InBodyFault = true
 		logs[699].ConsumerIdentity = "CN=partner,O=Example" // WS-Security identity (migration 0017)
+		logs[699].ValidationIssues = []model.ValidationIssue{{Pointer: "/r/extra", Reason: "unexpected element extra"}}
 		if err := s.CopyTxLogs(ctx, logs); err != nil {
 			t.Fatal(err)
+		}
+		v, err := s.TxLogs(ctx, model.TxLogFilter{WithViolations: true}, model.PageRequest{Page: 1, PageSize: 10})
+		if err != nil || v.TotalItems != 1 || v.Items[0].CorrelationID != logs[699].CorrelationID {
+			t.Errorf("violations filter: %v %+v", err, v)
 		}
 		for _, i := range []int{0, 3, 4, 699} {
 			got, err := s.TxLogsByCorrelation(ctx, logs[i].CorrelationID)

@@ -64,6 +64,13 @@ func New(ctx context.Context, getenv func(string) string) (*Tracer, error) {
 	return newTracer(serviceName(getenv), sdktrace.WithBatcher(exp)), nil
 }
 
+// NewWithExporter returns a Tracer that samples every span and hands each
+// to exp as it ends, synchronously: for tests that read the spans back
+// (tracetest.InMemoryExporter), never for production.
+func NewWithExporter(service string, exp sdktrace.SpanExporter) *Tracer {
+	return newTracer(service, sdktrace.WithSyncer(exp), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+}
+
 // newTracer builds a Tracer whose spans go through the given processor
 // option (tests and benchmarks pass their own exporters).
 func newTracer(service string, opts ...sdktrace.TracerProviderOption) *Tracer {

@@ -22,5 +22,8 @@ func (c *Client) Prepare(ctx context.Context, b Backend, hreq *http.Request) (ht
 	if err := c.applyAuth(ctx, rt, b, hreq); err != nil {
 		return nil, err
 	}
+	if c.tracer != nil {
+		return tracedTransport{rt: rt, span: c.startSpan(ctx, hreq)}, nil
+	}
 	return rt, nil
 }

@@ -152,6 +152,7 @@ type Client struct {
 	tokens     tokenCache
 	now        func() time.Time
 	policy     atomic.Pointer[fetch.Policy]
+	tracer     Tracer // nil: no CLIENT spans (client_span.go)
 }
 
 // SetPolicy makes every later connection of c (calls, OAuth2 token
@@ -256,12 +257,15 @@ func (c *Client) attempt(ctx context.Context, rt http.RoundTripper, b Backend, r
 	if err != nil {
 		return nil, err
 	}
+	span := c.startSpan(ctx, hreq)
 	start := time.Now()
 	resp, err := roundTrip(rt, hreq)
 	if err != nil {
+		span.End(0, err)
 		return nil, err
 	}
 	defer resp.Body.Close()
+	defer span.End(resp.StatusCode, nil)
 	limit := req.MaxResponseBytes
 	if limit <= 0 {
 		limit = DefaultMaxResponseBytes

@@ -57,8 +57,10 @@ func TestServiceManagement(t *testing.T) {
 		chromedp.Click(chromedp.Search(byText("button", "echo"))),
 		chromedp.WaitVisible(chromedp.Search(byText("button", "Save operation"))),
 		fillLabel("Timeout (ms)", "1500"),
+		fillLabel("Response validation", "detect"),
 		chromedp.Click(chromedp.Search(byText("button", "Save operation"))),
-		chromedp.WaitVisible(chromedp.Search(`//*[@role="status" and contains(., "Operation echo saved")]`)))
+		chromedp.WaitVisible(chromedp.Search(`//*[@role="status" and contains(., "Operation echo saved")]`)),
+		chromedp.WaitVisible(chromedp.Search(`//section[@aria-labelledby="op-violations"]//*[contains(., "No recorded violation.")]`)))
 
 	run(t, ctx, "a mapping naming an unknown field",
 		fillLabel("Request mapping", `{"mode":"identity","rename":{"nope":"x"}}`),
@@ -86,14 +88,16 @@ func TestServiceManagement(t *testing.T) {
 	f.admin(t, devAdmin, "GET", "/services/"+id, nil, 200, &svc)
 	var ops struct {
 		Items []struct {
-			OperationKey   string
-			TimeoutMs      *int
-			TransformRules []struct{ Field, Kind string }
+			OperationKey       string
+			TimeoutMs          *int
+			ResponseValidation string
+			TransformRules     []struct{ Field, Kind string }
 		}
 	}
 	f.admin(t, devAdmin, "GET", "/services/"+id+"/versions/"+svc.ActiveVersionID+"/operations", nil, 200, &ops)
-	if o := ops.Items[0]; o.TimeoutMs == nil || *o.TimeoutMs != 1500 || len(o.TransformRules) != 1 || o.TransformRules[0].Kind != "uppercase" {
-		t.Errorf("active operation = %+v, want timeout 1500 and one uppercase rule", o)
+	if o := ops.Items[0]; o.TimeoutMs == nil || *o.TimeoutMs != 1500 || len(o.TransformRules) != 1 || o.TransformRules[0].Kind != "uppercase" ||
+		o.ResponseValidation != "detect" {
+		t.Errorf("active operation = %+v, want timeout 1500, one uppercase rule and detect", o)
 	}
 
 	run(t, ctx, "a backend profile with basic auth",

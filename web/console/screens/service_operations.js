@@ -1,5 +1,6 @@
-// Operations of a version: REST route, timeout, retries and execution mode,
-// and per operation its mapping, transform rules and validation rules.
+// Operations of a version: REST route, timeout, retries, execution mode and
+// response validation, and per operation its mapping, transform rules,
+// validation rules and recorded contract violations.
 import { html, useState } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
@@ -10,6 +11,7 @@ import { Section } from '../components/page.js';
 import { useSave, send, pickVersion } from './service_common.js';
 import { MappingEditor, TransformRules, ValidationRules } from './service_rules.js';
 import { ProposeRoutes } from './consume_routes.js';
+import { ContractViolations } from './service_violations.js';
 
 export function Operations({ service, query }) {
   const versions = useAsync(() => get(`/services/${service.serviceId}/versions`), [service.serviceId]);
@@ -42,6 +44,8 @@ function OperationList({ service, version, opId }) {
       { key: 'timeoutMs', label: 'Timeout', render: (o) => (o.timeoutMs == null ? html`<span class="muted">default</span>` : `${o.timeoutMs} ms`) },
       { key: 'retryCount', label: 'Retries', render: (o) => (o.retryCount == null ? html`<span class="muted">default</span>` : o.retryCount) },
       { key: 'executionMode', label: 'Execution', render: (o) => (o.executionMode === 'sync' ? 'sync' : html`<${Badge} kind="info">${o.executionMode}<//>`) },
+      { key: 'responseValidation', label: 'Response check', render: (o) => (!o.responseValidation || o.responseValidation === 'strict' ? 'strict'
+        : html`<${Badge} kind=${o.responseValidation === 'off' ? 'warn' : 'info'}>${o.responseValidation}<//>`) },
       { key: 'mapping', label: 'Mapping', render: (o) => html`<${Status} value=${status[o.operationId]} />` },
     ];
     return html`<div class="stack">
@@ -49,24 +53,26 @@ function OperationList({ service, version, opId }) {
       ${consume && service.defaultBackendProfileId && html`<details class="card"><summary>Propose the REST backend calls from the backend's OpenAPI</summary>
         <${ProposeRoutes} profileId=${service.defaultBackendProfileId} ops=${data.items} editable=${version.status === 'draft' && can(me, 'operator')}
           onApplied=${() => { ops.reload(); diags.reload(); }} /></details>`}
-      ${current && html`<${OperationDetail} key=${current.operationId} op=${current} consume=${consume} draft=${version.status === 'draft'}
+      ${current && html`<${OperationDetail} key=${current.operationId} service=${service} op=${current} consume=${consume} draft=${version.status === 'draft'}
         onChange=${() => { ops.reload(); diags.reload(); }} />`}
     </div>`;
   }}<//>`;
 }
 
-function OperationDetail({ op, consume, draft, onChange }) {
+function OperationDetail({ service, op, consume, draft, onChange }) {
   const { me } = useSession();
   const editable = draft && can(me, 'operator');
   const [form, setForm] = useState({
     operationKey: op.operationKey, restMethod: op.restMethod, restPath: op.restPath,
     timeoutMs: op.timeoutMs ?? '', retryCount: op.retryCount ?? '', executionMode: op.executionMode,
+    responseValidation: op.responseValidation || 'strict',
   });
   const save = useSave();
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   const submit = (e) => {
     e.preventDefault();
-    const body = { operationKey: form.operationKey, restMethod: form.restMethod, restPath: form.restPath, executionMode: form.executionMode };
+    const body = { operationKey: form.operationKey, restMethod: form.restMethod, restPath: form.restPath, executionMode: form.executionMode,
+      responseValidation: form.responseValidation };
     if (form.timeoutMs !== '') body.timeoutMs = Number(form.timeoutMs);
     if (form.retryCount !== '') body.retryCount = Number(form.retryCount);
     save.run(async () => { await send('PATCH', `/operations/${op.operationId}`, body); onChange(); }, `Operation ${form.operationKey} saved`);
@@ -86,6 +92,8 @@ function OperationDetail({ op, consume, draft, onChange }) {
           <${Field} label="Retries" hint="Empty: the profile's or default_retry_count.">${(a) => html`<input ...${a} type="number" min="0" value=${form.retryCount} onInput=${set('retryCount')} />`}<//>
           <${Field} label="Execution mode">${(a) => html`<select ...${a} value=${form.executionMode} onChange=${set('executionMode')}>
             <option value="sync">sync</option><option value="async_callback">async_callback</option></select>`}<//>
+          <${Field} label="Response validation" hint="strict: a response that breaks the contract is 502; detect: answered, violations recorded; off: not checked.">${(a) => html`<select ...${a} value=${form.responseValidation} onChange=${set('responseValidation')}>
+            <option value="strict">strict</option><option value="detect">detect</option><option value="off">off</option></select>`}<//>
         </fieldset>
         <p class="muted small">SOAP: <code>${op.soapOperationName}</code> in <code>${op.soapNamespace}</code>${op.soapAction && html`, SOAPAction <code>${op.soapAction}</code>`}</p>
         ${editable && html`<div class="actions"><button type="submit" disabled=${save.busy}>Save operation</button></div>`}
@@ -95,5 +103,6 @@ function OperationDetail({ op, consume, draft, onChange }) {
     <${MappingEditor} op=${op} editable=${editable} onChange=${onChange} />
     <${TransformRules} op=${op} editable=${editable} />
     <${ValidationRules} op=${op} editable=${editable} />
+    <${ContractViolations} service=${service} op=${op} />
   </div>`;
 }

@@ -74,7 +74,7 @@ function row(source, r) {
       service: html`<code>${r.direction}/${r.environment}/${r.serviceKey || '?'}</code><div class="muted small">${r.operationKey}</div>`,
       method: r.method, uri: r.path, status: r.httpStatus, fault: r.inBodyFault, resultCode: r.resultCode, errorCode: r.errorCode,
       latency: html`<span class="nowrap">${fmtMs(r.totalMs)}</span><div class="muted small nowrap">converter ${fmtMs(r.converterMs)}</div>`,
-      peer: r.clientIp, backend: r.backendTarget };
+      peer: r.clientIp, backend: r.backendTarget, issues: r.validationIssues };
   }
   const service = r.environment === 'discovered' ? html`<span class="muted small">shadow</span>` : html`<code>${[r.direction, r.environment, r.serviceKey].filter(Boolean).join('/')}</code>`;
   return { key: `${r.source}-${r.id}`, source: r.source, vendor: r.gatewayVendor, open: r.id, occurredAt: r.occurredAt,
@@ -92,7 +92,8 @@ export const columns = [
   { key: 'service', label: 'Service', render: (r) => r.service },
   { key: 'request', label: 'Request', render: (r) => html`<code>${r.method} ${r.uri}</code>` },
   { key: 'status', label: 'HTTP', render: (r) => html`${r.status}${r.fault ? html` <${Badge} kind="warn">fault<//>` : ''}` },
-  { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode} />${r.error ? html` <${Badge} kind="bad">error<//>` : ''}${r.errorCode && html`<div><code class="nowrap small">${r.errorCode}</code></div>`}` },
+  { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode} />${r.error ? html` <${Badge} kind="bad">error<//>` : ''}${r.errorCode && html`<div><code class="nowrap small">${r.errorCode}</code></div>`}${r.issues?.length > 0 && html`<div><${Badge} kind="warn"
+    title=${r.issues.map((v) => `${v.pointer}: ${v.reason}`).join('\n')}>${r.issues.length} contract ${r.issues.length === 1 ? 'violation' : 'violations'}<//></div>`}` },
   { key: 'latency', label: 'Latency', render: (r) => r.latency },
   { key: 'peer', label: 'Consumer / backend', render: (r) => html`${r.peer || '—'}<div class="muted small">${r.backend || ''}</div>${r.vs && html`<div class="muted small">${r.vs}</div>`}` },
   { key: 'open', label: 'Details', render: (r) => html`<${DetailsButton} source=${r.source} id=${r.open}

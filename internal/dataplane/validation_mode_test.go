@@ -1,0 +1,134 @@
+package dataplane
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+)
+
+// TestPublishValidationModes: a real SOAP backend on 127.0.0.1 answers a
+// response that breaks the contract; strict refuses it as before, detect
+// answers what converts and records each violation, off answers it and
+// records nothing.
+func TestPublishValidationModes(t *testing.T) {
+	extra := envelope11(`<AddResponse xmlns="http://example.com/calc"><result>3</result><bonus>1</bonus></AddResponse>`)
+	badFacet := envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state></StatusResponse>`)
+	tests := []struct {
+		name, mode, path, body, answer string
+		wantStatus                     int
+		wantBody, wantCode             string
+		wantIssues                     []model.ValidationIssue
+	}{
+		{name: "strict unexpected element", mode: model.ValidationStrict, path: "/add", body: `{"a":1,"b":2}`, answer: extra,
+			wantStatus: 502, wantCode: "S2R-RUN-0506"},
+		{name: "default is strict", mode: "", path: "/add", body: `{"a":1,"b":2}`, answer: extra,
+			wantStatus: 502, wantCode: "S2R-RUN-0506"},
+		{name: "detect unexpected element", mode: model.ValidationDetect, path: "/add", body: `{"a":1,"b":2}`, answer: extra,
+			wantStatus: 200, wantBody: `{"result":3}`,
+			wantIssues: []model.ValidationIssue{{Pointer: "/Envelope/Body/AddResponse/bonus",
+				Reason: "unknown element {http://example.com/calc}bonus"}}},
+		{name: "off unexpected element", mode: model.ValidationOff, path: "/add", body: `{"a":1,"b":2}`, answer: extra,
+			wantStatus: 200, wantBody: `{"result":3}`},
+		{name: "strict bad facet", mode: model.ValidationStrict, path: "/status", body: `{"state":"OPEN"}`, answer: badFacet,
+			wantStatus: 502, wantCode: "S2R-VAL-0430"},
+		{name: "detect bad facet", mode: model.ValidationDetect, path: "/status", body: `{"state":"OPEN"}`, answer: badFacet,
+			wantStatus: 200, wantBody: `{"state":"WEIRD"}`,
+			wantIssues: []model.ValidationIssue{{Pointer: "/state", Reason: "value must be one of 'OPEN', 'CLOSED'"}}},
+		{name: "off bad facet", mode: model.ValidationOff, path: "/status", body: `{"state":"OPEN"}`, answer: badFacet,
+			wantStatus: 200, wantBody: `{"state":"WEIRD"}`},
+		{name: "detect not a SOAP envelope", mode: model.ValidationDetect, path: "/add", body: `{"a":1,"b":2}`, answer: "<html>",
+			wantStatus: 502, wantCode: "S2R-RUN-0504"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newPublishEnv(t, func(s *routing.Source) {
+				for i := range s.Operations {
+					s.Operations[i].ResponseValidation = tc.mode
+				}
+			})
+			e.backend.set(answer(200, "text/xml", tc.answer))
+			cid := "vm-" + strings.ReplaceAll(tc.name, " ", "-")
+			res := e.call(t, "POST", "/publish/dev/calc"+tc.path, "application/json", tc.body, cid)
+			if res.status != tc.wantStatus || res.err.Error.Code != tc.wantCode {
+				t.Fatalf("answer %d %s, want %d %s: %s", res.status, res.err.Error.Code, tc.wantStatus, tc.wantCode, res.body)
+			}
+			if tc.wantBody != "" && string(res.body) != tc.wantBody {
+				t.Errorf("body = %s, want %s", res.body, tc.wantBody)
+			}
+			recs := e.log.byCID(cid)
+			if len(recs) != 1 {
+				t.Fatalf("records = %d", len(recs))
+			}
+			if diff := cmp.Diff(tc.wantIssues, recs[0].ValidationIssues); diff != "" {
+				t.Errorf("validation issues (-want +got):\n%s", diff)
+			}
+			if tc.wantStatus == 200 && recs[0].ResultCode != model.ResultSuccess {
+				t.Errorf("result = %s", recs[0].ResultCode)
+			}
+		})
+	}
+}
+
+// TestConsumeValidationModes: a REST backend answers a member the
+// contract does not have; detect removes it, answers and records it.
+func TestConsumeValidationModes(t *testing.T) {
+	for _, tc := range []struct {
+		mode       string
+		wantStatus int
+		wantIssues int
+	}{
+		{model.ValidationStrict, 500, 0},
+		{model.ValidationDetect, 200, 1},
+		{model.ValidationOff, 200, 0},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := newConsumeEnv(t, Config{}, func(s *routing.Source) { s.Operations[0].ResponseValidation = tc.mode })
+			e.rest.set(jsonAnswer(200, `{"order":{"id":7,"name":"n","surprise":"x","total":1,"paid":true,"tags":[],"note":null}}`))
+			res := e.post(t, "text/xml", "", soap11(getOrder), "cv-"+tc.mode)
+			if res.status != tc.wantStatus {
+				t.Fatalf("status = %d: %s", res.status, res.body)
+			}
+			recs := e.log.byCID("cv-" + tc.mode)
+			if len(recs) != 1 || len(recs[0].ValidationIssues) != tc.wantIssues {
+				t.Fatalf("records = %+v", recs)
+			}
+			if tc.wantIssues > 0 && recs[0].ValidationIssues[0].Pointer != "/order/surprise" {
+				t.Errorf("issues = %+v", recs[0].ValidationIssues)
+			}
+			if tc.wantStatus == http.StatusOK && (strings.Contains(res.body, "surprise") || !strings.Contains(res.body, "<ns1:id>7</ns1:id>")) {
+				t.Errorf("answer = %s", res.body)
+			}
+		})
+	}
+}
+
+func TestRemovePointer(t *testing.T) {
+	for _, tc := range []struct {
+		doc, pointer, want string
+		ok                 bool
+	}{
+		{`{"a":{"b":1,"c":2}}`, "/a/b", `{"a":{"c":2}}`, true},
+		{`{"a":[1,2,3]}`, "/a/1", `{"a":[1,3]}`, true},
+		{`{"a":[{"x":1,"y":2}]}`, "/a/0/y", `{"a":[{"x":1}]}`, true},
+		{`{"a~/b":1}`, "/a~0~1b", `{}`, true},
+		{`{"a":1}`, "/", `{"a":1}`, false},
+		{`{"a":1}`, "/b", `{"a":1}`, false},
+		{`{"a":[1]}`, "/a/5", `{"a":[1]}`, false},
+		{`{"a":"s"}`, "/a/b", `{"a":"s"}`, false},
+	} {
+		doc, err := decodeNumbers([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := removePointer(doc, tc.pointer)
+		b, _ := marshalJSON(got)
+		if ok != tc.ok || string(b) != tc.want {
+			t.Errorf("removePointer(%s, %s) = %s, %v; want %s, %v", tc.doc, tc.pointer, b, ok, tc.want, tc.ok)
+		}
+	}
+}

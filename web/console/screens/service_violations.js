@@ -1,0 +1,26 @@
+// Contract violations of an operation (DESIGN 10.6): the responses of the
+// last 24 hours answered under responseValidation "detect" although they
+// broke the contract (GET /runtime-logs?violations=true), with the newest
+// as an example.
+import { html } from '../lib/html.js';
+import { get } from '../lib/api.js';
+import { Link, BASE } from '../lib/router.js';
+import { fmtNum } from '../lib/format.js';
+import { When, useAsync, Loaded } from '../components/ui.js';
+import { Section } from '../components/page.js';
+
+export function ContractViolations({ service, op }) {
+  const filter = { environment: service.environment, serviceKey: service.serviceKey, operationKey: op.operationKey };
+  const list = useAsync(() => get('/runtime-logs', { ...filter, violations: 'true', pageSize: 1 }), [op.operationId]);
+  const mode = op.responseValidation || 'strict';
+  return html`<${Section} id="op-violations" title="Contract violations (last 24 hours)">
+    <p class="muted small">Response validation is <strong>${mode}</strong>:
+      ${mode === 'strict' ? ' a response that breaks the contract is refused with 502.' : mode === 'detect'
+        ? ' such a response is answered and each violation recorded here.' : ' responses are not checked.'}</p>
+    <${Loaded} state=${list}>${(d) => (d.totalItems === 0 ? html`<p class="empty">No recorded violation.</p>` : html`<div class="stack">
+      <p><strong>${fmtNum(d.totalItems)}</strong> ${d.totalItems === 1 ? 'response' : 'responses'} broke the contract. Newest, <${When} iso=${d.items[0].occurredAt} />
+        (<${Link} href=${`${BASE}/traffic?correlationId=${encodeURIComponent(d.items[0].correlationId)}`}>${d.items[0].correlationId}<//>):</p>
+      <ul>${(d.items[0].validationIssues || []).map((v) => html`<li><code>${v.pointer}</code>: ${v.reason}</li>`)}</ul>
+    </div>`)}<//>
+  <//>`;
+}
