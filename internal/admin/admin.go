@@ -24,6 +24,7 @@ import (
 	"github.com/s2r-project/s2r/internal/admin/backends"
 	"github.com/s2r-project/s2r/internal/admin/bundle"
 	"github.com/s2r-project/s2r/internal/admin/onboarding"
+	"github.com/s2r-project/s2r/internal/admin/policies"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/contracts"
@@ -88,6 +89,8 @@ type server struct {
 	onboarding *onboarding.Handlers
 	// bundle serves configuration as code (GET /bundle).
 	bundle *bundle.Handlers
+	// policies serves grants, inbound WS-Security and rate limits (internal/admin/policies).
+	policies *policies.Handlers
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -127,6 +130,7 @@ func newServer(cfg Config) *server {
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
 	s.bundle = bundle.New(bundle.Config{Store: cfg.Store})
+	s.policies = policies.New(policies.Config{Store: cfg.Store, Secrets: cfg.Secrets, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -43,6 +43,7 @@ func (s *server) routeTable() []route {
 	routes = append(routes, s.catalogRoutes()...)
 	routes = append(routes, s.observeRoutes()...)
 	routes = append(routes, s.backends.Routes()...)
+	routes = append(routes, s.policies.Routes()...)
 	routes = append(routes, s.publishRoutes()...)
 	routes = append(routes, s.gatewayRoutes()...)
 	routes = append(routes, s.bundle.Routes()...)

@@ -34,6 +34,8 @@ var layers = []struct {
 		why: "an admin area hands its routes to internal/admin; it never imports the assembler"},
 	{pkg: "internal/offline", forbidden: []string{"internal/admin!", "internal/dataplane", "internal/server", "internal/routing"},
 		why: "the offline CLI runs the control plane's own code on files, with no server and no runtime"},
+	{pkg: "internal/admin/policies", forbidden: []string{"internal/admin!", "internal/admin/backends", "internal/admin/onboarding"},
+		why: "an admin area hands its routes to internal/admin; it never imports the assembler or another area"},
 	{pkg: "internal/admin/drafts", forbidden: []string{"internal/admin!", "internal/admin/backends", "internal/admin/onboarding"},
 		why: "drafts is below both areas that write drafts"},
 	{pkg: "internal/async", forbidden: []string{"internal/admin!"},

@@ -1,4 +1,4 @@
-package admin
+package policies
 
 import (
 	"net/netip"

@@ -1,8 +1,9 @@
-package admin
+package policies
 
 import (
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
@@ -32,7 +33,7 @@ var docPutConsumerGrants = adminapi.Doc{
 }
 
 // getConsumerGrants answers the grant list of a service.
-func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) getConsumerGrants(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -45,7 +46,7 @@ func (s *server) getConsumerGrants(w http.ResponseWriter, r *http.Request) error
 }
 
 // putConsumerGrants replaces the grant list of a service.
-func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) putConsumerGrants(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	var body struct {
 		CIDRs *[]string `json:"cidrs"`
@@ -75,7 +76,7 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) error
 			return err
 		}
 		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "consumer_grants.update", "service", id,
-			"replaced consumer grants of service "+id+" ("+itoa(len(cidrs))+" CIDRs)", before, after))
+			"replaced consumer grants of service "+id+" ("+strconv.Itoa(len(cidrs))+" CIDRs)", before, after))
 	})
 	if err != nil {
 		return err
@@ -87,12 +88,12 @@ func (s *server) putConsumerGrants(w http.ResponseWriter, r *http.Request) error
 // form, duplicates dropped.
 func normalizeCIDRs(in []string) ([]string, error) {
 	if len(in) > maxGrantCIDRs {
-		return nil, adminapi.FieldError("cidrs", "must hold at most "+itoa(maxGrantCIDRs)+" entries")
+		return nil, adminapi.FieldError("cidrs", "must hold at most "+strconv.Itoa(maxGrantCIDRs)+" entries")
 	}
 	out := make([]string, 0, len(in))
 	seen := map[netip.Prefix]bool{}
 	for i, raw := range in {
-		field := "cidrs[" + itoa(i) + "]"
+		field := "cidrs[" + strconv.Itoa(i) + "]"
 		p, err := parseGrant(strings.TrimSpace(raw))
 		if err != nil {
 			return nil, adminapi.FieldError(field, err.Error())

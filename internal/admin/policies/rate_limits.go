@@ -1,7 +1,8 @@
-package admin
+package policies
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/limit"
@@ -34,7 +35,7 @@ var docPutRateLimits = adminapi.Doc{
 }
 
 // getRateLimits answers the client rate limit of a service.
-func (s *server) getRateLimits(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) getRateLimits(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -47,7 +48,7 @@ func (s *server) getRateLimits(w http.ResponseWriter, r *http.Request) error {
 }
 
 // putRateLimits replaces the client rate limit of a service.
-func (s *server) putRateLimits(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) putRateLimits(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if err := adminapi.CheckJSONContentType(r); err != nil {
 		return err
@@ -82,7 +83,7 @@ func (s *server) putRateLimits(w http.ResponseWriter, r *http.Request) error {
 		msg := "removed the client rate limit of service " + id
 		if after != nil {
 			msg = "set the client rate limit of service " + id + " (" + after.ClientKey + ", " +
-				itoa(int(after.RequestsPerMinute)) + "/min, burst " + itoa(int(after.Burst)) + ")"
+				strconv.Itoa(int(after.RequestsPerMinute)) + "/min, burst " + strconv.Itoa(int(after.Burst)) + ")"
 		}
 		return tx.InsertAudit(ctx, adminapi.AuditEvent(r, "rate_limits.update", "service", id, msg, before, after))
 	})

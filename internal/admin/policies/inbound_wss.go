@@ -1,4 +1,4 @@
-package admin
+package policies
 
 import (
 	"errors"
@@ -50,7 +50,7 @@ var docPutInboundWSS = adminapi.Doc{
 }
 
 // getInboundWSS answers the inbound WS-Security policy of a service.
-func (s *server) getInboundWSS(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) getInboundWSS(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	if _, err := adminapi.ServiceOrNotFound(s.store.Service(r.Context(), id)); err != nil {
 		return err
@@ -63,7 +63,7 @@ func (s *server) getInboundWSS(w http.ResponseWriter, r *http.Request) error {
 }
 
 // putInboundWSS replaces the inbound WS-Security policy of a service.
-func (s *server) putInboundWSS(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) putInboundWSS(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("serviceId")
 	var body inboundWSSBody
 	if err := adminapi.DecodeJSON(w, r, &body); err != nil {
@@ -142,7 +142,7 @@ func indexedFieldError(err error) error {
 // inboundWSSConfig builds the stored policy: each given password sealed,
 // each omitted one kept from before (a new username without one is
 // refused).
-func (s *server) inboundWSSConfig(id string, b inboundWSSBody, before model.InboundWSSConfig, now time.Time, by string) (model.InboundWSSConfig, error) {
+func (s *Handlers) inboundWSSConfig(id string, b inboundWSSBody, before model.InboundWSSConfig, now time.Time, by string) (model.InboundWSSConfig, error) {
 	c := model.InboundWSSConfig{ServiceID: id, Mode: b.Mode, UsernameTokens: []model.InboundWSSUser{},
 		TrustedCertificatesPEM: b.TrustedCertificatesPEM, RequireSignature: b.RequireSignature,
 		RequireTimestamp: b.RequireTimestamp, MaxClockSkewSeconds: b.MaxClockSkewSeconds, UpdatedAt: &now, UpdatedBy: by}
