@@ -27,9 +27,11 @@ type Bundle struct {
 }
 
 // SecretSet stands for a secret that is set: its value never leaves the
-// server.
+// server. In a bundle given to apply, a secret may instead be its value, a
+// JSON string: Value holds it then, and is never encoded.
 type SecretSet struct {
-	Set bool `json:"set"`
+	Set   bool   `json:"set"`
+	Value string `json:"-"`
 }
 
 // secretOf is {"set": true} for a set credential, nil (absent) otherwise.
@@ -70,6 +72,9 @@ type Service struct {
 	// InboundWSSecurity is the service's inbound WS-Security policy
 	// (DESIGN 10.2); nil when it is the default (mode off, nothing set).
 	InboundWSSecurity *InboundWSSecurity `json:"inboundWsSecurity,omitempty"`
+	// Activate, read by apply only, says whether a new version made from
+	// the bundle becomes active; absent or true: it does.
+	Activate *bool `json:"activate,omitempty"`
 }
 
 // InboundWSSecurity is a service's inbound WS-Security policy with each

@@ -1,0 +1,206 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/s2r-project/s2r/internal/admin/drafts"
+	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/store"
+)
+
+// service applies service i of the bundle, s (checked), whose version
+// pv prepared.
+func (a *applier) service(i int, s Service, pv *preparedVersion) error {
+	ctx := a.r.Context()
+	base := ptr("/services", i)
+	svc, err := a.tx.ServiceByKey(ctx, s.Direction, s.Environment, s.ServiceKey)
+	created := errors.Is(err, store.ErrNotFound)
+	if err != nil && !created {
+		return err
+	}
+	var cur Service
+	if created {
+		svc = drafts.NewService(a.now)
+		svc.Direction, svc.Environment, svc.ServiceKey = s.Direction, s.Environment, s.ServiceKey
+	} else if cur, err = exportService(ctx, a.tx, svc); err != nil {
+		return err
+	}
+	var fields []string
+	if !created {
+		fields = changedFields(head(s), head(cur), "callbackSecret", "defaultBackendProfile")
+	}
+	setServiceFields(&svc, s)
+	changed, err := a.callbackSecret(&svc, s)
+	if err != nil {
+		return err
+	}
+	if changed && !created {
+		fields = append(fields, "callbackSecret")
+	}
+	if created {
+		if err := a.tx.CreateService(ctx, svc); err != nil {
+			return at(base+"/serviceKey", drafts.ServiceConflict(err))
+		}
+	}
+	idx := len(a.res.Changes)
+	a.add(s, KindService, "", ActionUnchanged, nil)
+	ids, err := a.profiles(s, svc, cur)
+	if err != nil {
+		return err
+	}
+	var want *string
+	if id, ok := ids[s.DefaultBackendProfile]; ok {
+		want = &id
+	}
+	if !samePtr(svc.DefaultBackendProfileID, want) {
+		svc.DefaultBackendProfileID = want
+		if !created {
+			fields = append(fields, "defaultBackendProfile")
+		}
+	}
+	if created || len(fields) > 0 {
+		svc.UpdatedAt = a.now
+		if err := a.tx.UpdateService(ctx, svc); err != nil {
+			return err
+		}
+	}
+	slices.Sort(fields)
+	a.res.Changes[idx].Action, a.res.Changes[idx].Fields = actionOf(created, fields), nonNil(fields)
+	if err := a.grants(s, svc.ServiceID, cur, created); err != nil {
+		return err
+	}
+	if err := a.inbound(s, svc.ServiceID, cur); err != nil {
+		return err
+	}
+	return a.version(base, &svc, s, pv)
+}
+
+// head is a service entry without its parts (profiles, grants, inbound
+// WS-Security, version) and apply-only members.
+func head(s Service) Service {
+	s.Version, s.BackendProfiles, s.ConsumerGrants, s.InboundWSSecurity, s.CallbackSecret, s.Activate = nil, nil, nil, nil, nil, nil
+	return s
+}
+
+// setServiceFields sets the settings of s (checked, defaults filled) on svc.
+func setServiceFields(svc *model.Service, s Service) {
+	svc.ServiceName, svc.Description, svc.Status, svc.DebugEnabled = s.ServiceName, s.Description, s.Status, s.DebugEnabled
+	svc.BackendRoutingMode, svc.BackendHealthCheckMode = s.BackendRoutingMode, s.BackendHealthCheckMode
+	svc.BackendHealthCheckIntervalSec, svc.FaultDetailExposureMode = s.BackendHealthCheckIntervalSec, s.FaultDetailExposureMode
+	svc.EnvelopeWrapOverride, svc.ErrorShapeOverride = compactObject(s.EnvelopeWrapOverride), compactObject(s.ErrorShapeOverride)
+	svc.CallbackAuthMode = s.CallbackAuthMode
+}
+
+// compactObject is a JSON object compacted, nil for none or null.
+func compactObject(raw json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, t); err != nil {
+		return t
+	}
+	return b.Bytes()
+}
+
+// callbackSecret applies the bundle's callback secret to svc; it reports
+// whether the stored value changed.
+func (a *applier) callbackSecret(svc *model.Service, s Service) (bool, error) {
+	sec := s.CallbackSecret
+	if sec == nil {
+		return false, nil
+	}
+	aad := model.CallbackSecretAAD(svc.ServiceID)
+	if sec.Value == "" {
+		if sec.Set && !svc.CallbackSecret.IsSet() {
+			a.missing(s, "callbackSecret")
+		}
+		return false, nil
+	}
+	if a.holds(svc.CallbackSecret, aad, sec.Value) {
+		return false, nil
+	}
+	c, err := a.seal(sec.Value, aad)
+	if err != nil {
+		return false, err
+	}
+	svc.CallbackSecret = c
+	return true, nil
+}
+
+// holds reports whether the stored credential c holds value.
+func (a *applier) holds(c model.Credential, aad, value string) bool {
+	if !c.IsSet() || a.h.secrets == nil {
+		return false
+	}
+	plain, err := a.h.secrets.Open(c.Sealed(), aad)
+	return err == nil && string(plain) == value
+}
+
+// seal seals value as a credential changed now by the caller.
+func (a *applier) seal(value, aad string) (model.Credential, error) {
+	if a.h.secrets == nil {
+		return model.Credential{}, apierr.New(apierr.AdmInternal, "secrets cannot be stored: no secret key is configured")
+	}
+	sealed, err := a.h.secrets.Seal([]byte(value), aad)
+	if err != nil {
+		return model.Credential{}, apierr.Internal(apierr.AdmInternal, err)
+	}
+	return model.NewCredential(sealed, a.now, a.by), nil
+}
+
+// grants applies the consumer grants; a new service without grants
+// reports nothing.
+func (a *applier) grants(s Service, serviceID string, cur Service, created bool) error {
+	want := normalizeGrants(s.ConsumerGrants)
+	if created && len(want) == 0 {
+		return nil
+	}
+	var fields []string
+	if !same(want, cur.ConsumerGrants) {
+		fields = []string{"consumerGrants"}
+		g := model.ConsumerGrants{ServiceID: serviceID, CIDRs: want, UpdatedAt: &a.now, UpdatedBy: a.by}
+		if err := a.tx.PutConsumerGrants(a.r.Context(), g); err != nil {
+			return err
+		}
+	}
+	a.add(s, KindConsumerGrants, "", actionOf(created, fields), fields)
+	return nil
+}
+
+// normalizeGrants is the canonical form the grants handler stores:
+// prefixes, a bare address as its one-address prefix, without duplicates.
+func normalizeGrants(in []string) []string {
+	out := []string{}
+	for _, g := range in {
+		g = strings.TrimSpace(g)
+		var p netip.Prefix
+		if strings.Contains(g, "/") {
+			p, _ = netip.ParsePrefix(g)
+		} else if addr, err := netip.ParseAddr(g); err == nil {
+			p = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
+		}
+		if !slices.Contains(out, p.String()) {
+			out = append(out, p.String())
+		}
+	}
+	return out
+}
+
+// samePtr reports whether two optional ids are equal.
+func samePtr(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+
+// nonNil is s, or an empty list for nil.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,202 @@
+package bundle
+
+import (
+	"context"
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/admin/backends"
+	"github.com/s2r-project/s2r/internal/admin/drafts"
+	"github.com/s2r-project/s2r/internal/model"
+)
+
+// The values each enumerated service field takes; "" takes the default.
+var serviceEnums = []struct {
+	field  string
+	get    func(*Service) string
+	values []string
+}{
+	{"status", func(s *Service) string { return s.Status }, []string{model.ServiceActive, model.ServiceDisabled, model.ServiceDeprecated}},
+	{"backendRoutingMode", func(s *Service) string { return s.BackendRoutingMode },
+		[]string{model.RoutingSingle, model.RoutingActivePassive, model.RoutingRoundRobin}},
+	{"backendHealthCheckMode", func(s *Service) string { return s.BackendHealthCheckMode },
+		[]string{model.HealthCheckNone, model.HealthCheckPing, model.HealthCheckTCP, model.HealthCheckWSDLFetch}},
+	{"faultDetailExposureMode", func(s *Service) string { return s.FaultDetailExposureMode },
+		[]string{model.FaultDetailSafe, model.FaultDetailFull}},
+	{"callbackAuthMode", func(s *Service) string { return s.CallbackAuthMode },
+		[]string{model.CallbackAuthNone, model.CallbackAuthSharedSecret}},
+}
+
+// routeKey is a service's runtime route key.
+type routeKey struct{ direction, environment, serviceKey string }
+
+// check validates every service of b and parses the WSDL of each
+// version, in bundle order, so that the first problem is the one
+// reported and nothing is written for a bad bundle. It fills the
+// defaults of empty fields and returns the prepared versions by service
+// index.
+func check(ctx context.Context, b *Bundle, now time.Time) (map[int]*preparedVersion, error) {
+	seen := map[routeKey]bool{}
+	versions := map[int]*preparedVersion{}
+	for i := range b.Services {
+		s := &b.Services[i]
+		base := ptr("/services", i)
+		if err := checkService(base, s); err != nil {
+			return nil, err
+		}
+		k := routeKey{s.Direction, s.Environment, s.ServiceKey}
+		if seen[k] {
+			return nil, PointerError(base+"/serviceKey", "another service of the bundle has the same direction, environment and serviceKey")
+		}
+		seen[k] = true
+		if err := checkProfiles(base, s); err != nil {
+			return nil, err
+		}
+		if err := checkGrants(base, s); err != nil {
+			return nil, err
+		}
+		if err := checkInbound(base, s.InboundWSSecurity); err != nil {
+			return nil, err
+		}
+		if s.Version == nil {
+			continue
+		}
+		pv, err := prepareVersion(ctx, base+"/version", s.Version, now)
+		if err != nil {
+			return nil, err
+		}
+		versions[i] = pv
+	}
+	return versions, nil
+}
+
+// checkService checks a service's own fields and fills their defaults.
+func checkService(base string, s *Service) error {
+	for _, f := range []struct{ name, v string }{{"direction", s.Direction}, {"environment", s.Environment}, {"serviceKey", s.ServiceKey}} {
+		if f.v == "" {
+			return PointerError(base+"/"+f.name, "is required")
+		}
+	}
+	if !slices.Contains([]string{model.DirectionPublish, model.DirectionConsume, model.DirectionGateway}, s.Direction) {
+		return PointerError(base+"/direction", "must be publish, consume or gateway")
+	}
+	for _, f := range []struct{ name, v string }{{"environment", s.Environment}, {"serviceKey", s.ServiceKey}} {
+		if !drafts.KeyPattern.MatchString(f.v) {
+			return PointerError(base+"/"+f.name, "must be 1 to 63 lower-case letters, digits and dashes, starting with a letter or digit")
+		}
+	}
+	if s.ServiceName == "" {
+		s.ServiceName = s.ServiceKey
+	}
+	if len([]rune(s.ServiceName)) > 200 || len([]rune(s.Description)) > 2000 {
+		return PointerError(base+"/serviceName", "serviceName is at most 200 characters, description 2000")
+	}
+	def := drafts.NewService(time.Time{})
+	defaults := map[string]*string{"status": &s.Status, "backendRoutingMode": &s.BackendRoutingMode,
+		"backendHealthCheckMode": &s.BackendHealthCheckMode, "faultDetailExposureMode": &s.FaultDetailExposureMode,
+		"callbackAuthMode": &s.CallbackAuthMode}
+	defValues := map[string]string{"status": def.Status, "backendRoutingMode": def.BackendRoutingMode,
+		"backendHealthCheckMode": def.BackendHealthCheckMode, "faultDetailExposureMode": def.FaultDetailExposureMode,
+		"callbackAuthMode": def.CallbackAuthMode}
+	for _, e := range serviceEnums {
+		if *defaults[e.field] == "" {
+			*defaults[e.field] = defValues[e.field]
+		}
+		if !slices.Contains(e.values, e.get(s)) {
+			return PointerError(base+"/"+e.field, "must be one of "+strings.Join(e.values, ", "))
+		}
+	}
+	if s.BackendHealthCheckIntervalSec == 0 {
+		s.BackendHealthCheckIntervalSec = def.BackendHealthCheckIntervalSec
+	}
+	if s.BackendHealthCheckIntervalSec < 5 || s.BackendHealthCheckIntervalSec > 3600 {
+		return PointerError(base+"/backendHealthCheckIntervalSec", "must be between 5 and 3600")
+	}
+	for _, f := range []struct {
+		name string
+		raw  []byte
+	}{{"envelopeWrapOverride", s.EnvelopeWrapOverride}, {"errorShapeOverride", s.ErrorShapeOverride}} {
+		if t := strings.TrimSpace(string(f.raw)); t != "" && t != "null" && !strings.HasPrefix(t, "{") {
+			return PointerError(base+"/"+f.name, "must be an object or null")
+		}
+	}
+	if s.CallbackSecret != nil && s.CallbackSecret.Value != "" && s.CallbackAuthMode != model.CallbackAuthSharedSecret {
+		return PointerError(base+"/callbackSecret", "is only used with callbackAuthMode shared_secret")
+	}
+	return nil
+}
+
+// checkProfiles checks the backend profiles as the profile handlers do.
+func checkProfiles(base string, s *Service) error {
+	names := map[string]bool{}
+	for j, p := range s.BackendProfiles {
+		pb := ptr(base+"/backendProfiles", j)
+		if p.Name == "" || len(p.Name) > 100 {
+			return PointerError(pb+"/name", "must be 1 to 100 characters")
+		}
+		if names[p.Name] {
+			return PointerError(pb+"/name", "another backend profile of the service has this name")
+		}
+		names[p.Name] = true
+		if p.AuthType != "" && !slices.Contains(model.AuthTypes, p.AuthType) {
+			return PointerError(pb+"/authType", "must be one of "+strings.Join(model.AuthTypes, ", "))
+		}
+		for name := range p.Credentials {
+			if !slices.Contains(model.CredentialFields, name) {
+				return PointerError(ptr(pb+"/credentials", name), "must be one of "+strings.Join(model.CredentialFields, ", "))
+			}
+		}
+		m := profileModel(p, model.BackendProfile{})
+		if err := backends.CheckProfile(m); err != nil {
+			return at(pb, err)
+		}
+	}
+	if s.DefaultBackendProfile != "" && !names[s.DefaultBackendProfile] {
+		return PointerError(base+"/defaultBackendProfile", "names no backend profile of the service")
+	}
+	return nil
+}
+
+// checkGrants checks the consumer grants: CIDRs or bare addresses.
+func checkGrants(base string, s *Service) error {
+	for k, g := range s.ConsumerGrants {
+		g = strings.TrimSpace(g)
+		var err error
+		if strings.Contains(g, "/") {
+			var p netip.Prefix
+			if p, err = netip.ParsePrefix(g); err == nil && p.Masked() != p {
+				return PointerError(ptr(base+"/consumerGrants", k), "has host bits set")
+			}
+		} else {
+			_, err = netip.ParseAddr(g)
+		}
+		if err != nil {
+			return PointerError(ptr(base+"/consumerGrants", k), "must be an IP address or CIDR such as 10.0.0.0/8")
+		}
+	}
+	return nil
+}
+
+// checkInbound checks an inbound WS-Security policy.
+func checkInbound(base string, w *InboundWSSecurity) error {
+	if w == nil {
+		return nil
+	}
+	base += "/inboundWsSecurity"
+	if w.Mode == "" {
+		w.Mode = model.WSSModeOff
+	}
+	if !slices.Contains([]string{model.WSSModeOff, model.WSSModeOptional, model.WSSModeRequired}, w.Mode) {
+		return PointerError(base+"/mode", "must be off, optional or required")
+	}
+	users := map[string]bool{}
+	for k, u := range w.UsernameTokens {
+		if u.Username == "" || users[u.Username] {
+			return PointerError(ptr(base+"/usernameTokens", k, "username"), "must be given once, not empty")
+		}
+		users[u.Username] = true
+	}
+	return nil
+}
