@@ -156,11 +156,11 @@ func (a *applier) seal(value, aad string) (model.Credential, error) {
 	return model.NewCredential(sealed, a.now, a.by), nil
 }
 
-// grants applies the consumer grants; a new service without grants
-// reports nothing.
+// grants applies the consumer grants; no grants on either side reports
+// nothing.
 func (a *applier) grants(s Service, serviceID string, cur Service, created bool) error {
 	want := normalizeGrants(s.ConsumerGrants)
-	if created && len(want) == 0 {
+	if len(want) == 0 && len(cur.ConsumerGrants) == 0 {
 		return nil
 	}
 	var fields []string

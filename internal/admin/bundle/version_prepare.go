@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/xsd"
 )
 
 // preparedVersion is a bundle version that parsed: the import of its
@@ -66,6 +67,9 @@ func prepareVersion(ctx context.Context, base string, v *Version, now time.Time)
 		routes[rk] = op.OperationKey
 		m, err := mappingOf(ob, o.Mapping)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkContract(ob, catalog.Contract(defs, svcName, port.Name, op), op, m); err != nil {
 			return nil, err
 		}
 		plan.Ops, plan.Maps = append(plan.Ops, op), append(plan.Maps, m)
@@ -144,4 +148,32 @@ func mappingOf(ob string, m *Mapping) (model.Mapping, error) {
 	}
 	return model.Mapping{Source: src, RequestMapping: m.RequestMapping, ResponseMapping: m.ResponseMapping,
 		FaultMapping: m.FaultMapping}, nil
+}
+
+// checkContract checks an operation's mapping (when the bundle gives one),
+// validation rules and transform rules against its contract, as the
+// mapping and rule handlers do.
+func checkContract(ob string, c *xsd.Operation, op model.Operation, m model.Mapping) error {
+	if m.Source != "" {
+		if probs := catalog.CheckMapping(c, m); len(probs) > 0 {
+			return PointerError(ob+"/mapping/"+probs[0].Section, problemText(probs[0].Field, probs[0].Reason))
+		}
+	}
+	if len(op.ValidationRules) > 0 {
+		if probs := catalog.CheckValidationRules(c, op.ValidationRules); len(probs) > 0 {
+			return PointerError(ptr(ob+"/validationRules", probs[0].Index), problemText(probs[0].Field, probs[0].Reason))
+		}
+	}
+	if err := catalog.CheckTransformRules(op.TransformRules); err != nil {
+		return PointerError(ob+"/transformRules", err.Error())
+	}
+	return nil
+}
+
+// problemText is a checker's reason, prefixed by the field it names.
+func problemText(field, reason string) string {
+	if field == "" {
+		return reason
+	}
+	return field + ": " + reason
 }
