@@ -78,7 +78,7 @@ func (a *applier) service(i int, s Service, pv *preparedVersion) error {
 	if err := a.inbound(s, svc.ServiceID, cur); err != nil {
 		return err
 	}
-	return a.version(base, &svc, s, pv)
+	return a.version(base+"/version", &svc, s, pv)
 }
 
 // head is a service entry without its parts (profiles, grants, inbound
