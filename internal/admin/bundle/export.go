@@ -44,6 +44,7 @@ func New(cfg Config) *Handlers {
 func (h *Handlers) Routes() []adminapi.Route {
 	return []adminapi.Route{
 		{Method: "GET", Path: "/bundle", Role: model.RoleReader, Handle: h.getBundle, Doc: docGetBundle},
+		{Method: "GET", Path: "/bundle.schema.json", Role: model.RoleReader, Handle: h.getSchema, Doc: docGetSchema},
 		// Readers may dry-run; postApply checks the operator role for a
 		// real apply.
 		{Method: "POST", Path: "/bundle:apply", Role: model.RoleReader, Handle: h.postApply, Doc: docApplyBundle,
