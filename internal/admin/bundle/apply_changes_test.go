@@ -123,3 +123,26 @@ func TestApplyYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyBlockedVersion: a new version that is BLOCKED (here: no
+// backend profile) is not activated: 409 with the version's pointer, and
+// nothing is written; with "activate": false it is stored as a draft.
+func TestApplyBlockedVersion(t *testing.T) {
+	src := newFixture(t)
+	b := generic(t, src.export("?environment=dev").WantStatus(t, http.StatusOK).Body)
+	dev := devOf(b)
+	dev["backendProfiles"], dev["defaultBackendProfile"] = []any{}, ""
+	tgt := newTarget(t, storetest.SQLite(t))
+	e := tgt.apply(encode(t, b), false, admintest.OperatorEmail).WantError(t, http.StatusConflict, apierr.AdmImmutable)
+	if e.Error.Details["pointer"] != "/services/0/version" || e.Error.Details["readiness"] != "BLOCKED" {
+		t.Errorf("details %v", e.Error.Details)
+	}
+	if got := generic(t, tgt.export("").Body)["services"].([]any); len(got) != 0 {
+		t.Fatalf("a refused apply wrote %d services", len(got))
+	}
+	dev["activate"] = false
+	tgt.result(tgt.apply(encode(t, b), false, admintest.OperatorEmail))
+	if d := cmp.Diff([]string{"1:draft"}, tgt.versionsOf("dev")); d != "" {
+		t.Errorf("versions (-want +got):\n%s", d)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -59,6 +60,9 @@ func (a *applier) version(base string, svc *model.Service, s Service, pv *prepar
 		return err
 	}
 	if activate {
+		if err := a.checkReady(base, *svc, v); err != nil {
+			return err
+		}
 		if err := a.activate(svc, v); err != nil {
 			return err
 		}
@@ -138,7 +142,26 @@ func (a *applier) artifact(want *Version, cur *Version, curID *string, pv *prepa
 	if err := a.tx.InsertArtifact(ctx, art); err != nil {
 		return "", err
 	}
+	// The import is not committed yet: the readiness check reads its
+	// contract from the cache. An import rolled back leaves an entry no
+	// version names.
+	a.h.contracts.Prime(art, pv.defs)
 	return art.ArtifactID, nil
+}
+
+// checkReady refuses to activate a new version that is BLOCKED, as
+// :activate does: 409 S2R-ADM-0410 with the pointer of the version.
+func (a *applier) checkReady(base string, svc model.Service, v model.Version) error {
+	rep, err := drafts.Readiness(a.r.Context(), a.h.contracts, a.tx, svc, v)
+	if err != nil {
+		return err
+	}
+	if rep.Status == catalog.Blocked {
+		return apierr.New(apierr.AdmImmutable, "the new version is BLOCKED and cannot be activated; "+
+			"give \"activate\": false to keep it as a draft").WithDetail("pointer", base).
+			WithDetail("readiness", rep.Status).WithDetail("blockingIssues", rep.BlockingIssues)
+	}
+	return nil
 }
 
 // activate makes v the active version of svc and the previous active

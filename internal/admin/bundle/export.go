@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/admin/drafts"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
@@ -22,20 +23,27 @@ type Config struct {
 	Secrets *secret.Box
 	// Now is the clock; nil uses adminapi.Now.
 	Now func() time.Time
+	// Contracts is the parsed-contract cache shared with the rest of
+	// admin; nil gives the handlers a cache of their own.
+	Contracts *contracts.Cache
 }
 
 // Handlers serves the bundle routes.
 type Handlers struct {
 	store   *store.Store
-	secrets *secret.Box
-	now     func() time.Time
+	secrets   *secret.Box
+	now       func() time.Time
+	contracts *contracts.Cache
 }
 
 // New returns the bundle handlers of cfg.
 func New(cfg Config) *Handlers {
-	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, now: cfg.Now}
+	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, now: cfg.Now, contracts: cfg.Contracts}
 	if h.now == nil {
 		h.now = adminapi.Now
+	}
+	if h.contracts == nil {
+		h.contracts = contracts.New(cfg.Store)
 	}
 	return h
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/catalog"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/wsdl"
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
@@ -18,6 +19,7 @@ import (
 // WSDL files and the draft its operations and mappings make.
 type preparedVersion struct {
 	artifact model.Artifact
+	defs     *wsdl.Definitions
 	plan     drafts.Plan // ArtifactID is set when the version is written
 }
 
@@ -74,7 +76,7 @@ func prepareVersion(ctx context.Context, base string, v *Version, now time.Time)
 		}
 		plan.Ops, plan.Maps = append(plan.Ops, op), append(plan.Maps, m)
 	}
-	return &preparedVersion{artifact: a, plan: plan}, nil
+	return &preparedVersion{artifact: a, defs: defs, plan: plan}, nil
 }
 
 // wsdlError points an import error at the file it names.
