@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/admin/drafts"
-	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/secret"
@@ -30,7 +30,7 @@ type Config struct {
 
 // Handlers serves the bundle routes.
 type Handlers struct {
-	store   *store.Store
+	store     *store.Store
 	secrets   *secret.Box
 	now       func() time.Time
 	contracts *contracts.Cache
