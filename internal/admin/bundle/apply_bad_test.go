@@ -63,6 +63,12 @@ func TestApplyBadBundles(t *testing.T) {
 			ops(b)[0].(map[string]any)["mapping"].(map[string]any)["responseMapping"] = map[string]any{"mode": "identity",
 				"rename": map[string]any{"nothing": "x"}}
 		}, pointer: "/services/0/version/operations/0/mapping/responseMapping"},
+		{name: "inbound certificate", mutate: func(b map[string]any) {
+			devOf(b)["inboundWsSecurity"].(map[string]any)["trustedCertificatesPem"] = []any{"not a certificate"}
+		}, pointer: "/services/0/inboundWsSecurity/trustedCertificatesPem/0"},
+		{name: "inbound clock skew", mutate: func(b map[string]any) {
+			devOf(b)["inboundWsSecurity"].(map[string]any)["maxClockSkewSeconds"] = 90000
+		}, pointer: "/services/0/inboundWsSecurity/maxClockSkewSeconds"},
 		{name: "default profile unknown", mutate: func(b map[string]any) { devOf(b)["defaultBackendProfile"] = "other" },
 			pointer: "/services/0/defaultBackendProfile"},
 	}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"context"
+	"errors"
 	"net/netip"
 	"slices"
 	"strings"
@@ -191,12 +192,31 @@ func checkInbound(base string, w *InboundWSSecurity) error {
 	if !slices.Contains([]string{model.WSSModeOff, model.WSSModeOptional, model.WSSModeRequired}, w.Mode) {
 		return PointerError(base+"/mode", "must be off, optional or required")
 	}
+	if len(w.UsernameTokens) > maxInboundEntries || len(w.TrustedCertificatesPEM) > maxInboundEntries {
+		return PointerError(base, "usernameTokens and trustedCertificatesPem hold at most 1000 entries each")
+	}
+	p := model.InboundWSSecurity{Mode: w.Mode, TrustedCertificatesPEM: w.TrustedCertificatesPEM,
+		RequireSignature: w.RequireSignature, RequireTimestamp: w.RequireTimestamp, MaxClockSkewSeconds: w.MaxClockSkewSeconds}
 	users := map[string]bool{}
 	for k, u := range w.UsernameTokens {
 		if u.Username == "" || users[u.Username] {
 			return PointerError(ptr(base+"/usernameTokens", k, "username"), "must be given once, not empty")
 		}
 		users[u.Username] = true
+		p.UsernameTokens = append(p.UsernameTokens, model.WSSUserPassword{Username: u.Username})
+	}
+	var fe *model.FieldError
+	if err := p.Validate(); errors.As(err, &fe) {
+		at := base + "/" + fe.Field
+		if fe.Index >= 0 {
+			at = ptr(at, fe.Index)
+		}
+		return PointerError(at, fe.Reason)
+	} else if err != nil {
+		return PointerError(base, err.Error())
 	}
 	return nil
 }
+
+// maxInboundEntries bounds an inbound policy's lists, as the admin API does.
+const maxInboundEntries = 1000
