@@ -126,7 +126,8 @@ func newServer(cfg Config) *server {
 	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
-	s.bundle = bundle.New(bundle.Config{Store: cfg.Store, Secrets: cfg.Secrets, Now: s.now, Contracts: s.contracts})
+	s.bundle = bundle.New(bundle.Config{Store: cfg.Store, Secrets: cfg.Secrets, Now: s.now, Contracts: s.contracts,
+		CheckOverride: checkServiceOverride})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)
 	s.gate = apierr.AdminHandlerFunc(func(w http.ResponseWriter, r *http.Request) error {

@@ -96,7 +96,7 @@ func (h *Handlers) postApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := h.now().UTC()
-	versions, err := check(r.Context(), &b, now)
+	versions, err := check(r.Context(), &b, now, h.checkOverride)
 	if err != nil {
 		return err
 	}

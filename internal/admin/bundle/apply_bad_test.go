@@ -69,6 +69,12 @@ func TestApplyBadBundles(t *testing.T) {
 		{name: "inbound clock skew", mutate: func(b map[string]any) {
 			devOf(b)["inboundWsSecurity"].(map[string]any)["maxClockSkewSeconds"] = 90000
 		}, pointer: "/services/0/inboundWsSecurity/maxClockSkewSeconds"},
+		{name: "envelope override", mutate: func(b map[string]any) {
+			devOf(b)["envelopeWrapOverride"] = map[string]any{"dataField": ""}
+		}, pointer: "/services/0/envelopeWrapOverride/dataField"},
+		{name: "error shape placeholder", mutate: func(b map[string]any) {
+			devOf(b)["errorShapeOverride"] = map[string]any{"e": "${nope}"}
+		}, pointer: "/services/0/errorShapeOverride/e"},
 		{name: "default profile unknown", mutate: func(b map[string]any) { devOf(b)["defaultBackendProfile"] = "other" },
 			pointer: "/services/0/defaultBackendProfile"},
 	}

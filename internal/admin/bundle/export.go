@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -26,19 +27,26 @@ type Config struct {
 	// Contracts is the parsed-contract cache shared with the rest of
 	// admin; nil gives the handlers a cache of their own.
 	Contracts *contracts.Cache
+	// CheckOverride checks a service's envelopeWrapOverride or
+	// errorShapeOverride (member names the field) as the service handlers
+	// do, answering 400 naming the field; nil checks only that each is
+	// an object or null.
+	CheckOverride func(member string, v json.RawMessage) error
 }
 
 // Handlers serves the bundle routes.
 type Handlers struct {
-	store     *store.Store
-	secrets   *secret.Box
-	now       func() time.Time
-	contracts *contracts.Cache
+	store         *store.Store
+	secrets       *secret.Box
+	now           func() time.Time
+	contracts     *contracts.Cache
+	checkOverride func(member string, v json.RawMessage) error
 }
 
 // New returns the bundle handlers of cfg.
 func New(cfg Config) *Handlers {
-	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, now: cfg.Now, contracts: cfg.Contracts}
+	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, now: cfg.Now, contracts: cfg.Contracts,
+		checkOverride: cfg.CheckOverride}
 	if h.now == nil {
 		h.now = adminapi.Now
 	}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/netip"
 	"slices"
@@ -38,13 +39,13 @@ type routeKey struct{ direction, environment, serviceKey string }
 // reported and nothing is written for a bad bundle. It fills the
 // defaults of empty fields and returns the prepared versions by service
 // index.
-func check(ctx context.Context, b *Bundle, now time.Time) (map[int]*preparedVersion, error) {
+func check(ctx context.Context, b *Bundle, now time.Time, checkOverride func(string, json.RawMessage) error) (map[int]*preparedVersion, error) {
 	seen := map[routeKey]bool{}
 	versions := map[int]*preparedVersion{}
 	for i := range b.Services {
 		s := &b.Services[i]
 		base := ptr("/services", i)
-		if err := checkService(base, s); err != nil {
+		if err := checkService(base, s, checkOverride); err != nil {
 			return nil, err
 		}
 		k := routeKey{s.Direction, s.Environment, s.ServiceKey}
@@ -74,7 +75,7 @@ func check(ctx context.Context, b *Bundle, now time.Time) (map[int]*preparedVers
 }
 
 // checkService checks a service's own fields and fills their defaults.
-func checkService(base string, s *Service) error {
+func checkService(base string, s *Service, checkOverride func(string, json.RawMessage) error) error {
 	for _, f := range []struct{ name, v string }{{"direction", s.Direction}, {"environment", s.Environment}, {"serviceKey", s.ServiceKey}} {
 		if f.v == "" {
 			return PointerError(base+"/"+f.name, "is required")
@@ -117,10 +118,17 @@ func checkService(base string, s *Service) error {
 	}
 	for _, f := range []struct {
 		name string
-		raw  []byte
+		raw  json.RawMessage
 	}{{"envelopeWrapOverride", s.EnvelopeWrapOverride}, {"errorShapeOverride", s.ErrorShapeOverride}} {
-		if t := strings.TrimSpace(string(f.raw)); t != "" && t != "null" && !strings.HasPrefix(t, "{") {
+		t := strings.TrimSpace(string(f.raw))
+		switch {
+		case t == "" || t == "null":
+		case !strings.HasPrefix(t, "{"):
 			return PointerError(base+"/"+f.name, "must be an object or null")
+		case checkOverride != nil:
+			if err := checkOverride(f.name, json.RawMessage(t)); err != nil {
+				return at(base, err)
+			}
 		}
 	}
 	if s.CallbackSecret != nil && s.CallbackSecret.Value != "" && s.CallbackAuthMode != model.CallbackAuthSharedSecret {
