@@ -75,6 +75,11 @@ func TestApplyBadBundles(t *testing.T) {
 		{name: "error shape placeholder", mutate: func(b map[string]any) {
 			devOf(b)["errorShapeOverride"] = map[string]any{"e": "${nope}"}
 		}, pointer: "/services/0/errorShapeOverride/e"},
+		{name: "operation timeout", mutate: func(b map[string]any) { ops(b)[2].(map[string]any)["timeoutMs"] = 0 },
+			pointer: "/services/0/version/operations/2/timeoutMs"},
+		{name: "profile weight", mutate: func(b map[string]any) {
+			devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["routingWeight"] = 5000
+		}, pointer: "/services/0/backendProfiles/0/routingWeight"},
 		{name: "default profile unknown", mutate: func(b map[string]any) { devOf(b)["defaultBackendProfile"] = "other" },
 			pointer: "/services/0/defaultBackendProfile"},
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,8 +93,11 @@ func checkService(base string, s *Service, checkOverride func(string, json.RawMe
 	if s.ServiceName == "" {
 		s.ServiceName = s.ServiceKey
 	}
-	if len([]rune(s.ServiceName)) > 200 || len([]rune(s.Description)) > 2000 {
-		return PointerError(base+"/serviceName", "serviceName is at most 200 characters, description 2000")
+	if len([]rune(s.ServiceName)) > 200 {
+		return PointerError(base+"/serviceName", "must be at most 200 characters")
+	}
+	if len([]rune(s.Description)) > 2000 {
+		return PointerError(base+"/description", "must be at most 2000 characters")
 	}
 	def := drafts.NewService(time.Time{})
 	defaults := map[string]*string{"status": &s.Status, "backendRoutingMode": &s.BackendRoutingMode,
@@ -160,6 +164,9 @@ func checkProfiles(base string, s *Service) error {
 		m := profileModel(p, model.BackendProfile{})
 		if err := backends.CheckProfile(m); err != nil {
 			return at(pb, err)
+		}
+		if err := checkProfileRanges(pb, m); err != nil {
+			return err
 		}
 	}
 	if s.DefaultBackendProfile != "" && !names[s.DefaultBackendProfile] {
@@ -228,3 +235,34 @@ func checkInbound(base string, w *InboundWSSecurity) error {
 
 // maxInboundEntries bounds an inbound policy's lists, as the admin API does.
 const maxInboundEntries = 1000
+
+// intRange is a bound an integer member must keep, as the API checks it.
+type intRange struct {
+	name   string
+	v      *int
+	lo, hi int
+}
+
+// checkRanges checks each present value against its bounds.
+func checkRanges(base string, rs ...intRange) error {
+	for _, r := range rs {
+		if r.v != nil && (*r.v < r.lo || *r.v > r.hi) {
+			return PointerError(base+"/"+r.name, "must be between "+strconv.Itoa(r.lo)+" and "+strconv.Itoa(r.hi))
+		}
+	}
+	return nil
+}
+
+// checkProfileRanges checks a profile's numbers (defaults applied) with
+// the profile handlers' bounds.
+func checkProfileRanges(pb string, m model.BackendProfile) error {
+	return checkRanges(pb,
+		intRange{"connectTimeoutMs", &m.ConnectTimeoutMs, 1, 120000},
+		intRange{"tlsHandshakeTimeoutMs", &m.TLSHandshakeTimeoutMs, 1, 120000},
+		intRange{"idleConnTimeoutMs", &m.IdleConnTimeoutMs, 1, 3600000},
+		intRange{"maxIdleConnsPerHost", &m.MaxIdleConnsPerHost, 1, 10000},
+		intRange{"routingPriority", &m.RoutingPriority, -1000000, 1000000},
+		intRange{"routingWeight", &m.RoutingWeight, 1, 1000},
+		intRange{"timeoutMs", m.TimeoutMs, 1, 600000},
+		intRange{"retryCount", m.RetryCount, 0, 10})
+}

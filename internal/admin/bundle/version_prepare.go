@@ -120,13 +120,8 @@ func operationOf(ob string, o Operation, drafted []model.Operation) (model.Opera
 	if mode != model.ExecutionSync && mode != model.ExecutionAsyncCallback {
 		return model.Operation{}, PointerError(ob+"/executionMode", "must be sync or async_callback")
 	}
-	for _, n := range []struct {
-		name string
-		v    *int
-	}{{"timeoutMs", o.TimeoutMs}, {"retryCount", o.RetryCount}} {
-		if n.v != nil && *n.v < 0 {
-			return model.Operation{}, PointerError(ob+"/"+n.name, "must not be negative")
-		}
+	if err := checkRanges(ob, intRange{"timeoutMs", o.TimeoutMs, 1, 600000}, intRange{"retryCount", o.RetryCount, 0, 10}); err != nil {
+		return model.Operation{}, err
 	}
 	op := drafted[i]
 	op.OperationKey, op.RestMethod, op.RestPath, op.ExecutionMode = o.OperationKey, o.RestMethod, o.RestPath, mode
