@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/s2r-project/s2r/internal/access"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -96,7 +98,12 @@ func (h *Handlers) postApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := h.now().UTC()
-	versions, err := check(r.Context(), &b, now, h.checkOverride)
+	policy, err := h.backendPolicy(r.Context())
+	if err != nil {
+		return err
+	}
+	c := checker{now: now, override: h.checkOverride, backends: policy}
+	versions, err := c.check(r.Context(), &b)
 	if err != nil {
 		return err
 	}
@@ -117,6 +124,24 @@ func (h *Handlers) postApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return adminapi.WriteJSON(w, http.StatusOK, res)
+}
+
+// backendPolicy is the outbound policy of backend connections under the
+// current settings, as the runtime applies it.
+func (h *Handlers) backendPolicy(ctx context.Context) (fetch.Policy, error) {
+	st, err := h.store.Settings(ctx)
+	if err != nil {
+		return fetch.Policy{}, err
+	}
+	allowed, err := fetch.ParseCIDRs(st.OutboundAllowedCIDRs)
+	if err != nil {
+		return fetch.Policy{}, err
+	}
+	denied, err := fetch.ParseCIDRs(st.OutboundDeniedCIDRs)
+	if err != nil {
+		return fetch.Policy{}, err
+	}
+	return fetch.Policy{AllowedCIDRs: allowed, DeniedCIDRs: denied}.ForBackends(), nil
 }
 
 // dryRunOf reads the dryRun query parameter.

@@ -44,8 +44,11 @@ func TestApplyBadBundles(t *testing.T) {
 			w := devOf(b)["version"].(map[string]any)["wsdl"].(map[string]any)
 			w["files"].(map[string]any)[w["rootPath"].(string)] = "<definitions"
 		}, pointer: "/services/0/version/wsdl/files/root.wsdl"},
-		{name: "backend URL refused", mutate: func(b map[string]any) {
+		{name: "backend URL not http", mutate: func(b map[string]any) {
 			devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["endpointUrl"] = "ftp://backend.example/calc"
+		}, pointer: "/services/0/backendProfiles/0/endpointUrl"},
+		{name: "backend URL the outbound policy refuses", mutate: func(b map[string]any) {
+			devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["endpointUrl"] = "http://169.254.169.254/latest"
 		}, pointer: "/services/0/backendProfiles/0/endpointUrl"},
 		{name: "backend URL with credentials", mutate: func(b map[string]any) {
 			devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["endpointUrl"] = "https://u:p@backend.example/calc"

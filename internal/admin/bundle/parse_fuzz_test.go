@@ -38,7 +38,7 @@ func FuzzParseBundle(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if _, err := check(ctx, &b, time.Unix(0, 0), nil); err != nil {
+		if _, err := (checker{now: time.Unix(0, 0)}).check(ctx, &b); err != nil {
 			if _, ok := apierr.As(err); !ok {
 				t.Fatalf("check: %v is not an API error", err)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/admin/backends"
 	"github.com/s2r-project/s2r/internal/admin/drafts"
+	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -35,18 +37,29 @@ var serviceEnums = []struct {
 // routeKey is a service's runtime route key.
 type routeKey struct{ direction, environment, serviceKey string }
 
+// checker holds what the checks of a bundle need beyond the bundle.
+type checker struct {
+	now time.Time
+	// override checks a service override (Config.CheckOverride); nil
+	// checks the shape only.
+	override func(member string, v json.RawMessage) error
+	// backends is the outbound policy of backend connections; the
+	// addresses of profile URLs whose host is an IP literal must pass it.
+	backends fetch.Policy
+}
+
 // check validates every service of b and parses the WSDL of each
 // version, in bundle order, so that the first problem is the one
 // reported and nothing is written for a bad bundle. It fills the
 // defaults of empty fields and returns the prepared versions by service
 // index.
-func check(ctx context.Context, b *Bundle, now time.Time, checkOverride func(string, json.RawMessage) error) (map[int]*preparedVersion, error) {
+func (c checker) check(ctx context.Context, b *Bundle) (map[int]*preparedVersion, error) {
 	seen := map[routeKey]bool{}
 	versions := map[int]*preparedVersion{}
 	for i := range b.Services {
 		s := &b.Services[i]
 		base := ptr("/services", i)
-		if err := checkService(base, s, checkOverride); err != nil {
+		if err := checkService(base, s, c.override); err != nil {
 			return nil, err
 		}
 		k := routeKey{s.Direction, s.Environment, s.ServiceKey}
@@ -54,7 +67,7 @@ func check(ctx context.Context, b *Bundle, now time.Time, checkOverride func(str
 			return nil, PointerError(base+"/serviceKey", "another service of the bundle has the same direction, environment and serviceKey")
 		}
 		seen[k] = true
-		if err := checkProfiles(base, s); err != nil {
+		if err := c.checkProfiles(base, s); err != nil {
 			return nil, err
 		}
 		if err := checkGrants(base, s); err != nil {
@@ -66,7 +79,7 @@ func check(ctx context.Context, b *Bundle, now time.Time, checkOverride func(str
 		if s.Version == nil {
 			continue
 		}
-		pv, err := prepareVersion(ctx, base+"/version", s.Version, now)
+		pv, err := prepareVersion(ctx, base+"/version", s.Version, c.now)
 		if err != nil {
 			return nil, err
 		}
@@ -141,8 +154,9 @@ func checkService(base string, s *Service, checkOverride func(string, json.RawMe
 	return nil
 }
 
-// checkProfiles checks the backend profiles as the profile handlers do.
-func checkProfiles(base string, s *Service) error {
+// checkProfiles checks the backend profiles as the profile handlers do,
+// and their URLs against the outbound backend policy.
+func (c checker) checkProfiles(base string, s *Service) error {
 	names := map[string]bool{}
 	for j, p := range s.BackendProfiles {
 		pb := ptr(base+"/backendProfiles", j)
@@ -166,6 +180,9 @@ func checkProfiles(base string, s *Service) error {
 			return at(pb, err)
 		}
 		if err := checkProfileRanges(pb, m); err != nil {
+			return err
+		}
+		if err := c.checkAddresses(pb, m); err != nil {
 			return err
 		}
 	}
@@ -265,4 +282,26 @@ func checkProfileRanges(pb string, m model.BackendProfile) error {
 		intRange{"routingWeight", &m.RoutingWeight, 1, 1000},
 		intRange{"timeoutMs", m.TimeoutMs, 1, 600000},
 		intRange{"retryCount", m.RetryCount, 0, 10})
+}
+
+// checkAddresses refuses a profile URL whose host is an IP address the
+// outbound backend policy refuses (settings outbound_allowed_cidrs and
+// outbound_denied_cidrs; link-local such as the cloud metadata address,
+// multicast, reserved). A host name is checked when the runtime connects.
+func (c checker) checkAddresses(pb string, m model.BackendProfile) error {
+	for _, u := range []struct{ field, v string }{{"endpointUrl", m.EndpointURL}, {"tokenUrl", m.TokenURL}, {"healthCheckUrl", m.HealthCheckURL}} {
+		parsed, err := url.Parse(u.v)
+		if u.v == "" || err != nil {
+			continue
+		}
+		ip, err := netip.ParseAddr(parsed.Hostname())
+		if err != nil {
+			continue
+		}
+		if err := c.backends.CheckAddr(ip); err != nil {
+			return PointerError(pb+"/"+u.field, "the outbound policy refuses this address "+
+				"(settings outbound_allowed_cidrs / outbound_denied_cidrs)")
+		}
+	}
+	return nil
 }
