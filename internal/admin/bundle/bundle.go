@@ -2,8 +2,14 @@
 // /admin/v1/bundle exports services as a bundle, everything that
 // recreates them on an empty instance and no secret in any form (a secret
 // that is set appears as {"set": true}, one that is not set does not
-// appear). internal/admin lists its routes (Routes) in its one route
-// table. The format is documented in docs/bundles.md.
+// appear); POST /admin/v1/bundle:apply applies one, all or nothing in one
+// transaction (decode.go reads it strictly, validate.go and
+// version_prepare.go check it whole before anything is written, the
+// apply_*.go files compare each part with the target's export form and
+// write what differs); GET /admin/v1/bundle.schema.json answers its JSON
+// Schema (schema.go). client*.go are the `s2r bundle` command's side.
+// internal/admin lists the routes (Routes) in its one route table. The
+// format is documented in docs/bundles.md.
 package bundle
 
 import (
