@@ -10,7 +10,7 @@ import (
 // profiles applies the backend profiles of s to service svc, matched by
 // name; a profile of the target the bundle does not name is left as it
 // is. It returns the id of every profile of the bundle by name.
-func (a *applier) profiles(s Service, svc model.Service, cur Service) (map[string]string, error) {
+func (a *applier) profiles(s Service, svc model.Service) (map[string]string, error) {
 	ctx := a.r.Context()
 	stored, err := a.tx.BackendProfiles(ctx, svc.ServiceID)
 	if err != nil {
@@ -140,6 +140,9 @@ func (a *applier) inbound(s Service, serviceID string, cur Service) error {
 		if err := a.tx.PutInboundWSS(ctx, c); err != nil {
 			return err
 		}
+	}
+	if created {
+		fields = nil
 	}
 	a.add(s, KindInboundWSSecurity, "", actionOf(created, fields), fields)
 	return nil

@@ -17,40 +17,14 @@ import (
 // service applies service i of the bundle, s (checked), whose version
 // pv prepared.
 func (a *applier) service(i int, s Service, pv *preparedVersion) error {
-	ctx := a.r.Context()
 	base := ptr("/services", i)
-	svc, err := a.tx.ServiceByKey(ctx, s.Direction, s.Environment, s.ServiceKey)
-	created := errors.Is(err, store.ErrNotFound)
-	if err != nil && !created {
-		return err
-	}
-	var cur Service
-	if created {
-		svc = drafts.NewService(a.now)
-		svc.Direction, svc.Environment, svc.ServiceKey = s.Direction, s.Environment, s.ServiceKey
-	} else if cur, err = exportService(ctx, a.tx, svc); err != nil {
-		return err
-	}
-	var fields []string
-	if !created {
-		fields = changedFields(head(s), head(cur), "callbackSecret", "defaultBackendProfile")
-	}
-	setServiceFields(&svc, s)
-	changed, err := a.callbackSecret(&svc, s)
+	t, err := a.target(base, s)
 	if err != nil {
 		return err
 	}
-	if changed && !created {
-		fields = append(fields, "callbackSecret")
-	}
-	if created {
-		if err := a.tx.CreateService(ctx, svc); err != nil {
-			return at(base+"/serviceKey", drafts.ServiceConflict(err))
-		}
-	}
 	idx := len(a.res.Changes)
 	a.add(s, KindService, "", ActionUnchanged, nil)
-	ids, err := a.profiles(s, svc, cur)
+	ids, err := a.profiles(s, t.svc)
 	if err != nil {
 		return err
 	}
@@ -58,27 +32,71 @@ func (a *applier) service(i int, s Service, pv *preparedVersion) error {
 	if id, ok := ids[s.DefaultBackendProfile]; ok {
 		want = &id
 	}
-	if !samePtr(svc.DefaultBackendProfileID, want) {
-		svc.DefaultBackendProfileID = want
-		if !created {
-			fields = append(fields, "defaultBackendProfile")
+	if !samePtr(t.svc.DefaultBackendProfileID, want) {
+		t.svc.DefaultBackendProfileID = want
+		if !t.created {
+			t.fields = append(t.fields, "defaultBackendProfile")
 		}
 	}
-	if created || len(fields) > 0 {
-		svc.UpdatedAt = a.now
-		if err := a.tx.UpdateService(ctx, svc); err != nil {
+	if t.created || len(t.fields) > 0 {
+		t.svc.UpdatedAt = a.now
+		if err := a.tx.UpdateService(a.r.Context(), t.svc); err != nil {
 			return err
 		}
 	}
-	slices.Sort(fields)
-	a.res.Changes[idx].Action, a.res.Changes[idx].Fields = actionOf(created, fields), nonNil(fields)
-	if err := a.grants(s, svc.ServiceID, cur, created); err != nil {
+	slices.Sort(t.fields)
+	a.res.Changes[idx].Action, a.res.Changes[idx].Fields = actionOf(t.created, t.fields), nonNil(t.fields)
+	if err := a.grants(s, t.svc.ServiceID, t.cur, t.created); err != nil {
 		return err
 	}
-	if err := a.inbound(s, svc.ServiceID, cur); err != nil {
+	if err := a.inbound(s, t.svc.ServiceID, t.cur); err != nil {
 		return err
 	}
-	return a.version(base+"/version", &svc, s, pv)
+	return a.version(base+"/version", &t.svc, s, pv)
+}
+
+// targetService is the target's side of a bundle service: the service
+// (created when new, with the bundle's settings applied), its export
+// before the apply (zero when new) and the fields that changed so far.
+type targetService struct {
+	svc     model.Service
+	cur     Service
+	created bool
+	fields  []string
+}
+
+// target finds the target's service of s, or creates it, and applies
+// the service's own settings and callback secret to it.
+func (a *applier) target(base string, s Service) (targetService, error) {
+	ctx := a.r.Context()
+	svc, err := a.tx.ServiceByKey(ctx, s.Direction, s.Environment, s.ServiceKey)
+	t := targetService{svc: svc, created: errors.Is(err, store.ErrNotFound)}
+	if err != nil && !t.created {
+		return t, err
+	}
+	if t.created {
+		t.svc = drafts.NewService(a.now)
+		t.svc.Direction, t.svc.Environment, t.svc.ServiceKey = s.Direction, s.Environment, s.ServiceKey
+	} else {
+		if t.cur, err = exportService(ctx, a.tx, svc); err != nil {
+			return t, err
+		}
+		t.fields = changedFields(head(s), head(t.cur), "callbackSecret", "defaultBackendProfile")
+	}
+	setServiceFields(&t.svc, s)
+	changed, err := a.callbackSecret(&t.svc, s)
+	if err != nil {
+		return t, err
+	}
+	if changed && !t.created {
+		t.fields = append(t.fields, "callbackSecret")
+	}
+	if t.created {
+		if err := a.tx.CreateService(ctx, t.svc); err != nil {
+			return t, at(base+"/serviceKey", drafts.ServiceConflict(err))
+		}
+	}
+	return t, nil
 }
 
 // head is a service entry without its parts (profiles, grants, inbound
