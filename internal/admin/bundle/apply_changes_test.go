@@ -2,6 +2,7 @@ package bundle_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,5 +145,46 @@ func TestApplyBlockedVersion(t *testing.T) {
 	tgt.result(tgt.apply(encode(t, b), false, admintest.OperatorEmail))
 	if d := cmp.Diff([]string{"1:draft"}, tgt.versionsOf("dev")); d != "" {
 		t.Errorf("versions (-want +got):\n%s", d)
+	}
+}
+
+// TestApplySecretRotation: a secret given with a new value is an update
+// naming the secret, never showing it (answer and audit events); the
+// same value again is unchanged.
+func TestApplySecretRotation(t *testing.T) {
+	src := newFixture(t)
+	exported := src.export("?environment=dev").WantStatus(t, http.StatusOK).Body
+	tgt := newTarget(t, storetest.SQLite(t))
+	tgt.result(tgt.apply(encode(t, withSecrets(t, exported)), false, admintest.OperatorEmail))
+
+	const rotated = "rotated-pa55word-never-shown"
+	b := withSecrets(t, exported)
+	devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["credentials"] = map[string]any{"password": rotated}
+	for _, dry := range []bool{true, false} {
+		r := tgt.apply(encode(t, b), dry, admintest.OperatorEmail)
+		if strings.Contains(string(r.Body), rotated) {
+			t.Fatal("the answer shows the secret")
+		}
+		var got []bundle.Change
+		for _, c := range tgt.result(r).Changes {
+			if c.Action != bundle.ActionUnchanged {
+				got = append(got, c)
+			}
+		}
+		want := []bundle.Change{{Kind: "backendProfile", Direction: "publish", Environment: "dev", ServiceKey: "calc",
+			Name: "default", Action: "update", Fields: []string{"credentials.password"}}}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("dryRun %v: changes (-want +got):\n%s", dry, d)
+		}
+	}
+	again := tgt.result(tgt.apply(encode(t, b), false, admintest.OperatorEmail))
+	if n := actions(again); n["unchanged"] != len(again.Changes) {
+		t.Errorf("the same secret again: %+v", again.Changes)
+	}
+	audit := tgt.Do("GET", admin.Prefix+"/audit-events?window=1h&pageSize=200", admintest.ReaderEmail, "").WantStatus(t, http.StatusOK)
+	for _, s := range []string{rotated, backendPassword, callbackSecret, inboundPassword} {
+		if strings.Contains(string(audit.Body), s) {
+			t.Errorf("an audit event shows a secret")
+		}
 	}
 }
