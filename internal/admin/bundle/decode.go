@@ -41,6 +41,18 @@ func (s *SecretSet) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// String shows whether the secret is set and whether a value was given,
+// never the value, so that printing a bundle (%v, %+v) cannot leak it.
+func (s SecretSet) String() string {
+	if s.Value != "" {
+		return "{set: true, value: given}"
+	}
+	return "{set: " + strconv.FormatBool(s.Set) + "}"
+}
+
+// GoString is String, for %#v.
+func (s SecretSet) GoString() string { return s.String() }
+
 // PointerError is the 400 S2R-VAL-0400 of a bad bundle: details.pointer
 // is the JSON pointer of the problem in the bundle, details.reason what
 // is wrong (never the value).

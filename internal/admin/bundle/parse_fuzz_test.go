@@ -2,6 +2,8 @@ package bundle
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,4 +46,15 @@ func FuzzParseBundle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSecretSetPrinting: printing a secret given as a value never shows it.
+func TestSecretSetPrinting(t *testing.T) {
+	s := Service{CallbackSecret: &SecretSet{Set: true, Value: "never-printed"},
+		BackendProfiles: []BackendProfile{{Credentials: map[string]SecretSet{"password": {Set: true, Value: "never-printed"}}}}}
+	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+		if out := fmt.Sprintf(f, s); strings.Contains(out, "never-printed") {
+			t.Errorf("%s shows the secret: %s", f, out)
+		}
+	}
 }
