@@ -20,12 +20,17 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// bundleCmd runs `s2r bundle export` (docs/bundles.md): exit 0 on
-// success, 1 when the server refused, 2 on usage errors.
+// bundleCmd runs `s2r bundle export` and `s2r bundle apply`
+// (docs/bundles.md): exit 0 on success, 1 when the server refused, 2 on
+// usage errors.
 func bundleCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "apply" {
+		return bundleApplyCmd(ctx, args[1:], getenv, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "export" {
 		fmt.Fprintln(stderr, "Usage: s2r bundle export --server URL [--environment E] [--service K] [-o FILE] [--as EMAIL]")
-		return usageError{errors.New("bundle: the subcommand is export")}
+		fmt.Fprintln(stderr, "       s2r bundle apply --server URL -f FILE [--dry-run] [--output text|json] [--as EMAIL]")
+		return usageError{errors.New("bundle: the subcommand is export or apply")}
 	}
 	fs := flag.NewFlagSet("bundle export", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -62,7 +62,7 @@ func TestBundleExportCommand(t *testing.T) {
 		{"no server", []string{"bundle", "export", "--as", admintest.ReaderEmail}, 2, "--server is required"},
 		{"bad server", []string{"bundle", "export", "--server", "ftp://x", "--as", admintest.ReaderEmail}, 2, "http or https URL"},
 		{"bad format", []string{"bundle", "export", "--server", c.URL, "--as", admintest.ReaderEmail, "--format", "xml"}, 2, "yaml or json"},
-		{"no subcommand", []string{"bundle"}, 2, "the subcommand is export"},
+		{"no subcommand", []string{"bundle"}, 2, "the subcommand is export or apply"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

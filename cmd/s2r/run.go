@@ -96,7 +96,8 @@ Usage:
   s2r openapi   print the OpenAPI document the server generates for a WSDL or ZIP, offline (-h for flags)
   s2r drift     compare two imports of a WSDL as the server does, offline: exit 0 up to date,
                 1 drift, 2 breaking drift, 3 unreadable input
-  s2r bundle    export services as a bundle (configuration as code): s2r bundle export --server URL (-h for flags)
+  s2r bundle    configuration as code: s2r bundle export --server URL exports services as a bundle,
+                s2r bundle apply --server URL -f FILE [--dry-run] applies one (-h for flags)
   s2r loadgen   replay generated load-balancer and gateway traffic to a running s2r's ingest API (-h for flags)
   s2r version   print the version
   s2r help      print this help

@@ -87,7 +87,7 @@ type server struct {
 	backends *backends.Handlers
 	// onboarding serves the WSDL import, autopilot and repair routes.
 	onboarding *onboarding.Handlers
-	// bundle serves configuration as code (GET /bundle).
+	// bundle serves configuration as code (GET /bundle, POST /bundle:apply).
 	bundle *bundle.Handlers
 	// policies serves grants, inbound WS-Security and rate limits (internal/admin/policies).
 	policies *policies.Handlers
@@ -129,7 +129,8 @@ func newServer(cfg Config) *server {
 	s.backends = backends.New(backends.Config{Store: cfg.Store, Secrets: cfg.Secrets,
 		Client: cfg.BackendClient, Contracts: s.contracts, Now: s.now})
 	s.onboarding = onboarding.New(onboarding.Config{Store: cfg.Store, Logger: log, Contracts: s.contracts, Now: s.now})
-	s.bundle = bundle.New(bundle.Config{Store: cfg.Store})
+	s.bundle = bundle.New(bundle.Config{Store: cfg.Store, Secrets: cfg.Secrets, Now: s.now, Contracts: s.contracts,
+		CheckOverride: checkServiceOverride})
 	s.policies = policies.New(policies.Config{Store: cfg.Store, Secrets: cfg.Secrets, Now: s.now})
 	s.routes = s.routeTable()
 	s.mux = s.register(s.routes)

@@ -51,6 +51,9 @@ func TestRouteRoleMatrix(t *testing.T) {
 		"POST /permission-bindings":               {body: `{"email":"new@example.com","role":"reader"}`, want: adminOnly(201)},
 		"DELETE /permission-bindings/{bindingId}": {want: adminOnly(404)},
 		"GET /audit-events":                       {want: readAll},
+		// The route admits readers for dry runs; a real apply needs
+		// the operator role (the handler checks it), and {} is no bundle.
+		"POST /bundle:apply": {body: `{}`, want: want{403, 400, 400}},
 	}
 	roles := []struct {
 		email string

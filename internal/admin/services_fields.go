@@ -181,6 +181,18 @@ func enumField(field string, dst func(*model.Service) *string, values ...string)
 // envelopeInclude are the members envelopeWrapOverride.include may name.
 var envelopeInclude = []string{"correlationId", "serviceKey", "operationKey", "timestamp"}
 
+// checkServiceOverride checks member (envelopeWrapOverride or
+// errorShapeOverride) of a service given in a bundle (bundle.Config).
+func checkServiceOverride(member string, v json.RawMessage) error {
+	var err error
+	if member == "envelopeWrapOverride" {
+		_, err = checkEnvelopeWrap(jsontext.Value(v))
+	} else {
+		_, err = checkErrorShape(jsontext.Value(v))
+	}
+	return err
+}
+
 // checkEnvelopeWrap validates an envelopeWrapOverride: null, or
 // {"dataField": name, "include": {"correlationId": true, …}}.
 func checkEnvelopeWrap(v jsontext.Value) (json.RawMessage, error) {

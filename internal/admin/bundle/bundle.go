@@ -2,8 +2,14 @@
 // /admin/v1/bundle exports services as a bundle, everything that
 // recreates them on an empty instance and no secret in any form (a secret
 // that is set appears as {"set": true}, one that is not set does not
-// appear). internal/admin lists its routes (Routes) in its one route
-// table. The format is documented in docs/bundles.md.
+// appear); POST /admin/v1/bundle:apply applies one, all or nothing in one
+// transaction (decode.go reads it strictly, validate.go and
+// version_prepare.go check it whole before anything is written, the
+// apply_*.go files compare each part with the target's export form and
+// write what differs); GET /admin/v1/bundle.schema.json answers its JSON
+// Schema (schema.go). client*.go are the `s2r bundle` command's side.
+// internal/admin lists the routes (Routes) in its one route table. The
+// format is documented in docs/bundles.md.
 package bundle
 
 import (
@@ -27,9 +33,11 @@ type Bundle struct {
 }
 
 // SecretSet stands for a secret that is set: its value never leaves the
-// server.
+// server. In a bundle given to apply, a secret may instead be its value, a
+// JSON string: Value holds it then, and is never encoded.
 type SecretSet struct {
-	Set bool `json:"set"`
+	Set   bool   `json:"set"`
+	Value string `json:"-"`
 }
 
 // secretOf is {"set": true} for a set credential, nil (absent) otherwise.
@@ -70,6 +78,9 @@ type Service struct {
 	// InboundWSSecurity is the service's inbound WS-Security policy
 	// (DESIGN 10.2); nil when it is the default (mode off, nothing set).
 	InboundWSSecurity *InboundWSSecurity `json:"inboundWsSecurity,omitempty"`
+	// Activate, read by apply only, says whether a new version made from
+	// the bundle becomes active; absent or true: it does.
+	Activate *bool `json:"activate,omitempty"`
 }
 
 // InboundWSSecurity is a service's inbound WS-Security policy with each

@@ -2,36 +2,69 @@ package bundle
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/adminapi"
+	"github.com/s2r-project/s2r/internal/contracts"
 	"github.com/s2r-project/s2r/internal/fetch"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
 // Config holds what the bundle handlers need.
 type Config struct {
 	Store *store.Store
+	// Secrets seals the secrets a bundle gives; nil refuses them.
+	Secrets *secret.Box
+	// Now is the clock; nil uses adminapi.Now.
+	Now func() time.Time
+	// Contracts is the parsed-contract cache shared with the rest of
+	// admin; nil gives the handlers a cache of their own.
+	Contracts *contracts.Cache
+	// CheckOverride checks a service's envelopeWrapOverride or
+	// errorShapeOverride (member names the field) as the service handlers
+	// do, answering 400 naming the field; nil checks only that each is
+	// an object or null.
+	CheckOverride func(member string, v json.RawMessage) error
 }
 
 // Handlers serves the bundle routes.
 type Handlers struct {
-	store *store.Store
+	store         *store.Store
+	secrets       *secret.Box
+	now           func() time.Time
+	contracts     *contracts.Cache
+	checkOverride func(member string, v json.RawMessage) error
 }
 
 // New returns the bundle handlers of cfg.
 func New(cfg Config) *Handlers {
-	return &Handlers{store: cfg.Store}
+	h := &Handlers{store: cfg.Store, secrets: cfg.Secrets, now: cfg.Now, contracts: cfg.Contracts,
+		checkOverride: cfg.CheckOverride}
+	if h.now == nil {
+		h.now = adminapi.Now
+	}
+	if h.contracts == nil {
+		h.contracts = contracts.New(cfg.Store)
+	}
+	return h
 }
 
 // Routes lists the bundle routes for internal/admin's route table.
 func (h *Handlers) Routes() []adminapi.Route {
 	return []adminapi.Route{
 		{Method: "GET", Path: "/bundle", Role: model.RoleReader, Handle: h.getBundle, Doc: docGetBundle},
+		{Method: "GET", Path: "/bundle.schema.json", Role: model.RoleReader, Handle: h.getSchema, Doc: docGetSchema},
+		// Readers may dry-run; postApply checks the operator role for a
+		// real apply.
+		{Method: "POST", Path: "/bundle:apply", Role: model.RoleReader, Handle: h.postApply, Doc: docApplyBundle,
+			Audit: adminapi.OnFailure("bundle.apply", "bundle", "bundle")},
 	}
 }
 
@@ -84,7 +117,7 @@ func (h *Handlers) export(ctx context.Context, envs, keys []string) (Bundle, err
 			if len(keys) > 0 && !slices.Contains(keys, svc.ServiceKey) {
 				continue
 			}
-			s, err := h.service(ctx, svc)
+			s, err := exportService(ctx, h.store, svc)
 			if err != nil {
 				return Bundle{}, err
 			}
@@ -110,15 +143,32 @@ func (h *Handlers) services(ctx context.Context, env string) ([]model.Service, e
 	}
 }
 
-// service exports one service.
-func (h *Handlers) service(ctx context.Context, svc model.Service) (Service, error) {
+// catalogReader reads what a service's export needs: *store.Store, or a
+// *store.Tx so that apply compares with what its transaction sees.
+type catalogReader interface {
+	BackendProfiles(ctx context.Context, serviceID string) ([]model.BackendProfile, error)
+	ConsumerGrants(ctx context.Context, serviceID string) (model.ConsumerGrants, error)
+	InboundWSS(ctx context.Context, serviceID string) (model.InboundWSSConfig, error)
+	Version(ctx context.Context, id string) (model.Version, error)
+	Artifact(ctx context.Context, id string) (model.Artifact, error)
+	Operations(ctx context.Context, versionID string) ([]model.Operation, error)
+	ActiveMappings(ctx context.Context, versionID string) (map[string]model.Mapping, error)
+}
+
+var (
+	_ catalogReader = (*store.Store)(nil)
+	_ catalogReader = (*store.Tx)(nil)
+)
+
+// exportService exports one service as q sees it.
+func exportService(ctx context.Context, q catalogReader, svc model.Service) (Service, error) {
 	s := Service{ServiceKey: svc.ServiceKey, Environment: svc.Environment, Direction: svc.Direction,
 		ServiceName: svc.ServiceName, Description: svc.Description, Status: svc.Status, DebugEnabled: svc.DebugEnabled,
 		BackendRoutingMode: svc.BackendRoutingMode, BackendHealthCheckMode: svc.BackendHealthCheckMode,
 		BackendHealthCheckIntervalSec: svc.BackendHealthCheckIntervalSec, FaultDetailExposureMode: svc.FaultDetailExposureMode,
 		EnvelopeWrapOverride: svc.EnvelopeWrapOverride, ErrorShapeOverride: svc.ErrorShapeOverride,
 		CallbackAuthMode: svc.CallbackAuthMode, CallbackSecret: secretOf(svc.CallbackSecret)}
-	profiles, err := h.store.BackendProfiles(ctx, svc.ServiceID)
+	profiles, err := q.BackendProfiles(ctx, svc.ServiceID)
 	if err != nil {
 		return Service{}, err
 	}
@@ -129,43 +179,43 @@ func (h *Handlers) service(ctx context.Context, svc model.Service) (Service, err
 		}
 		s.BackendProfiles = append(s.BackendProfiles, backendProfile(p))
 	}
-	grants, err := h.store.ConsumerGrants(ctx, svc.ServiceID)
+	grants, err := q.ConsumerGrants(ctx, svc.ServiceID)
 	if err != nil {
 		return Service{}, err
 	}
 	s.ConsumerGrants = append([]string{}, grants.CIDRs...)
-	inbound, err := h.store.InboundWSS(ctx, svc.ServiceID)
+	inbound, err := q.InboundWSS(ctx, svc.ServiceID)
 	if err != nil {
 		return Service{}, err
 	}
 	s.InboundWSSecurity = inboundWSS(inbound)
 	if svc.ActiveVersionID != nil {
-		if s.Version, err = h.version(ctx, *svc.ActiveVersionID); err != nil {
+		if s.Version, err = exportVersion(ctx, q, *svc.ActiveVersionID); err != nil {
 			return Service{}, err
 		}
 	}
 	return s, nil
 }
 
-// version exports the active version with its import and operations.
-func (h *Handlers) version(ctx context.Context, versionID string) (*Version, error) {
-	v, err := h.store.Version(ctx, versionID)
+// exportVersion exports a version with its import and operations.
+func exportVersion(ctx context.Context, q catalogReader, versionID string) (*Version, error) {
+	v, err := q.Version(ctx, versionID)
 	if err != nil {
 		return nil, err
 	}
 	out := &Version{VersionNumber: v.VersionNumber, WSDLService: v.WSDLService, WSDLPort: v.WSDLPort}
 	if v.ArtifactID != nil {
-		a, err := h.store.Artifact(ctx, *v.ArtifactID)
+		a, err := q.Artifact(ctx, *v.ArtifactID)
 		if err != nil {
 			return nil, err
 		}
 		out.WSDL = wsdlOf(a)
 	}
-	ops, err := h.store.Operations(ctx, versionID)
+	ops, err := q.Operations(ctx, versionID)
 	if err != nil {
 		return nil, err
 	}
-	maps, err := h.store.ActiveMappings(ctx, versionID)
+	maps, err := q.ActiveMappings(ctx, versionID)
 	if err != nil {
 		return nil, err
 	}
