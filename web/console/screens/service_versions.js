@@ -10,6 +10,7 @@ import { Readiness } from '../components/readiness.js';
 import { useConfirm } from '../components/dialog.js';
 import { Section } from '../components/page.js';
 import { useSave, send, pickVersion } from './service_common.js';
+import { ViolationsNotice } from './service_violations.js';
 
 export function Versions({ service, onChange }) {
   const versions = useAsync(() => get(`/services/${service.serviceId}/versions`), [service.serviceId]);
@@ -69,7 +70,8 @@ function VersionDetail({ service, version, hasDraft, onChange }) {
   const readiness = useAsync(() => get(`${base}/publish-readiness`), [version.versionId]);
   const drift = useAsync(() => get(`${base}/wsdl-drift`), [version.versionId]);
   const replace = useSave();
-  return html`<div class="two-col">
+  return html`<${ViolationsNotice} service=${service} />
+  <div class="two-col">
     <${Section} id="v-readiness" title=${`Version ${version.versionNumber}: publish readiness`}>
       <${Loaded} state=${readiness}>${(r) => html`<${Readiness} report=${r} />`}<//>
     <//>

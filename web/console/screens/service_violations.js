@@ -24,3 +24,22 @@ export function ContractViolations({ service, op }) {
     </div>`)}<//>
   <//>`;
 }
+
+// ViolationsNotice tells the readiness and drift views of a service that
+// its backends answered responses that broke the contract in the last 24
+// hours (recorded under responseValidation "detect"), with the operations
+// concerned and a link to each one's violations: the contract the backend
+// really speaks may have moved before any new WSDL says so.
+export function ViolationsNotice({ service }) {
+  const filter = { environment: service.environment, serviceKey: service.serviceKey, violations: 'true', pageSize: 50 };
+  const list = useAsync(() => get('/runtime-logs', filter), [service.serviceId]);
+  return html`<${Loaded} state=${list}>${(d) => {
+    if (!d.totalItems) return null;
+    const ops = [...new Map(d.items.filter((l) => l.operationId).map((l) => [l.operationId, l.operationKey])).entries()];
+    return html`<div class="notice warn" role="status">
+      <strong>${fmtNum(d.totalItems)}</strong> ${d.totalItems === 1 ? 'response' : 'responses'} from the backend broke the contract in the last 24 hours
+      (answered under response validation "detect"):
+      ${ops.map(([id, k], i) => html`${i > 0 ? ', ' : ' '}<${Link} href=${`${BASE}/services/${service.serviceId}?tab=operations&op=${encodeURIComponent(id)}`}><code>${k}</code><//>`)}.
+      The backend may already speak a newer contract than this version's WSDL.</div>`;
+  }}<//>`;
+}
