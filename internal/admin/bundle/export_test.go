@@ -70,7 +70,9 @@ func newFixture(t *testing.T) fixture {
 	f.op("POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "dev", "serviceKey": "calc"},
 		http.StatusCreated).Decode(t, &dev)
 	svc := "/services/" + dev.Service.ServiceID
-	var ops struct{ Items []struct{ OperationID string } }
+	var ops struct {
+		Items []struct{ OperationID string }
+	}
 	f.op("GET", svc+"/versions/"+dev.Version.VersionID+"/operations", nil, http.StatusOK).Decode(t, &ops)
 	f.op("PATCH", "/operations/"+ops.Items[0].OperationID, map[string]any{"responseValidation": "detect"}, http.StatusOK)
 	f.op("POST", svc+"/versions/"+dev.Version.VersionID+":activate", nil, http.StatusOK)
