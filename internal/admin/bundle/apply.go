@@ -32,6 +32,7 @@ const (
 	KindBackendProfile    = "backendProfile"
 	KindConsumerGrants    = "consumerGrants"
 	KindInboundWSSecurity = "inboundWsSecurity"
+	KindRateLimits        = "rateLimits"
 	KindVersion           = "version"
 )
 

@@ -7,6 +7,7 @@ import (
 	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // TestApplyBadBundles: each bad bundle is 400 S2R-VAL-0400 with the JSON
@@ -16,6 +17,9 @@ func TestApplyBadBundles(t *testing.T) {
 	exported := src.export("").WantStatus(t, http.StatusOK).Body
 	tgt := newTarget(t, storetest.SQLite(t))
 	ops := func(b map[string]any) []any { return devOf(b)["version"].(map[string]any)["operations"].([]any) }
+	profileOf := func(b map[string]any) map[string]any { return devOf(b)["backendProfiles"].([]any)[0].(map[string]any) }
+	wssOf := func(b map[string]any) map[string]any { return profileOf(b)["wsSecurity"].(map[string]any) }
+	rateOf := func(b map[string]any) map[string]any { return devOf(b)["rateLimits"].(map[string]any) }
 	cases := []struct {
 		name    string
 		raw     string
@@ -83,6 +87,41 @@ func TestApplyBadBundles(t *testing.T) {
 		{name: "profile weight", mutate: func(b map[string]any) {
 			devOf(b)["backendProfiles"].([]any)[0].(map[string]any)["routingWeight"] = 5000
 		}, pointer: "/services/0/backendProfiles/0/routingWeight"},
+		{name: "concurrency cap", mutate: func(b map[string]any) { profileOf(b)["maxConcurrentRequests"] = 0 },
+			pointer: "/services/0/backendProfiles/0/maxConcurrentRequests"},
+		{name: "concurrency cap not an integer", mutate: func(b map[string]any) { profileOf(b)["maxConcurrentRequests"] = 1.5 },
+			pointer: "/services/0/backendProfiles/0/maxConcurrentRequests"},
+		{name: "rate cap", mutate: func(b map[string]any) { profileOf(b)["maxRequestsPerSecond"] = -1 },
+			pointer: "/services/0/backendProfiles/0/maxRequestsPerSecond"},
+		{name: "queue timeout", mutate: func(b map[string]any) { profileOf(b)["queueTimeoutMs"] = -5 },
+			pointer: "/services/0/backendProfiles/0/queueTimeoutMs"},
+		{name: "wsAddressing type", mutate: func(b map[string]any) { profileOf(b)["wsAddressing"] = "yes" },
+			pointer: "/services/0/backendProfiles/0/wsAddressing"},
+		{name: "wsSecurity unknown member", mutate: func(b map[string]any) { wssOf(b)["kerberos"] = true },
+			pointer: "/services/0/backendProfiles/0/wsSecurity/kerberos"},
+		{name: "wsSecurity password type", mutate: func(b map[string]any) {
+			wssOf(b)["usernameToken"].(map[string]any)["passwordType"] = "Plain"
+		}, pointer: "/services/0/backendProfiles/0/wsSecurity/usernameToken/passwordType"},
+		{name: "wsSecurity part signed twice", mutate: func(b map[string]any) {
+			wssOf(b)["signature"].(map[string]any)["signParts"] = []any{"Body", "Body"}
+		}, pointer: "/services/0/backendProfiles/0/wsSecurity/signature/signParts/1"},
+		{name: "wsSecurity certificate", mutate: func(b map[string]any) {
+			wssOf(b)["signature"].(map[string]any)["certificatePem"] = "not a certificate"
+		}, pointer: "/services/0/backendProfiles/0/wsSecurity/signature/certificatePem"},
+		{name: "wsSecurity key not matching the certificate", mutate: func(b map[string]any) {
+			profileOf(b)["credentials"].(map[string]any)["wssSigningKeyPem"] = loopback.NewRSAIdentity(t, "other").KeyPEM
+		}, pointer: "/services/0/backendProfiles/0/credentials/wssSigningKeyPem"},
+		{name: "wsSecurity token without a password", mutate: func(b map[string]any) {
+			delete(profileOf(b)["credentials"].(map[string]any), "wssPassword")
+		}, pointer: "/services/0/backendProfiles/0/credentials/wssPassword"},
+		{name: "rate limit client key", mutate: func(b map[string]any) { rateOf(b)["clientKey"] = "cookie" },
+			pointer: "/services/0/rateLimits/clientKey"},
+		{name: "rate limit per minute", mutate: func(b map[string]any) { rateOf(b)["requestsPerMinute"] = 0 },
+			pointer: "/services/0/rateLimits/requestsPerMinute"},
+		{name: "rate limit unknown member", mutate: func(b map[string]any) { rateOf(b)["perSecond"] = 1 },
+			pointer: "/services/0/rateLimits/perSecond"},
+		{name: "response validation", mutate: func(b map[string]any) { ops(b)[0].(map[string]any)["responseValidation"] = "maybe" },
+			pointer: "/services/0/version/operations/0/responseValidation"},
 		{name: "default profile unknown", mutate: func(b map[string]any) { devOf(b)["defaultBackendProfile"] = "other" },
 			pointer: "/services/0/defaultBackendProfile"},
 	}

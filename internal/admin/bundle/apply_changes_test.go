@@ -119,7 +119,7 @@ func TestApplyYAML(t *testing.T) {
 	}
 	if d := cmp.Diff(generic(t, j), generic(t, tgt.export("").Body)); d != "" {
 		// Only the secrets may differ: they are missing on the target.
-		if len(res.MissingSecrets) != 3 {
+		if len(res.MissingSecrets) != 5 {
 			t.Errorf("YAML round trip (-source +target):\n%s", d)
 		}
 	}
@@ -182,7 +182,7 @@ func TestApplySecretRotation(t *testing.T) {
 		t.Errorf("the same secret again: %+v", again.Changes)
 	}
 	audit := tgt.Do("GET", admin.Prefix+"/audit-events?window=1h&pageSize=200", admintest.ReaderEmail, "").WantStatus(t, http.StatusOK)
-	for _, s := range []string{rotated, backendPassword, callbackSecret, inboundPassword} {
+	for _, s := range []string{rotated, backendPassword, callbackSecret, inboundPassword, wssPassword, signer(t).KeyPEM} {
 		if strings.Contains(string(audit.Body), s) {
 			t.Errorf("an audit event shows a secret")
 		}

@@ -3,21 +3,23 @@ package bundle
 import (
 	"slices"
 
+	"github.com/s2r-project/s2r/internal/admin/backends"
 	"github.com/s2r-project/s2r/internal/adminapi"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
-// profiles applies the backend profiles of s to service svc, matched by
-// name; a profile of the target the bundle does not name is left as it
-// is. It returns the id of every profile of the bundle by name.
-func (a *applier) profiles(s Service, svc model.Service) (map[string]string, error) {
+// profiles applies the backend profiles of s (at base in the bundle) to
+// service svc, matched by name; a profile of the target the bundle does
+// not name is left as it is. It returns the id of every profile of the
+// bundle by name.
+func (a *applier) profiles(base string, s Service, svc model.Service) (map[string]string, error) {
 	ctx := a.r.Context()
 	stored, err := a.tx.BackendProfiles(ctx, svc.ServiceID)
 	if err != nil {
 		return nil, err
 	}
 	ids := map[string]string{}
-	for _, p := range s.BackendProfiles {
+	for j, p := range s.BackendProfiles {
 		i := slices.IndexFunc(stored, func(o model.BackendProfile) bool { return o.Name == p.Name })
 		created := i < 0
 		var old model.BackendProfile
@@ -33,6 +35,11 @@ func (a *applier) profiles(s Service, svc model.Service) (map[string]string, err
 			return nil, err
 		}
 		fields = append(fields, credFields...)
+		// The WS-Security secrets are checked with the target's stored
+		// values where the bundle gives none.
+		if err := backends.CheckProfileWSS(a.h.secrets, m, pendingSecrets(p, m)); err != nil {
+			return nil, at(ptr(base+"/backendProfiles", j), err)
+		}
 		ids[p.Name] = m.ProfileID
 		m.UpdatedAt = a.now
 		switch {
@@ -63,6 +70,8 @@ func profileModel(p BackendProfile, base model.BackendProfile) model.BackendProf
 	m.ConnectTimeoutMs, m.TLSHandshakeTimeoutMs, m.IdleConnTimeoutMs = p.ConnectTimeoutMs, p.TLSHandshakeTimeoutMs, p.IdleConnTimeoutMs
 	m.MaxIdleConnsPerHost, m.TimeoutMs, m.RetryCount = p.MaxIdleConnsPerHost, p.TimeoutMs, p.RetryCount
 	m.RoutingPriority, m.RoutingWeight, m.HealthCheckURL = p.RoutingPriority, p.RoutingWeight, p.HealthCheckURL
+	m.MaxConcurrentRequests, m.MaxRequestsPerSecond, m.QueueTimeoutMs = p.MaxConcurrentRequests, p.MaxRequestsPerSecond, p.QueueTimeoutMs
+	m.WSSecurity, m.WSAddressing = p.WSSecurity, p.WSAddressing
 	model.ApplyBackendDefaults(&m)
 	return m
 }
@@ -94,6 +103,19 @@ func (a *applier) credentials(s Service, p BackendProfile, m *model.BackendProfi
 		}
 	}
 	return fields, nil
+}
+
+// pendingSecrets names the credentials of p the bundle says are set that
+// m, the profile as it will be stored, does not hold: they are reported
+// missing, and the checks that need them wait for them.
+func pendingSecrets(p BackendProfile, m model.BackendProfile) []string {
+	var out []string
+	for name, sec := range p.Credentials {
+		if f := m.Credentials.Field(name); sec.Set && sec.Value == "" && f != nil && !f.IsSet() {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // inbound applies the inbound WS-Security policy of s, when it gives one;

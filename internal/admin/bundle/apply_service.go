@@ -24,7 +24,7 @@ func (a *applier) service(i int, s Service, pv *preparedVersion) error {
 	}
 	idx := len(a.res.Changes)
 	a.add(s, KindService, "", ActionUnchanged, nil)
-	ids, err := a.profiles(s, t.svc)
+	ids, err := a.profiles(base, s, t.svc)
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,9 @@ func (a *applier) service(i int, s Service, pv *preparedVersion) error {
 		return err
 	}
 	if err := a.inbound(s, t.svc.ServiceID, t.cur); err != nil {
+		return err
+	}
+	if err := a.rateLimits(s, t.svc.ServiceID, t.cur, t.created); err != nil {
 		return err
 	}
 	return a.version(base+"/version", &t.svc, s, pv)
@@ -103,6 +106,7 @@ func (a *applier) target(base string, s Service) (targetService, error) {
 // WS-Security, version) and apply-only members.
 func head(s Service) Service {
 	s.Version, s.BackendProfiles, s.ConsumerGrants, s.InboundWSSecurity, s.CallbackSecret, s.Activate = nil, nil, nil, nil, nil, nil
+	s.RateLimits = nil
 	return s
 }
 
@@ -190,6 +194,29 @@ func (a *applier) grants(s Service, serviceID string, cur Service, created bool)
 		}
 	}
 	a.add(s, KindConsumerGrants, "", actionOf(created, fields), fields)
+	return nil
+}
+
+// rateLimits applies the client rate limit of s (checked and normalized):
+// none removes the target's; none on either side reports nothing.
+func (a *applier) rateLimits(s Service, serviceID string, cur Service, created bool) error {
+	if s.RateLimits == nil && cur.RateLimits == nil {
+		return nil
+	}
+	created = created || cur.RateLimits == nil
+	var fields []string
+	switch {
+	case s.RateLimits == nil:
+		fields = []string{"rateLimits"} // removed
+	case !created:
+		fields = changedFields(*s.RateLimits, *cur.RateLimits)
+	}
+	if created || len(fields) > 0 {
+		if err := a.tx.PutServiceRateLimit(a.r.Context(), serviceID, s.RateLimits, store.NewTime(a.now), a.by); err != nil {
+			return err
+		}
+	}
+	a.add(s, KindRateLimits, "", actionOf(created, fields), fields)
 	return nil
 }
 

@@ -68,7 +68,8 @@ func withSecrets(t *testing.T, exported []byte) map[string]any {
 	b := generic(t, exported)
 	dev := b["services"].([]any)[0].(map[string]any)
 	dev["callbackSecret"] = callbackSecret
-	dev["backendProfiles"].([]any)[0].(map[string]any)["credentials"] = map[string]any{"password": backendPassword}
+	dev["backendProfiles"].([]any)[0].(map[string]any)["credentials"] = map[string]any{"password": backendPassword,
+		"wssPassword": wssPassword, "wssSigningKeyPem": signer(t).KeyPEM}
 	users := dev["inboundWsSecurity"].(map[string]any)["usernameTokens"].([]any)
 	users[0].(map[string]any)["password"] = inboundPassword
 	return b
@@ -112,7 +113,7 @@ func TestApplyRoundTrip(t *testing.T) {
 		}
 
 		r := tgt.apply(body, false, admintest.OperatorEmail)
-		for _, s := range []string{backendPassword, callbackSecret, inboundPassword} {
+		for _, s := range []string{backendPassword, callbackSecret, inboundPassword, wssPassword, signer(t).KeyPEM} {
 			if strings.Contains(string(r.Body), s) {
 				t.Errorf("the answer echoes a secret")
 			}
@@ -160,6 +161,8 @@ func TestApplyMissingSecrets(t *testing.T) {
 	want := []string{
 		"publish/dev/calc: callbackSecret",
 		"publish/dev/calc: backendProfiles/default/credentials/password",
+		"publish/dev/calc: backendProfiles/default/credentials/wssPassword",
+		"publish/dev/calc: backendProfiles/default/credentials/wssSigningKeyPem",
 		"publish/dev/calc: inboundWsSecurity/usernameTokens/partner-a/password",
 	}
 	if d := cmp.Diff(want, res.MissingSecrets); d != "" {

@@ -78,6 +78,10 @@ type Service struct {
 	// InboundWSSecurity is the service's inbound WS-Security policy
 	// (DESIGN 10.2); nil when it is the default (mode off, nothing set).
 	InboundWSSecurity *InboundWSSecurity `json:"inboundWsSecurity,omitempty"`
+	// RateLimits is the service's rate limit per client (DESIGN 10.6);
+	// nil (absent, null or {}) when it has none. Apply removes a limit
+	// the target has when the bundle gives none.
+	RateLimits *model.ClientRateLimit `json:"rateLimits,omitempty"`
 	// Activate, read by apply only, says whether a new version made from
 	// the bundle becomes active; absent or true: it does.
 	Activate *bool `json:"activate,omitempty"`
@@ -120,16 +124,18 @@ type WSDL struct {
 
 // Operation is one operation of the version with its active mapping.
 type Operation struct {
-	OperationKey      string                 `json:"operationKey"`
-	SOAPOperationName string                 `json:"soapOperationName"`
-	SOAPVersion       string                 `json:"soapVersion"`
-	RestMethod        string                 `json:"restMethod"`
-	RestPath          string                 `json:"restPath"`
-	TimeoutMs         *int                   `json:"timeoutMs"`
-	RetryCount        *int                   `json:"retryCount"`
-	ExecutionMode     string                 `json:"executionMode"`
-	ValidationRules   []model.ValidationRule `json:"validationRules"`
-	TransformRules    []transform.Rule       `json:"transformRules"`
+	OperationKey      string `json:"operationKey"`
+	SOAPOperationName string `json:"soapOperationName"`
+	SOAPVersion       string `json:"soapVersion"`
+	RestMethod        string `json:"restMethod"`
+	RestPath          string `json:"restPath"`
+	TimeoutMs         *int   `json:"timeoutMs"`
+	RetryCount        *int   `json:"retryCount"`
+	ExecutionMode     string `json:"executionMode"`
+	// ResponseValidation is strict (default), detect or off (DESIGN 10.6).
+	ResponseValidation string                 `json:"responseValidation"`
+	ValidationRules    []model.ValidationRule `json:"validationRules"`
+	TransformRules     []transform.Rule       `json:"transformRules"`
 	// Mapping is the active mapping; nil when the operation has none.
 	Mapping *Mapping `json:"mapping"`
 }
@@ -166,4 +172,13 @@ type BackendProfile struct {
 	RoutingPriority       int                  `json:"routingPriority"`
 	RoutingWeight         int                  `json:"routingWeight"`
 	HealthCheckURL        string               `json:"healthCheckUrl"`
+	// Backend protection (DESIGN 10.6): nil caps are unlimited.
+	MaxConcurrentRequests *int64   `json:"maxConcurrentRequests"`
+	MaxRequestsPerSecond  *float64 `json:"maxRequestsPerSecond"`
+	QueueTimeoutMs        int64    `json:"queueTimeoutMs"`
+	// WSSecurity is the outbound WS-Security (DESIGN 10.1), nil for none;
+	// its secrets are credentials.wssPassword and
+	// credentials.wssSigningKeyPem.
+	WSSecurity   *model.WSSecurity `json:"wsSecurity"`
+	WSAddressing bool              `json:"wsAddressing"`
 }

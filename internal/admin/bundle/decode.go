@@ -79,6 +79,9 @@ func at(base string, err error) error {
 	if field, _ := e.Details["field"].(string); field != "" {
 		base += "/" + fieldPointer(field)
 	}
+	if i, ok := e.Details["index"].(int); ok {
+		base = ptr(base, i)
+	}
 	return PointerError(base, reason)
 }
 

@@ -149,6 +149,7 @@ type catalogReader interface {
 	BackendProfiles(ctx context.Context, serviceID string) ([]model.BackendProfile, error)
 	ConsumerGrants(ctx context.Context, serviceID string) (model.ConsumerGrants, error)
 	InboundWSS(ctx context.Context, serviceID string) (model.InboundWSSConfig, error)
+	ServiceRateLimit(ctx context.Context, serviceID string) (*model.ClientRateLimit, error)
 	Version(ctx context.Context, id string) (model.Version, error)
 	Artifact(ctx context.Context, id string) (model.Artifact, error)
 	Operations(ctx context.Context, versionID string) ([]model.Operation, error)
@@ -189,6 +190,9 @@ func exportService(ctx context.Context, q catalogReader, svc model.Service) (Ser
 		return Service{}, err
 	}
 	s.InboundWSSecurity = inboundWSS(inbound)
+	if s.RateLimits, err = q.ServiceRateLimit(ctx, svc.ServiceID); err != nil {
+		return Service{}, err
+	}
 	if svc.ActiveVersionID != nil {
 		if s.Version, err = exportVersion(ctx, q, *svc.ActiveVersionID); err != nil {
 			return Service{}, err
@@ -223,7 +227,7 @@ func exportVersion(ctx context.Context, q catalogReader, versionID string) (*Ver
 	for _, op := range ops {
 		o := Operation{OperationKey: op.OperationKey, SOAPOperationName: op.SOAPOperationName, SOAPVersion: op.SOAPVersion,
 			RestMethod: op.RestMethod, RestPath: op.RestPath, TimeoutMs: op.TimeoutMs, RetryCount: op.RetryCount,
-			ExecutionMode: op.ExecutionMode, ValidationRules: op.ValidationRules, TransformRules: op.TransformRules}
+			ExecutionMode: op.ExecutionMode, ResponseValidation: op.ResponseValidation, ValidationRules: op.ValidationRules, TransformRules: op.TransformRules}
 		if m, ok := maps[op.OperationID]; ok {
 			o.Mapping = &Mapping{Source: m.Source, RequestMapping: m.RequestMapping, ResponseMapping: m.ResponseMapping,
 				FaultMapping: m.FaultMapping}
@@ -261,7 +265,11 @@ func backendProfile(p model.BackendProfile) BackendProfile {
 		Credentials: map[string]SecretSet{}, MTLSEnabled: p.MTLSEnabled, ClientCertPEM: p.ClientCertPEM, CACertPEM: p.CACertPEM,
 		ConnectTimeoutMs: p.ConnectTimeoutMs, TLSHandshakeTimeoutMs: p.TLSHandshakeTimeoutMs, IdleConnTimeoutMs: p.IdleConnTimeoutMs,
 		MaxIdleConnsPerHost: p.MaxIdleConnsPerHost, TimeoutMs: p.TimeoutMs, RetryCount: p.RetryCount,
-		RoutingPriority: p.RoutingPriority, RoutingWeight: p.RoutingWeight, HealthCheckURL: p.HealthCheckURL}
+		RoutingPriority: p.RoutingPriority, RoutingWeight: p.RoutingWeight, HealthCheckURL: p.HealthCheckURL,
+		MaxConcurrentRequests: p.MaxConcurrentRequests, MaxRequestsPerSecond: p.MaxRequestsPerSecond,
+		QueueTimeoutMs: p.QueueTimeoutMs, WSSecurity: p.WSSecurity, WSAddressing: p.WSAddressing}
+	// Every credential of model.CredentialFields, the WS-Security ones
+	// (wssPassword, wssSigningKeyPem) included.
 	for _, name := range model.CredentialFields {
 		if c := p.Credentials.Field(name); c != nil && c.IsSet() {
 			out.Credentials[name] = SecretSet{Set: true}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +16,9 @@ import (
 	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/admin/bundle"
 	"github.com/s2r-project/s2r/internal/apierr"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // The secrets the test sets; none may appear in an export.
@@ -23,11 +26,27 @@ const (
 	backendPassword = "backend-pa55word-never-exported"
 	callbackSecret  = "callback-secret-never-exported"
 	inboundPassword = "inbound-pa55word-never-exported"
+	wssPassword     = "wss-pa55word-never-exported"
 )
 
+var (
+	signerOnce sync.Once
+	signerID   loopback.RSAIdentity
+)
+
+// signer is the RSA identity the fixture's backend signs with (its key
+// a secret like the others), made once for the package's tests.
+func signer(t *testing.T) loopback.RSAIdentity {
+	t.Helper()
+	signerOnce.Do(func() { signerID = loopback.NewRSAIdentity(t, "bundle-signer") })
+	return signerID
+}
+
 // fixture is an admin API with two services: calc in dev (active, a basic
-// auth backend with a password, consumer grants, a callback secret) and
-// calc in prod (a draft only).
+// auth backend with a password, WS-Security with a password and a signing
+// key, WS-Addressing and protection caps, consumer grants, a callback
+// secret, a client rate limit, operation add with responseValidation
+// detect) and calc in prod (a draft only).
 type fixture struct {
 	*admintest.Client
 	t *testing.T
@@ -51,9 +70,19 @@ func newFixture(t *testing.T) fixture {
 	f.op("POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "dev", "serviceKey": "calc"},
 		http.StatusCreated).Decode(t, &dev)
 	svc := "/services/" + dev.Service.ServiceID
+	var ops struct {
+		Items []struct{ OperationID string }
+	}
+	f.op("GET", svc+"/versions/"+dev.Version.VersionID+"/operations", nil, http.StatusOK).Decode(t, &ops)
+	f.op("PATCH", "/operations/"+ops.Items[0].OperationID, map[string]any{"responseValidation": "detect"}, http.StatusOK)
 	f.op("POST", svc+"/versions/"+dev.Version.VersionID+":activate", nil, http.StatusOK)
 	f.op("PATCH", "/backend-profiles/"+dev.BackendProfile.ProfileID, map[string]any{"authType": "basic", "username": "svc",
-		"credentials": map[string]any{"password": backendPassword}}, http.StatusOK)
+		"credentials": map[string]any{"password": backendPassword, "wssPassword": wssPassword, "wssSigningKeyPem": signer(t).KeyPEM},
+		"wsSecurity": map[string]any{"usernameToken": map[string]any{"username": "wss-user", "passwordType": "PasswordDigest"},
+			"timestamp": map[string]any{"ttlSeconds": 300}, "signature": map[string]any{"certificatePem": signer(t).CertPEM},
+			"mustUnderstand": true},
+		"wsAddressing": true, "maxConcurrentRequests": 8, "maxRequestsPerSecond": 2.5, "queueTimeoutMs": 250}, http.StatusOK)
+	f.op("PUT", svc+"/rate-limits", map[string]any{"clientKey": "header:X-Client", "requestsPerMinute": 600}, http.StatusOK)
 	f.op("PUT", svc+"/consumer-grants", map[string]any{"cidrs": []string{"10.0.0.0/8"}}, http.StatusOK)
 	f.op("PATCH", svc, map[string]any{"callbackAuthMode": "shared_secret", "callbackSecret": callbackSecret}, http.StatusOK)
 	f.op("PUT", svc+"/inbound-ws-security", map[string]any{"mode": "off", "maxClockSkewSeconds": 120,
@@ -82,7 +111,8 @@ func TestExport(t *testing.T) {
 	f := newFixture(t)
 	r := f.export("").WantStatus(t, http.StatusOK)
 	body := string(r.Body)
-	for _, secret := range []string{backendPassword, callbackSecret, inboundPassword, "lastUpdatedBy", "lastUpdatedAt"} {
+	for _, secret := range []string{backendPassword, callbackSecret, inboundPassword, wssPassword, "PRIVATE KEY",
+		"lastUpdatedBy", "lastUpdatedAt"} {
 		if strings.Contains(body, secret) {
 			t.Errorf("the bundle shows %q", secret)
 		}
@@ -103,8 +133,24 @@ func TestExport(t *testing.T) {
 		t.Fatalf("profiles %+v, default %q", dev.BackendProfiles, dev.DefaultBackendProfile)
 	}
 	p := dev.BackendProfiles[0]
-	if p.AuthType != "basic" || p.Username != "svc" || !cmp.Equal(p.Credentials, map[string]bundle.SecretSet{"password": {Set: true}}) {
+	set := bundle.SecretSet{Set: true}
+	if p.AuthType != "basic" || p.Username != "svc" || !cmp.Equal(p.Credentials,
+		map[string]bundle.SecretSet{"password": set, "wssPassword": set, "wssSigningKeyPem": set}) {
 		t.Errorf("profile %+v", p)
+	}
+	wantWSS := &model.WSSecurity{UsernameToken: &model.WSSUsernameToken{Username: "wss-user", PasswordType: "PasswordDigest"},
+		Timestamp: &model.WSSTimestamp{TTLSeconds: 300}, Signature: &model.WSSSignature{CertificatePEM: signer(t).CertPEM},
+		MustUnderstand: true}
+	if d := cmp.Diff(wantWSS, p.WSSecurity); d != "" || !p.WSAddressing {
+		t.Errorf("wsSecurity (-want +got):\n%s\nwsAddressing %v", d, p.WSAddressing)
+	}
+	if p.MaxConcurrentRequests == nil || *p.MaxConcurrentRequests != 8 || p.MaxRequestsPerSecond == nil ||
+		*p.MaxRequestsPerSecond != 2.5 || p.QueueTimeoutMs != 250 {
+		t.Errorf("protection %v %v %d", p.MaxConcurrentRequests, p.MaxRequestsPerSecond, p.QueueTimeoutMs)
+	}
+	wantLimit := &model.ClientRateLimit{ClientKey: "header:X-Client", RequestsPerMinute: 600, Burst: 600}
+	if d := cmp.Diff(wantLimit, dev.RateLimits); d != "" || prod.RateLimits != nil {
+		t.Errorf("rate limits (-want +got):\n%s\nprod %+v", d, prod.RateLimits)
 	}
 	if !cmp.Equal(dev.ConsumerGrants, []string{"10.0.0.0/8"}) || len(prod.ConsumerGrants) != 0 {
 		t.Errorf("grants dev %v, prod %v", dev.ConsumerGrants, prod.ConsumerGrants)
@@ -122,8 +168,9 @@ func TestExport(t *testing.T) {
 		t.Errorf("root %q is not the WSDL: %v", v.WSDL.RootPath, v.WSDL.Files)
 	}
 	add := v.Operations[0]
-	if add.SOAPOperationName != "Add" || add.RestMethod != "POST" || add.RestPath != "/add" || add.Mapping == nil || add.Mapping.Source != "auto" {
-		t.Errorf("operation %+v", add)
+	if add.SOAPOperationName != "Add" || add.RestMethod != "POST" || add.RestPath != "/add" || add.Mapping == nil ||
+		add.Mapping.Source != "auto" || add.ResponseValidation != "detect" || v.Operations[1].ResponseValidation != "strict" {
+		t.Errorf("operations %+v", v.Operations)
 	}
 }
 

@@ -20,6 +20,11 @@ func FuzzParseBundle(f *testing.F) {
 		`{"apiVersion":"s2r/v1","kind":"Bundle","services":[{"serviceKey":"a","environment":"dev","direction":"publish",` +
 			`"callbackSecret":"x","backendProfiles":[{"name":"default","endpointUrl":"http://b","credentials":{"password":{"set":true}}}],` +
 			`"version":{"wsdl":{"rootPath":"r.wsdl","files":{"r.wsdl":"<definitions/>"}},"operations":[]}}]}`,
+		`{"apiVersion":"s2r/v1","kind":"Bundle","services":[{"serviceKey":"a","environment":"dev","direction":"publish",` +
+			`"rateLimits":{"clientKey":"header:X-C","requestsPerMinute":60},"backendProfiles":[{"name":"p","endpointUrl":"http://b",` +
+			`"maxConcurrentRequests":2,"maxRequestsPerSecond":0.5,"queueTimeoutMs":10,"wsAddressing":true,` +
+			`"wsSecurity":{"usernameToken":{"username":"u"},"signature":{"certificatePem":"x","signParts":["Body"]}},` +
+			`"credentials":{"wssPassword":"p","wssSigningKeyPem":{"set":true}}}]}]}`,
 		`{"apiVersion":"s2r/v1","kind":"Bundle","services":[{"x":1}]}`,
 		"a: &a [*a]\n", "{", "- 1\n- 2\n", `{"apiVersion":"s2r/v1","kind":"Bundle","services":[],"services":[]}`,
 	} {

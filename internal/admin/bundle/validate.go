@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/admin/backends"
 	"github.com/s2r-project/s2r/internal/admin/drafts"
 	"github.com/s2r-project/s2r/internal/fetch"
+	"github.com/s2r-project/s2r/internal/limit"
 	"github.com/s2r-project/s2r/internal/model"
 )
 
@@ -74,6 +75,9 @@ func (c checker) check(ctx context.Context, b *Bundle) (map[int]*preparedVersion
 			return nil, err
 		}
 		if err := checkInbound(base, s.InboundWSSecurity); err != nil {
+			return nil, err
+		}
+		if err := checkRateLimits(base, s); err != nil {
 			return nil, err
 		}
 		if s.Version == nil {
@@ -247,6 +251,26 @@ func checkInbound(base string, w *InboundWSSecurity) error {
 	} else if err != nil {
 		return PointerError(base, err.Error())
 	}
+	return nil
+}
+
+// checkRateLimits checks the client rate limit with the rules of PUT
+// .../rate-limits (limit.ClientSettings) and normalizes it as that route
+// stores it: {} is none, burst 0 is requestsPerMinute.
+func checkRateLimits(base string, s *Service) error {
+	if s.RateLimits == nil || *s.RateLimits == (model.ClientRateLimit{}) {
+		s.RateLimits = nil
+		return nil
+	}
+	cs := limit.ClientSettings(*s.RateLimits)
+	var fe *model.FieldError
+	if err := cs.Validate(); errors.As(err, &fe) {
+		return PointerError(base+"/rateLimits/"+fe.Field, fe.Reason)
+	} else if err != nil {
+		return PointerError(base+"/rateLimits", err.Error())
+	}
+	l := model.ClientRateLimit(cs.Normalized())
+	s.RateLimits = &l
 	return nil
 }
 

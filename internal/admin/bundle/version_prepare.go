@@ -58,6 +58,9 @@ func prepareVersion(ctx context.Context, base string, v *Version, now time.Time)
 		if err != nil {
 			return nil, err
 		}
+		// The defaults, so that the bundle's operation compares equal
+		// with the stored one that took them.
+		v.Operations[j].ExecutionMode, v.Operations[j].ResponseValidation = op.ExecutionMode, op.ResponseValidation
 		if keys[op.OperationKey] {
 			return nil, PointerError(ob+"/operationKey", "another operation of the version has this key")
 		}
@@ -120,12 +123,19 @@ func operationOf(ob string, o Operation, drafted []model.Operation) (model.Opera
 	if mode != model.ExecutionSync && mode != model.ExecutionAsyncCallback {
 		return model.Operation{}, PointerError(ob+"/executionMode", "must be sync or async_callback")
 	}
+	validation := o.ResponseValidation
+	if validation == "" {
+		validation = model.ValidationStrict
+	}
+	if !slices.Contains(model.ValidationModes, validation) {
+		return model.Operation{}, PointerError(ob+"/responseValidation", "must be strict, detect or off")
+	}
 	if err := checkRanges(ob, intRange{"timeoutMs", o.TimeoutMs, 1, 600000}, intRange{"retryCount", o.RetryCount, 0, 10}); err != nil {
 		return model.Operation{}, err
 	}
 	op := drafted[i]
 	op.OperationKey, op.RestMethod, op.RestPath, op.ExecutionMode = o.OperationKey, o.RestMethod, o.RestPath, mode
-	op.TimeoutMs, op.RetryCount = o.TimeoutMs, o.RetryCount
+	op.TimeoutMs, op.RetryCount, op.ResponseValidation = o.TimeoutMs, o.RetryCount, validation
 	op.ValidationRules, op.TransformRules = o.ValidationRules, o.TransformRules
 	return op, nil
 }
