@@ -19,6 +19,10 @@ func check(label string) chromedp.Action[chromedp.Void] {
 func TestProfileWSSecurityAndProtection(t *testing.T) {
 	f := setup(t)
 	id := onboardByAPI(t, f, "wss-echo")
+	echo := echoBackend(t)
+	var list []struct{ ProfileID string }
+	f.admin(t, devAdmin, "GET", "/services/"+id+"/backend-profiles", nil, 200, &list)
+	f.admin(t, devAdmin, "PATCH", "/backend-profiles/"+list[0].ProfileID, map[string]any{"endpointUrl": echo.URL}, 200, nil)
 	ctx := f.tab(t, "")
 	run(t, ctx, "edit the profile's WS-Security and protection",
 		chromedp.Navigate(f.base+"/console/services/"+id+"?tab=backends"),
@@ -61,6 +65,12 @@ func TestProfileWSSecurityAndProtection(t *testing.T) {
 	if !p.WSAddressing || p.MaxConcurrentRequests == nil || *p.MaxConcurrentRequests != 4 || p.MaxRequestsPerSecond == nil ||
 		*p.MaxRequestsPerSecond != 2.5 || p.QueueTimeoutMs != 250 || !p.Credentials["wssPassword"].Set {
 		t.Errorf("profile = %+v", p)
+	}
+	run(t, ctx, "test the connection: the WS-Security step is explained",
+		chromedp.Click(chromedp.Search(`//tr//button[normalize-space()="Test connection"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.wss-explanation`)))
+	if got := textOf(t, ctx, `.wss-explanation`); !strings.Contains(got, "accepted the WS-Security header") {
+		t.Errorf("WS-Security step = %q", got)
 	}
 	run(t, ctx, "open the form again",
 		chromedp.Navigate(f.base+"/console/services/"+id+"?tab=backends"),
