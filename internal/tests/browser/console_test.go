@@ -160,6 +160,7 @@ func TestReaderSeesNoWriteButtons(t *testing.T) {
 		{"/console/services/" + id + "?tab=operations", `table`},
 		{"/console/services/" + id + "?tab=backends", `table`},
 		{"/console/services/" + id + "?tab=grants", `textarea`},
+		{"/console/services/" + id + "?tab=security", `form[aria-label="Rate limits"]`},
 		{"/console/services/" + id + "?tab=try", `.try`},
 		{"/console/settings", `fieldset`},
 		{"/console/settings?tab=access", `table`},

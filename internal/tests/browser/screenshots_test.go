@@ -69,6 +69,13 @@ func TestScreenshots(t *testing.T) {
 	shoot("service-operations", "/console/services/"+id+"?tab=operations", "table",
 		chromedp.Click(chromedp.Search(byText("button", "echo"))), chromedp.WaitVisible(chromedp.CSS(`textarea`)))
 	shoot("service-backends", "/console/services/"+id+"?tab=backends", "table")
+	shoot("service-backend-wss", "/console/services/"+id+"?tab=backends", "table",
+		chromedp.Click(chromedp.Search(`//tr//button[normalize-space()="Edit"]`)), chromedp.WaitVisible(chromedp.CSS(`#profile-form`)),
+		check("Add a WS-Security header to every call"), chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Username token"]`)),
+		check("Username token"), check("Timestamp"), fillLabel("Max concurrent requests", "8"),
+		chromedp.ScrollIntoView(chromedp.Search(`//legend[normalize-space()="WS-Security"]`)))
+	shoot("service-security", "/console/services/"+id+"?tab=security", `form[aria-label="Rate limits"]`,
+		check("Limit each client"), chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Requests per minute"]`)))
 	shoot("service-openapi", "/console/services/"+id+"?tab=openapi", "table")
 	shoot("traffic", "/console/traffic", "table")
 	shoot("traffic-trace", "/console/traffic?tab=trace&correlationId=demo-trace-1", ".side-by-side")

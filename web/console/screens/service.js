@@ -15,10 +15,11 @@ import { Backends } from './service_backends.js';
 import { Grants, OpenAPIView, TryTab } from './service_extra.js';
 import { ServiceTraffic } from './service_traffic.js';
 import { CallIt } from './service_call.js';
+import { SecurityTab } from './service_security.js';
 
 const tabs = [
   ['overview', 'Overview'], ['versions', 'Versions'], ['operations', 'Operations'], ['backends', 'Backends'],
-  ['grants', 'Consumer grants'], ['openapi', 'OpenAPI'], ['try', 'Try'], ['traffic', 'Traffic'],
+  ['grants', 'Consumer grants'], ['security', 'Security and limits'], ['openapi', 'OpenAPI'], ['try', 'Try'], ['traffic', 'Traffic'],
 ];
 
 export function ServicePage({ serviceId, query }) {
@@ -35,6 +36,7 @@ export function ServicePage({ serviceId, query }) {
         ${tab === 'operations' && html`<${Operations} service=${s} query=${query} />`}
         ${tab === 'backends' && html`<${Backends} service=${s} onChange=${svc.reload} />`}
         ${tab === 'grants' && html`<${Grants} service=${s} />`}
+        ${tab === 'security' && html`<${SecurityTab} service=${s} />`}
         ${tab === 'openapi' && html`<${OpenAPIView} service=${s} query=${query} />`}
         ${tab === 'try' && html`<${TryTab} service=${s} query=${query} />`}
         ${tab === 'traffic' && html`<${ServiceTraffic} service=${s} query=${query} />`}

@@ -65,5 +65,6 @@ export function Backends({ service, onChange }) {
 function ConnectionResult({ res, name }) {
   return html`<div class="card" role="status"><p>Connection test of <strong>${name}</strong>: <${Status} value=${res.status} /></p>
     <ol class="steps">${res.steps.map((s) => html`<li><${Status} value=${s.status} /> <strong>${s.name}</strong> ${s.durationMs} ms
-      ${s.addresses && html` · ${s.addresses.join(', ')}`}${s.httpStatus ? ` · HTTP ${s.httpStatus}` : ''}${s.message && html` — ${s.message}`}</li>`)}</ol></div>`;
+      ${s.addresses && html` · ${s.addresses.join(', ')}`}${s.httpStatus ? ` · HTTP ${s.httpStatus}` : ''}${s.message && (s.name === 'wsSecurity'
+        ? html`<p class="wss-explanation"><strong>WS-Security:</strong> ${s.message}</p>` : html` — ${s.message}`)}</li>`)}</ol></div>`;
 }
