@@ -1,0 +1,90 @@
+package convert
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/s2r-project/s2r/internal/xmlstream"
+)
+
+// BenchmarkVsReader measures each conversion against internal/xmlstream
+// alone, in the same run: after the timed loop of a conversion it reads
+// the XML side of that conversion (the envelope converted from, or the
+// one written) as many times with a reused Reader and reports
+// x-reader = reader time / conversion time, that is the conversion's
+// speed as a fraction of the reader's on the same XML bytes. MB/s counts
+// the conversion's input (XML for XMLToJSON, JSON for JSONToXML).
+func BenchmarkVsReader(b *testing.B) {
+	p := benchPlan(b)
+	for _, s := range benchSizes {
+		body := benchBody(s.size)
+		b.Run("XMLToJSON/"+s.name, func(b *testing.B) {
+			r := xmlstream.NewReader(body, xmlstream.Limits{})
+			var out []byte
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Reset(body, xmlstream.Limits{})
+				if _, err := r.Next(); err != nil {
+					b.Fatal(err)
+				}
+				var err error
+				if out, err = p.XMLToJSON(out[:0], r, "/Body"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportVsReader(b, body)
+		})
+		in := benchJSON(b, p, body)
+		b.Run("JSONToXML/"+s.name, func(b *testing.B) {
+			w := xmlstream.NewWriter(nil)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Reset()
+				if err := p.JSONToXML(w, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportVsReader(b, w.Bytes())
+		})
+	}
+}
+
+// benchJSON is the JSON the plan converts body to.
+func benchJSON(tb testing.TB, p *Plan, body []byte) []byte {
+	r := xmlstream.NewReader(body, xmlstream.Limits{})
+	if _, err := r.Next(); err != nil {
+		tb.Fatal(err)
+	}
+	in, err := p.XMLToJSON(nil, r, "/Body")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return in
+}
+
+// reportVsReader reads doc b.N times with a reused Reader, outside the
+// timer, and reports the ratio of that time to the timed loop's.
+func reportVsReader(b *testing.B, doc []byte) {
+	conv := b.Elapsed()
+	b.StopTimer()
+	r := xmlstream.NewReader(nil, xmlstream.Limits{})
+	start := time.Now()
+	for range b.N {
+		r.Reset(doc, xmlstream.Limits{})
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	read := time.Since(start)
+	b.ReportMetric(float64(len(doc))*float64(b.N)/read.Seconds()/1e6, "reader-MB/s")
+	b.ReportMetric(read.Seconds()/conv.Seconds(), "x-reader")
+}
