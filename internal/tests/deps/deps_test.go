@@ -22,6 +22,9 @@ var hotPath = []string{
 	"internal/routing",
 	"internal/upstream",
 	"internal/transform",
+	"internal/wssec",
+	"internal/limit",
+	"internal/tracing",
 }
 
 // forbidden may not appear among a hot-path package's dependencies; module
