@@ -4,7 +4,8 @@
 # test/interop/node/package-lock.json, and Debian's python3-zeep, PHP ext/soap
 # (php-cli php-soap), Perl SOAP::Lite (libsoap-lite-perl) and, for
 # WS-Security, python3-lxml, python3-xmlsec, xmlsec1 and Apache WSS4J with
-# Santuario (libwss4j-java libxml-security-java, run with java/javac). Idempotent and
+# Santuario (libwss4j-java libxml-security-java, run with java/javac) and, as
+# an MTOM backend of publish, JAX-WS RI (libjaxws-java). Idempotent and
 # quiet: it does nothing when all are present. Without node/npm or apt-get
 # (as root) it says so and leaves the tests to skip — except under CI (CI or
 # S2R_REQUIRE_POSTGRES set, as make test sets it), where every stack must
@@ -62,6 +63,10 @@ fi
 
 if [[ ! -f /usr/share/java/wss4j.jar || ! -f /usr/share/java/xmlsec.jar ]]; then
 	apt_install libwss4j-java libxml-security-java || unavailable "Apache WSS4J: libwss4j-java libxml-security-java (needs apt-get as root)"
+fi
+
+if [[ ! -f /usr/share/java/jaxws-rt.jar ]]; then
+	apt_install libjaxws-java || unavailable "JAX-WS RI: libjaxws-java (needs apt-get as root)"
 fi
 
 exit $failed

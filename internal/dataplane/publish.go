@@ -225,7 +225,7 @@ func (c *publishCall) limits() xmlstream.Limits {
 // call sends the envelope to the backend (rule 6).
 func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	op := c.op
-	h := http.Header{"Content-Type": {op.SOAPVersion.ContentType(op.SOAPAction)}}
+	h := http.Header{"Content-Type": {op.SOAPVersion.ContentType(op.SOAPAction)}, "Accept": {acceptSOAP(op.SOAPVersion)}}
 	if op.SOAPVersion == soap.V11 {
 		h.Set("SOAPAction", strconv.Quote(op.SOAPAction))
 	}
@@ -234,4 +234,15 @@ func (c *publishCall) call(envelope []byte) (*upstream.Response, error) {
 	return backendCall{d: c.d, r: c.r, rec: c.rec, debug: c.debug, maxMB: c.maxMB}.do(c.svc,
 		upstream.Request{Method: http.MethodPost, Header: h, Body: envelope, Timeout: op.Timeout, Retries: &retries,
 			SOAP: true, ForBackend: c.addressTo()})
+}
+
+// acceptSOAP is the Accept header of a publish call: the version's
+// envelope type and MTOM/XOP and SwA answers, which publish reads (JAX-WS
+// RI answers MTOM only to a request that is MTOM or accepts
+// application/xop+xml).
+func acceptSOAP(v soap.Version) string {
+	if v == soap.V12 {
+		return "application/soap+xml, multipart/related, application/xop+xml"
+	}
+	return "text/xml, multipart/related, application/xop+xml"
 }

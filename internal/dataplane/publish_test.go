@@ -30,6 +30,9 @@ func expectAdd(t *testing.T, wantBody ...string) http.HandlerFunc {
 		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/xml") {
 			t.Errorf("backend Content-Type = %q", ct)
 		}
+		if a := r.Header.Get("Accept"); a != "text/xml, multipart/related, application/xop+xml" {
+			t.Errorf("backend Accept = %q", a)
+		}
 		for _, s := range wantBody {
 			if !strings.Contains(string(b), s) {
 				t.Errorf("backend request lacks %s:\n%s", s, b)
@@ -86,7 +89,8 @@ func TestPublish(t *testing.T) {
 					b, _ := io.ReadAll(r.Body)
 					ct := r.Header.Get("Content-Type")
 					if !strings.HasPrefix(ct, "application/soap+xml") || !strings.Contains(ct, `action="http://example.com/calc/Add"`) ||
-						r.Header.Get("SOAPAction") != "" || !strings.Contains(string(b), "http://www.w3.org/2003/05/soap-envelope") {
+						r.Header.Get("SOAPAction") != "" || !strings.Contains(string(b), "http://www.w3.org/2003/05/soap-envelope") ||
+						r.Header.Get("Accept") != "application/soap+xml, multipart/related, application/xop+xml" {
 						t.Errorf("SOAP 1.2 request: Content-Type %q SOAPAction %q\n%s", ct, r.Header.Get("SOAPAction"), b)
 					}
 					answer(200, "application/soap+xml", envelope12(addOK))(w, r)

@@ -4,7 +4,8 @@
 // consume, Debian's python3-zeep as a client of consume, and
 // Debian's PHP ext/soap and Perl SOAP::Lite each as a client of consume
 // (SOAP 1.1 and 1.2) and as a backend of publish (document/literal and
-// rpc/encoded). Each test runs the real s2r binary (built from cmd/s2r, on
+// rpc/encoded), and Debian's JAX-WS RI as an MTOM backend of publish.
+// Each test runs the real s2r binary (built from cmd/s2r, on
 // a temporary SQLite) and configures it through the admin API.
 //
 // The stacks are installed by scripts/interop-deps.sh (make test runs it).
