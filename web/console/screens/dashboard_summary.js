@@ -30,9 +30,28 @@ function Kpi({ label, value, hint, href, kind }) {
 
 export function Summary({ query, first }) {
   const tab = query.get('tab') || 'overview';
+  if (first?.kpis?.totalServices === 0) return html`<${FirstService} />`;
   return html`<${Page} title="Dashboard" subtitle="Traffic of every source over the last 24 hours, urgent issues and service levels.">
     <${Tabs} label="Dashboard views" tabs=${[['overview', 'Overview'], ['slo', 'SLO report']]} current=${tab} onSelect=${(t) => setQuery({ tab: t })} />
     <${TabPanel} id=${tab}>${tab === 'slo' ? html`<${SLOReport} query=${query} />` : html`<${Overview} query=${query} first=${first} />`}<//>
+  <//>`;
+}
+
+// FirstService is the dashboard of a platform without a service yet: it
+// leads to onboarding and to the demo instead of a page of zeros.
+function FirstService() {
+  return html`<${Page} title="Welcome to s2r" subtitle="No service is onboarded yet.">
+    <div class="card stack" aria-labelledby="first-service">
+      <h2 id="first-service">Onboard your first service</h2>
+      <p>Give s2r a WSDL: it drafts the REST API (publish) or the SOAP service (consume), tries it against your backend and
+        activates it when you say so.</p>
+      <p><${Link} class="button" href=${`${BASE}/onboard`}>Onboard your first service<//></p>
+      <h2>Or try the demo first</h2>
+      <p>Stop this server and start <code>make demo</code> (or <code>s2r demo</code>): it brings a SOAP calculator and a
+        JSON quote service built into the binary, onboards both directions and prints <code>curl</code> commands that work
+        as printed. <code>docs/quickstart.md</code> in the repository walks
+        from there to your own WSDL.</p>
+    </div>
   <//>`;
 }
 
