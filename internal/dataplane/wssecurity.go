@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/correlation"
@@ -62,14 +61,8 @@ func (d *Dispatcher) checkGatewayWSSecurity(w http.ResponseWriter, r *http.Reque
 		e := apierr.Resolve(err, apierr.RunInternal)
 		apierr.Log(r.Context(), e)
 		v := soapVersionOf(r)
-		b := apierr.MarshalFault(v, e, correlation.ID(r.Context()))
-		h := w.Header()
-		h.Set("Content-Type", v.ContentType())
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		st := apierr.FaultStatus(v, e)
-		w.WriteHeader(st)
-		w.Write(b)
-		d.finishGatewayRecord(rec, st, e.Code)
+		apierr.WriteFault(w, v, e, correlation.ID(r.Context()))
+		d.finishGatewayRecord(rec, apierr.FaultStatus(v, e), e.Code)
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
