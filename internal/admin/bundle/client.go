@@ -43,9 +43,9 @@ func (e *RefusedError) Error() string {
 // Export fetches the bundle GET /admin/v1/bundle answers for req. A
 // server that answers anything but 200 is a *RefusedError.
 func Export(ctx context.Context, req ExportRequest) ([]byte, error) {
-	u, err := url.Parse(strings.TrimRight(req.Server, "/") + "/admin/v1/bundle")
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("bundle: the server must be an http or https URL")
+	u, err := serverURL(req.Server, "/bundle")
+	if err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	for _, e := range req.Environments {
@@ -59,12 +59,28 @@ func Export(ctx context.Context, req ExportRequest) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
-	r.Header.Set(access.HeaderEmail, req.Identity)
 	r.Header.Set("Accept", "application/json")
 	if req.YAML {
 		r.Header.Set("Accept", "application/yaml")
 	}
-	c := req.Client
+	return send(req.Client, r, req.Identity)
+}
+
+// serverURL is the admin API URL of path on server, which must be an http
+// or https URL.
+func serverURL(server, path string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(server, "/") + "/admin/v1" + path)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("bundle: the server must be an http or https URL")
+	}
+	return u, nil
+}
+
+// send sends r as identity with c (nil: http.DefaultClient) and returns
+// the answer's body: a status other than 200 is a *RefusedError, a body
+// over maxBundleBytes an error.
+func send(c *http.Client, r *http.Request, identity string) ([]byte, error) {
+	r.Header.Set(access.HeaderEmail, identity)
 	if c == nil {
 		c = http.DefaultClient
 	}

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/s2r-project/s2r/internal/access"
 )
 
 // ApplyRequest is what `s2r bundle apply` asks a server to do.
@@ -33,36 +30,23 @@ type ApplyRequest struct {
 // server's answer. A server that answers anything but 200 is a
 // *RefusedError.
 func Apply(ctx context.Context, req ApplyRequest) (ApplyResult, error) {
-	u, err := url.Parse(strings.TrimRight(req.Server, "/") + "/admin/v1/bundle:apply")
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ApplyResult{}, errors.New("bundle: the server must be an http or https URL")
+	u, err := serverURL(req.Server, "/bundle:apply")
+	if err != nil {
+		return ApplyResult{}, err
 	}
 	u.RawQuery = url.Values{"dryRun": {fmt.Sprint(req.DryRun)}}.Encode()
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(req.Bundle))
 	if err != nil {
 		return ApplyResult{}, fmt.Errorf("bundle: %w", err)
 	}
-	r.Header.Set(access.HeaderEmail, req.Identity)
 	r.Header.Set("Accept", "application/json")
 	r.Header.Set("Content-Type", "application/json")
 	if req.YAML {
 		r.Header.Set("Content-Type", "application/yaml")
 	}
-	c := req.Client
-	if c == nil {
-		c = http.DefaultClient
-	}
-	resp, err := c.Do(r)
+	body, err := send(req.Client, r, req.Identity)
 	if err != nil {
-		return ApplyResult{}, fmt.Errorf("bundle: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBundleBytes))
-	if err != nil {
-		return ApplyResult{}, fmt.Errorf("bundle: read the answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return ApplyResult{}, &RefusedError{Status: resp.StatusCode, Body: string(body)}
+		return ApplyResult{}, err
 	}
 	var res ApplyResult
 	if err := json.Unmarshal(body, &res); err != nil {
