@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/s2r-project/s2r/internal/store/storetest"
+	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
 // TestAsyncAcrossInstances runs two s2r serve processes on one PostgreSQL
@@ -31,9 +32,14 @@ func TestAsyncAcrossInstances(t *testing.T) {
 		`<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:` + acc.CorrelationID + `</wsa:RelatesTo></soap:Header>` +
 		`<soap:Body><c:AddResponse xmlns:c="http://example.com/calc"><c:result>42</c:result></c:AddResponse></soap:Body></soap:Envelope>`
 	path := "/_s2r/callback/dev/calcasync/add"
-	if r := call("POST", b.base+path, callback, "Content-Type", "text/xml"); r.status != http.StatusOK {
-		t.Fatalf("callback to B: %s", r)
-	}
+	// B learns of A's activation through the database's change signal, a
+	// moment after A answered: until then B has no such publish service.
+	poll.UntilOK(t, propagationWindow, "callback to B", func() string {
+		if r := call("POST", b.base+path, callback, "Content-Type", "text/xml"); r.status != http.StatusOK {
+			return r.String()
+		}
+		return ""
+	})
 	r = call("GET", a.base+acc.PollPath, nil, "X-S2R-Poll-Token", acc.PollToken)
 	var poll struct {
 		Status string
