@@ -2,10 +2,9 @@ package server
 
 import (
 	"bytes"
+	"github.com/s2r-project/s2r/internal/engine"
 	"io"
 	"net"
-	"strconv"
-	"strings"
 )
 
 // Request framing (anti request smuggling). net/http reads some request
@@ -157,14 +156,14 @@ func (c *strictConn) feedHead(b []byte) []byte {
 	var head, rest []byte
 	if c.head.Len() == 0 {
 		// Usually the whole head arrives in one read: check it in place.
-		if end := headEnd(b, 0); end >= 0 {
+		if end := engine.HeadEnd(b, 0); end >= 0 {
 			head, rest = b[:end], b[end:]
 		}
 	}
 	if head == nil {
 		prev := c.head.Len()
 		c.head.Write(b)
-		end := headEnd(c.head.Bytes(), prev)
+		end := engine.HeadEnd(c.head.Bytes(), prev)
 		if end < 0 {
 			if c.head.Len() > maxHeadBytes {
 				c.refuse("the request head is over 1 MB")
@@ -175,17 +174,17 @@ func (c *strictConn) feedHead(b []byte) []byte {
 		rest = append([]byte(nil), c.head.Bytes()[end:]...)
 		c.head.Reset()
 	}
-	f, reason := checkHead(head)
+	f, reason := engine.CheckHead(head)
 	if reason != "" {
 		c.refuse(reason)
 		return nil
 	}
 	c.out = append(c.out, head...)
 	switch {
-	case f.chunked:
+	case f.Chunked:
 		c.state = stateChunk
-	case f.length > 0:
-		c.state, c.left = stateBody, f.length
+	case f.Length > 0:
+		c.state, c.left = stateBody, f.Length
 	}
 	return rest
 }
@@ -197,89 +196,6 @@ func (c *strictConn) refuse(reason string) {
 	c.out = append(c.out, "GET / HTTP/1.1\r\nHost: refused\r\nConnection: close\r\n"+
 		framingHeader+": "+c.token+" "+reason+"\r\n\r\n"...)
 	c.state = stateRefused
-}
-
-// headEnd returns the length of the head in b up to and including the
-// empty line that ends it, or -1; the search resumes near from.
-func headEnd(b []byte, from int) int {
-	start := max(from-3, 0)
-	if i := bytes.Index(b[start:], []byte("\r\n\r\n")); i >= 0 {
-		return start + i + 4
-	}
-	// A head ended by bare LFs is found here too, to be refused.
-	if i := bytes.Index(b[start:], []byte("\n\n")); i >= 0 {
-		return start + i + 2
-	}
-	if i := bytes.Index(b[start:], []byte("\n\r\n")); i >= 0 {
-		return start + i + 3
-	}
-	return -1
-}
-
-// framing is how a checked head's body is delimited.
-type framing struct {
-	chunked bool
-	length  int64
-}
-
-// checkHead checks a complete request head and returns its body framing,
-// or the reason to refuse it.
-func checkHead(head []byte) (framing, string) {
-	for i, c := range head {
-		switch {
-		case c == '\n' && (i == 0 || head[i-1] != '\r'):
-			return framing{}, "a line of the request head ends with a bare LF"
-		case c == '\r' && (i+1 == len(head) || head[i+1] != '\n'):
-			return framing{}, "a line of the request head ends with a bare CR"
-		}
-	}
-	lines := strings.Split(strings.TrimSuffix(string(head), "\r\n\r\n"), "\r\n")
-	version := lines[0][strings.LastIndexByte(lines[0], ' ')+1:]
-	if version != "HTTP/1.1" && version != "HTTP/1.0" {
-		return framing{}, "the request line does not end with HTTP/1.1 or HTTP/1.0"
-	}
-	var lengths, encodings []string
-	for _, l := range lines[1:] {
-		if l == "" {
-			continue
-		}
-		if l[0] == ' ' || l[0] == '\t' {
-			return framing{}, "the request head holds an obsolete folded header line"
-		}
-		name, value, ok := strings.Cut(l, ":")
-		if !ok {
-			return framing{}, "a header line of the request has no colon"
-		}
-		switch strings.ToLower(name) {
-		case "content-length":
-			lengths = append(lengths, strings.TrimSpace(value))
-		case "transfer-encoding":
-			encodings = append(encodings, strings.TrimSpace(value))
-		}
-	}
-	switch {
-	case len(encodings) > 0 && len(lengths) > 0:
-		return framing{}, "the request has both Content-Length and Transfer-Encoding"
-	case len(encodings) > 0 && version == "HTTP/1.0":
-		return framing{}, "an HTTP/1.0 request has Transfer-Encoding"
-	case len(encodings) == 1 && strings.EqualFold(encodings[0], "chunked"):
-		return framing{chunked: true}, ""
-	case len(encodings) > 0:
-		return framing{}, "the request's Transfer-Encoding is not chunked alone"
-	}
-	if len(lengths) == 0 {
-		return framing{}, ""
-	}
-	for _, l := range lengths[1:] {
-		if l != lengths[0] {
-			return framing{}, "the request has differing Content-Length values"
-		}
-	}
-	n, err := strconv.ParseInt(lengths[0], 10, 64)
-	if err != nil || n < 0 || strings.HasPrefix(lengths[0], "+") {
-		return framing{}, "the request has an invalid Content-Length"
-	}
-	return framing{length: n}, ""
 }
 
 // feedLine passes a chunk-size or trailer line through and moves on.
@@ -308,7 +224,7 @@ func (c *strictConn) feedLine(b []byte) []byte {
 		}
 		return b[i+1:]
 	}
-	size, ok := chunkSize(line)
+	size, ok := engine.ChunkSize(line)
 	switch {
 	case !ok:
 		c.state = stateRefused // net/http refuses it too
@@ -319,32 +235,6 @@ func (c *strictConn) feedLine(b []byte) []byte {
 		c.state, c.left = stateData, size+2 // the data and its CRLF
 	}
 	return b[i+1:]
-}
-
-// chunkSize parses the hexadecimal size of a chunk-size line, ignoring
-// extensions after ';'.
-func chunkSize(line []byte) (int64, bool) {
-	if i := bytes.IndexByte(line, ';'); i >= 0 {
-		line = line[:i]
-	}
-	line = bytes.TrimRight(line, " \t")
-	if len(line) == 0 || len(line) > 15 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range line {
-		switch {
-		case c >= '0' && c <= '9':
-			n = n<<4 | int64(c-'0')
-		case c >= 'a' && c <= 'f':
-			n = n<<4 | int64(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			n = n<<4 | int64(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return n, true
 }
 
 // strictListener wraps every accepted connection in a strictConn.
