@@ -33,6 +33,9 @@ const (
 	// (internal/observe/spool.go).
 	EnvTxSpoolMaxMB       = "S2R_TX_SPOOL_MAX_MB"
 	EnvTxSpoolMaxAgeHours = "S2R_TX_SPOOL_MAX_AGE_HOURS"
+	// EnvHTTPEngine chooses the HTTP server of the main listener: "s2r"
+	// (internal/engine) or "net/http" (docs/engine.md).
+	EnvHTTPEngine = "S2R_HTTP_ENGINE"
 )
 
 // Defaults.
@@ -47,6 +50,9 @@ const (
 	// spool; a maximum of 0 MB disables it.
 	DefaultTxSpoolMaxMB       = 512
 	DefaultTxSpoolMaxAgeHours = 72
+	// HTTPEngineOwn and HTTPEngineNetHTTP are the values of S2R_HTTP_ENGINE.
+	HTTPEngineOwn     = "s2r"
+	HTTPEngineNetHTTP = "net/http"
 )
 
 // Config is the validated start-up configuration.
@@ -61,6 +67,9 @@ type Config struct {
 	LogLevel        slog.Level
 	PublicBaseURL   string // external base URL, used in generated documents
 	LicenseFile     string // optional license file
+	// HTTPEngine is the server of the main listener: HTTPEngineOwn or
+	// HTTPEngineNetHTTP. The separate admin listener is always net/http.
+	HTTPEngine string
 	// DevIdentity (S2R_DEV_IDENTITY) is the e-mail that admin requests
 	// from a loopback peer without identity headers act as; it is only
 	// accepted when every listener is on a loopback address.
@@ -105,6 +114,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	c.LogLevel = level
+	switch c.HTTPEngine = orDefault(getenv(EnvHTTPEngine), HTTPEngineOwn); c.HTTPEngine {
+	case HTTPEngineOwn, HTTPEngineNetHTTP:
+	default:
+		return Config{}, fmt.Errorf("%s: invalid engine %q: want %s or %s", EnvHTTPEngine, c.HTTPEngine, HTTPEngineOwn, HTTPEngineNetHTTP)
+	}
 	if err := c.Validate(); err != nil {
 		return Config{}, err
 	}
@@ -248,6 +262,7 @@ func Variables() []Variable {
 		{EnvLicenseFile, "", "optional license file (JSON: expiresAt, graceDays)"},
 		{EnvTxSpoolMaxMB, strconv.Itoa(DefaultTxSpoolMaxMB), "largest size of the spool of transaction records kept on disk while the database is away (0: no spool)"},
 		{EnvTxSpoolMaxAgeHours, strconv.Itoa(DefaultTxSpoolMaxAgeHours), "spooled transaction records older than this are dropped instead of written"},
+		{EnvHTTPEngine, HTTPEngineOwn, "HTTP server of the main listener: s2r (its own HTTP/1.1 engine) or net/http"},
 		{EnvDevIdentity, "", "for trying s2r on a laptop: e-mail that admin requests from loopback without identity headers act as; every listener must be on a loopback address"},
 	}
 }

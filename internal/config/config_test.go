@@ -22,6 +22,7 @@ func TestDefaults(t *testing.T) {
 		SecretKeyFile: "s2r-data/secret.key",
 		LogLevel:      slog.LevelInfo,
 		TxSpoolMaxMB:  512, TxSpoolMaxAgeHours: 72,
+		HTTPEngine:    "s2r",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
@@ -41,6 +42,7 @@ func TestFromEnv(t *testing.T) {
 		EnvLicenseFile:        "/etc/s2r/license.json",
 		EnvTxSpoolMaxMB:       "0",
 		EnvTxSpoolMaxAgeHours: "2",
+		EnvHTTPEngine:         "net/http",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestFromEnv(t *testing.T) {
 		PublicBaseURL:   "https://s2r.example.com",
 		LicenseFile:     "/etc/s2r/license.json",
 		TxSpoolMaxMB:    0, TxSpoolMaxAgeHours: 2,
+		HTTPEngine:      "net/http",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -94,6 +97,8 @@ func TestBadConfigs(t *testing.T) {
 			`S2R_LOG_LEVEL: invalid level "verbose": want debug, info, warn or error`},
 		{"public base url", map[string]string{EnvPublicBaseURL: "ftp://x"},
 			`S2R_PUBLIC_BASE_URL: invalid URL "ftp://x": want http(s)://host[:port][/path]`},
+		{"http engine", map[string]string{EnvHTTPEngine: "fasthttp"},
+			`S2R_HTTP_ENGINE: invalid engine "fasthttp": want s2r or net/http`},
 		{"spool size", map[string]string{EnvTxSpoolMaxMB: "-1"},
 			`S2R_TX_SPOOL_MAX_MB: invalid value "-1": want an integer 0..1048576`},
 		{"spool age", map[string]string{EnvTxSpoolMaxAgeHours: "0"},

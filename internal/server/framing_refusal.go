@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/s2r-project/s2r/internal/apierr"
@@ -15,6 +16,14 @@ import (
 const framingHeader = "X-S2r-Framing-Refusal"
 
 type framingKey struct{}
+
+// refusalRequest is the synthetic request that stands for a refused head
+// on the engine, as strictConn.refuse writes it for net/http.
+func refusalRequest(token, reason string) *http.Request {
+	return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: "/"}, RequestURI: "/", Host: "refused",
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Close: true, Body: http.NoBody,
+		Header: http.Header{framingHeader: {token + " " + reason}}}
+}
 
 // withFramingToken returns ctx carrying the framing token of a
 // connection (http.Server.ConnContext).

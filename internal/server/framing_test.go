@@ -17,7 +17,7 @@ import (
 
 // framingServer runs a Listener whose handler (behind the framingRefusal
 // middleware, as in the real chain) echoes the path and the body it read.
-func framingServer(t *testing.T) string {
+func framingServer(t *testing.T, engine bool) string {
 	t.Helper()
 	h := framingRefusal(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := io.ReadAll(r.Body)
@@ -33,7 +33,7 @@ func framingServer(t *testing.T) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	l := Listener{Name: "main", Addr: "127.0.0.1:0", Handler: h, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		OnReady: func(_ string, a net.Addr) { addr <- a }}
+		Engine: engine, OnReady: func(_ string, a net.Addr) { addr <- a }}
 	go func() { done <- l.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return (<-addr).String()
@@ -70,8 +70,15 @@ func exchange(t *testing.T, addr, raw string) []answer {
 	}
 }
 
+// TestFramingRefusals runs on both servers: the engine of the main
+// listener and net/http behind the framing check.
 func TestFramingRefusals(t *testing.T) {
-	addr := framingServer(t)
+	for _, engine := range []bool{true, false} {
+		t.Run(engineName(engine), func(t *testing.T) { testFramingRefusals(t, framingServer(t, engine)) })
+	}
+}
+
+func testFramingRefusals(t *testing.T, addr string) {
 	const next = "GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
 	refused := []struct{ name, raw, reason string }{
 		{"content-length and transfer-encoding", "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", "both Content-Length and Transfer-Encoding"},
