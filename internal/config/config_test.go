@@ -22,7 +22,7 @@ func TestDefaults(t *testing.T) {
 		SecretKeyFile: "s2r-data/secret.key",
 		LogLevel:      slog.LevelInfo,
 		TxSpoolMaxMB:  512, TxSpoolMaxAgeHours: 72,
-		HTTPEngine:    "s2r",
+		HTTPEngine: "s2r",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
@@ -59,7 +59,7 @@ func TestFromEnv(t *testing.T) {
 		PublicBaseURL:   "https://s2r.example.com",
 		LicenseFile:     "/etc/s2r/license.json",
 		TxSpoolMaxMB:    0, TxSpoolMaxAgeHours: 2,
-		HTTPEngine:      "net/http",
+		HTTPEngine: "net/http",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
