@@ -25,6 +25,7 @@ var hotPath = []string{
 	"internal/wssec",
 	"internal/limit",
 	"internal/tracing",
+	"internal/engine",
 }
 
 // forbidden may not appear among a hot-path package's dependencies; module

@@ -57,6 +57,8 @@ var layers = []struct {
 		why: "limiters are in-memory, per instance"},
 	{pkg: "internal/tracing", forbidden: []string{"database/sql", "internal/store", "internal/dataplane"},
 		why: "tracing is a library the data plane calls through a small interface"},
+	{pkg: "internal/engine", forbidden: []string{"database/sql", "internal/store", "internal/dataplane", "internal/server", "internal/httpx"},
+		why: "the HTTP engine serves any http.Handler; what s2r does with a request lives in the handlers"},
 }
 
 func TestLayerImports(t *testing.T) {
