@@ -3,6 +3,9 @@ package engine
 import (
 	"errors"
 	"io"
+	"strings"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // maxChunkLine bounds a chunk-size or trailer line (as the framing
@@ -10,8 +13,8 @@ import (
 const maxChunkLine = 4096
 
 // maxTrailerBytes bounds the trailer section of a chunked body, which is
-// read and dropped.
-const maxTrailerBytes = 64 << 10
+// read and dropped (net/http's bound: its read buffer).
+const maxTrailerBytes = 4 << 10
 
 var (
 	errBodyClosed = errors.New("http: invalid Read on closed Body")
@@ -144,6 +147,8 @@ func (b *body) crlf() error {
 }
 
 // trailers reads the trailer section and drops it; io.EOF at its end.
+// Each line must be a header field (net/http parses them as such and
+// fails the body otherwise); folded lines are refused.
 func (b *body) trailers() error {
 	total := 0
 	for {
@@ -154,7 +159,11 @@ func (b *body) trailers() error {
 		if len(l) == 0 {
 			return io.EOF
 		}
-		if total += len(l); total > maxTrailerBytes {
+		if total += len(l) + 2; total > maxTrailerBytes {
+			return errBadChunk
+		}
+		name, value, ok := strings.Cut(string(l), ":")
+		if !ok || !httpguts.ValidHeaderFieldName(name) || !httpguts.ValidHeaderFieldValue(value) {
 			return errBadChunk
 		}
 	}

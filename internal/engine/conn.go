@@ -42,7 +42,8 @@ type conn struct {
 	long   []byte     // a head over the read buffer
 	// longHead: the head is in long and already discarded from br.
 	longHead bool
-	served   int // requests answered
+	// lastMethod is the method of the request answered last.
+	lastMethod string
 	out      writer
 	body     body
 	resp     response
@@ -187,7 +188,7 @@ func (c *conn) handle(base context.Context, p parsed) (bool, error) {
 		c.resp.closeAfter = true
 	}
 	c.resp.finish()
-	c.served++
+	c.lastMethod = r.Method
 	return !c.resp.closeAfter && !c.watch.gone, c.out.err
 }
 

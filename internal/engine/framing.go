@@ -96,9 +96,12 @@ func CheckHead(head []byte) (Framing, string) {
 	return Framing{Length: n}, ""
 }
 
-// ChunkSize parses the hexadecimal size of a chunk-size line, ignoring
-// extensions after ';'.
+// ChunkSize parses the hexadecimal size of a chunk-size line (without
+// its CRLF), ignoring extensions after ';'.
 func ChunkSize(line []byte) (int64, bool) {
+	if bytes.IndexByte(line, '\r') >= 0 {
+		return 0, false // a bare CR, in an extension too (net/http refuses it)
+	}
 	if i := bytes.IndexByte(line, ';'); i >= 0 {
 		line = line[:i]
 	}

@@ -21,20 +21,18 @@ const headSlack = 4096
 var errHeadTooLarge = errors.New("the request head is over the limit")
 
 // readHead returns the next request head (up to and including its empty
-// line). Empty lines before it are skipped after an earlier request (the
-// CRLF some clients send after a body), refused on a connection's first
-// request, as net/http does. The bytes stay valid until the
-// next read from the connection; the caller discards them from br.
+// line). After a POST, up to four CR or LF bytes before it are skipped
+// (the CRLF old clients send after a body); elsewhere an empty line is a
+// malformed request line, as net/http has it. The bytes stay valid until
+// the next read from the connection; the caller discards them from br.
 func (c *conn) readHead() ([]byte, error) {
-	for {
-		b, err := c.br.Peek(1)
-		if err != nil {
-			return nil, err
+	if c.lastMethod == http.MethodPost {
+		peek, _ := c.br.Peek(4)
+		n := 0
+		for n < len(peek) && (peek[n] == '\r' || peek[n] == '\n') {
+			n++
 		}
-		if b[0] != '\r' && b[0] != '\n' || c.served == 0 {
-			break
-		}
-		c.br.Discard(1) // RFC 9112 2.2: empty lines before a request line
+		c.br.Discard(n)
 	}
 	from := 0
 	for {
@@ -145,11 +143,14 @@ func parseHead(head []byte, f Framing) (parsed, error) {
 	}
 	r.Close = shouldClose(r)
 	p := parsed{req: r, framing: f}
-	if e, ok := h["Expect"]; ok {
-		if len(e) != 1 || !strings.EqualFold(e[0], "100-continue") {
+	// net/http's rule: 100-continue waits for the first read on HTTP/1.1
+	// with a body (and is ignored otherwise); any other non-empty Expect
+	// is refused (417).
+	if e := h.Get("Expect"); e != "" {
+		if !hasToken(e, "100-continue") {
 			return p, errExpectation
 		}
-		p.expect = minor >= 1 && (f.Chunked || f.Length > 0)
+		p.expect = minor >= 1 && r.ContentLength != 0
 	}
 	return p, nil
 }

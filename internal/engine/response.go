@@ -32,11 +32,16 @@ type response struct {
 	bodyOK     bool // the status allows a body
 	isHead     bool
 	closeAfter bool
+	// wants10 (HTTP/1.0 asking for keep-alive) and wantsClose are read
+	// from the request before the handler runs (it may change them).
+	wants10, wantsClose bool
 }
 
 func (w *response) reset(c *conn, r *http.Request) {
-	*w = response{c: c, req: r, header: make(http.Header, 4), length: -1,
-		isHead: r.Method == http.MethodHead, closeAfter: r.Close}
+	conn := r.Header.Get("Connection")
+	*w = response{c: c, req: r, header: make(http.Header, 4), length: -1, isHead: r.Method == http.MethodHead,
+		wants10: r.ProtoMajor == 1 && r.ProtoMinor == 0 && hasToken(conn, "keep-alive"),
+		wantsClose: r.Close || hasToken(conn, "close")}
 }
 
 // Header implements http.ResponseWriter.
@@ -202,31 +207,48 @@ func (w *response) sendHead(final bool) {
 	}
 }
 
-// connectionHeader settles keep-alive: the handler's Connection: close,
-// a shutdown, or an HTTP/1.0 client end the connection after the answer.
+// connectionHeader settles keep-alive by net/http's rules: an HTTP/1.0
+// client asking for keep-alive keeps it when the answer has a length; an
+// HTTP/1.0 client otherwise, Connection: close from either side, or a
+// shutdown end the connection after the answer.
 func (w *response) connectionHeader() {
 	h := w.header
-	if hasToken(h["Connection"], "close") || w.c.srv.shutdown.Load() {
+	if w.wants10 && (w.isHead || w.length >= 0 || !w.bodyOK) {
+		if _, set := h["Connection"]; !set {
+			h["Connection"] = []string{"keep-alive"}
+		}
+	} else if !w.req.ProtoAtLeast(1, 1) || w.wantsClose {
 		w.closeAfter = true
 	}
-	switch {
-	case w.closeAfter:
-		h["Connection"] = []string{"close"}
-	case !w.req.ProtoAtLeast(1, 1):
-		h["Connection"] = []string{"keep-alive"}
+	if h.Get("Connection") == "close" || w.c.srv.shutdown.Load() {
+		w.closeAfter = true
+	}
+	if w.closeAfter && !hasToken(h.Get("Connection"), "close") {
+		delete(h, "Connection")
+		if w.req.ProtoAtLeast(1, 1) {
+			h["Connection"] = []string{"close"}
+		}
 	}
 }
 
-func hasToken(vals []string, token string) bool {
-	for _, v := range vals {
-		for _, t := range strings.Split(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(t), token) {
-				return true
-			}
+// hasToken reports whether v holds token between token boundaries (space,
+// comma, tab), ignoring case: net/http's reading of Connection and Expect.
+func hasToken(v, token string) bool {
+	for sp := 0; sp+len(token) <= len(v); sp++ {
+		if sp > 0 && !tokenBoundary(v[sp-1]) {
+			continue
+		}
+		if end := sp + len(token); end != len(v) && !tokenBoundary(v[end]) {
+			continue
+		}
+		if strings.EqualFold(v[sp:sp+len(token)], token) {
+			return true
 		}
 	}
 	return false
 }
+
+func tokenBoundary(b byte) bool { return b == ' ' || b == ',' || b == '\t' }
 
 // statusLines caches "200 OK\r\n" and the like.
 var statusLines sync.Map
