@@ -44,9 +44,9 @@ type conn struct {
 	longHead bool
 	// lastMethod is the method of the request answered last.
 	lastMethod string
-	out      writer
-	body     body
-	resp     response
+	out        writer
+	body       body
+	resp       response
 	// watch is the client-gone watch of the current request (watch.go).
 	watch watch
 }

@@ -40,7 +40,7 @@ type response struct {
 func (w *response) reset(c *conn, r *http.Request) {
 	conn := r.Header.Get("Connection")
 	*w = response{c: c, req: r, header: make(http.Header, 4), length: -1, isHead: r.Method == http.MethodHead,
-		wants10: r.ProtoMajor == 1 && r.ProtoMinor == 0 && hasToken(conn, "keep-alive"),
+		wants10:    r.ProtoMajor == 1 && r.ProtoMinor == 0 && hasToken(conn, "keep-alive"),
 		wantsClose: r.Close || hasToken(conn, "close")}
 }
 
