@@ -18,7 +18,9 @@
 # latency percentiles and the proxy's CPU time per request (utime+stime of
 # the s2r process or of the nginx workers over the run, divided by the
 # requests served: the figure least moved by other load on the machine)
-# per run, and the gateway/nginx throughput ratio of each round.
+# per run, and the gateway/nginx throughput ratio of each round. The nginx
+# config, the CPU measurement and the table are scripts/bench-lib.sh's,
+# shared with bench-publish.sh.
 #
 # BARE=1 adds two floors to each round: scripts/barerp, a bare
 # httputil.ReverseProxy with net/http's Transport (bare-std) and with s2r's
@@ -36,19 +38,14 @@ BARE=${BARE:-}
 ADMIN=bench@example.com
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=bench-lib.sh
+. "$root/scripts/bench-lib.sh"
 work=$(mktemp -d /tmp/bench-gateway.XXXXXX)
 pids=()
-cleanup() {
-	[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$work"
-}
 trap cleanup EXIT
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$NGINX" ] || { echo "nginx is missing: apt-get install -y nginx" >&2; exit 1; }
+need_nginx
 
 echo "building s2r and benchsoap..." >&2
 (cd "$root" && go build -o "$work/s2r" ./cmd/s2r && go build -o "$work/benchsoap" ./scripts/benchsoap &&
@@ -57,44 +54,15 @@ echo "building s2r and benchsoap..." >&2
 "$work/benchsoap" -addr "127.0.0.1:$BACKEND_PORT" &
 pids+=($!)
 
-mkdir -p "$work/nginx"
-cat >"$work/nginx.conf" <<EOF
-worker_processes $(nproc);
-pid $work/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $work/nginx/body;
-	proxy_temp_path $work/nginx/proxy;
-	fastcgi_temp_path $work/nginx/fastcgi;
-	uwsgi_temp_path $work/nginx/uwsgi;
-	scgi_temp_path $work/nginx/scgi;
-	client_max_body_size 10m;
-	upstream soap { server 127.0.0.1:$BACKEND_PORT; keepalive 128; }
-	server {
-		listen 127.0.0.1:$NGINX_PORT;
-		location / {
-			proxy_pass http://soap/calc;
-			proxy_http_version 1.1;
-			proxy_set_header Connection "";
-			proxy_set_header X-Forwarded-For \$remote_addr;
-			proxy_request_buffering off;
-			proxy_buffering off;
-		}
-	}
-}
-EOF
-"$NGINX" -c "$work/nginx.conf" -e "$work/nginx/error.log"
+start_nginx
 if [ -n "$BARE" ]; then
 	"$work/barerp" -addr "127.0.0.1:$((NGINX_PORT + 1))" -backend "http://127.0.0.1:$BACKEND_PORT/calc" &
 	bare_std=$!
 	"$work/barerp" -addr "127.0.0.1:$((NGINX_PORT + 2))" -backend "http://127.0.0.1:$BACKEND_PORT/calc" -direct &
 	bare_direct=$!
-	pids+=($bare_std $bare_direct)
+	pids+=("$bare_std" "$bare_direct")
 fi
 
-. "$root/scripts/bench-lib.sh"
 start_s2r
 autopilot gw gateway
 admin PUT "/services/$svc/consumer-grants" '{"cidrs":["127.0.0.0/8"]}' >/dev/null
@@ -112,23 +80,6 @@ for url in "$gw" "http://127.0.0.1:$NGINX_PORT/"; do
 	[ "$a" = "$b" ] || { echo "$url answers differently from the backend" >&2; exit 1; }
 done
 
-cputicks() { # pids...: utime+stime clock ticks
-	local t=0 p
-	for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
-	echo "$t"
-}
-
-run() { # name url body-file pids...
-	local name=$1 url=$2 body=$3
-	shift 3
-	local before after cpu
-	before=$(cputicks "$@")
-	wrk_run "$name" "$url" "$body" "text/xml; charset=utf-8" "http://example.com/calc/Echo"
-	after=$(cputicks "$@")
-	cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN{printf "%.1f", t / hz * 1e6 / n}')
-	printf '| %-16s | %10s | %8s | %8s | %8s | %s\n' "$name" "$rps" "$p50" "$p99" "$cpu" "${errs:-}" >>"$work/table"
-}
-
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 : >"$work/table"
 : >"$work/ratios"
@@ -136,23 +87,19 @@ for size in 1024 102400; do
 	k=$((size / 1024))
 	run "direct-${k}k" "http://127.0.0.1:$BACKEND_PORT/calc" "$work/req-$size.xml" "${pids[0]}"
 	for r in $(seq "$ROUNDS"); do
-		run "nginx-${k}k-r$r" "http://127.0.0.1:$NGINX_PORT/" "$work/req-$size.xml" $(pgrep -P "$(cat "$work/nginx.pid")")
+		# shellcheck disable=SC2046 # one argument per worker
+		run "nginx-${k}k-r$r" "http://127.0.0.1:$NGINX_PORT/" "$work/req-$size.xml" $(nginx_workers)
 		run "gateway-${k}k-r$r" "$gw" "$work/req-$size.xml" "$s2r_pid"
 		if [ -n "$BARE" ]; then
 			run "bare-std-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 1))/" "$work/req-$size.xml" "$bare_std"
 			run "bare-direct-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 2))/" "$work/req-$size.xml" "$bare_direct"
 		fi
-		awk -v g="$(cat "$work/gateway-${k}k-r$r.rps")" -v n="$(cat "$work/nginx-${k}k-r$r.rps")" -v k=$k -v r=$r \
+		awk -v g="$(cat "$work/gateway-${k}k-r$r.rps")" -v n="$(cat "$work/nginx-${k}k-r$r.rps")" -v k=$k -v r="$r" \
 			'BEGIN{printf "%d KB round %d: gateway/nginx = %.2f\n", k, r, g/n}' >>"$work/ratios"
 	done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 
-echo
-echo "wrk -t$THREADS -c$CONNS -d$DUR, $(nproc) cores, $(go version | cut -d' ' -f3), $("$NGINX" -v 2>&1 | cut -d' ' -f3)"
-echo
-echo "| run              |  req/s     | p50      | p99      | CPU µs/req | errors"
-echo "|------------------|------------|----------|----------|------------|-------"
-cat "$work/table"
+print_table
 echo
 cat "$work/ratios"
