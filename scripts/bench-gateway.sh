@@ -24,7 +24,12 @@
 #
 # BARE=1 adds two floors to each round: scripts/barerp, a bare
 # httputil.ReverseProxy with net/http's Transport (bare-std) and with s2r's
-# upstream client (bare-direct), to the same backend.
+# upstream client (bare-direct), to the same backend. FLOOR=1 adds
+# scripts/floorproxy (floor): the least a goroutine-per-connection Go proxy
+# does, framing only. The last lines give, per size, the medians over the
+# rounds of the gateway/nginx throughput ratio, of the CPU µs/request ratio
+# and of the p99 ratio (issue 27's goals: at least 1.0, at most 1.3 and at
+# most 1.5 at 1 KB).
 set -euo pipefail
 
 DUR=${DUR:-10s}
@@ -35,6 +40,7 @@ S2R_PORT=${S2R_PORT:-18180}
 BACKEND_PORT=${BACKEND_PORT:-18181}
 NGINX_PORT=${NGINX_PORT:-18182}
 BARE=${BARE:-}
+FLOOR=${FLOOR:-}
 ADMIN=bench@example.com
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +55,7 @@ need_nginx
 
 echo "building s2r and benchsoap..." >&2
 (cd "$root" && go build -o "$work/s2r" ./cmd/s2r && go build -o "$work/benchsoap" ./scripts/benchsoap &&
-	go build -o "$work/barerp" ./scripts/barerp)
+	go build -o "$work/barerp" ./scripts/barerp && go build -o "$work/floorproxy" ./scripts/floorproxy)
 
 "$work/benchsoap" -addr "127.0.0.1:$BACKEND_PORT" &
 pids+=($!)
@@ -61,6 +67,12 @@ if [ -n "$BARE" ]; then
 	"$work/barerp" -addr "127.0.0.1:$((NGINX_PORT + 2))" -backend "http://127.0.0.1:$BACKEND_PORT/calc" -direct &
 	bare_direct=$!
 	pids+=("$bare_std" "$bare_direct")
+fi
+
+if [ -n "$FLOOR" ]; then
+	"$work/floorproxy" -addr "127.0.0.1:$((NGINX_PORT + 3))" -backend "127.0.0.1:$BACKEND_PORT" -path /calc &
+	floor=$!
+	pids+=("$floor")
 fi
 
 start_s2r
@@ -80,6 +92,12 @@ for url in "$gw" "http://127.0.0.1:$NGINX_PORT/"; do
 	[ "$a" = "$b" ] || { echo "$url answers differently from the backend" >&2; exit 1; }
 done
 
+# ms FILE: wrk's 99th percentile latency in FILE, in milliseconds.
+ms() {
+	awk '$1=="99%"{v=$2; u=v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+		printf "%f\n", u=="us" ? v/1000 : (u=="s" ? v*1000 : v)}' "$1"
+}
+
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 : >"$work/table"
 : >"$work/ratios"
@@ -94,8 +112,14 @@ for size in 1024 102400; do
 			run "bare-std-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 1))/" "$work/req-$size.xml" "$bare_std"
 			run "bare-direct-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 2))/" "$work/req-$size.xml" "$bare_direct"
 		fi
+		if [ -n "$FLOOR" ]; then
+			run "floor-${k}k-r$r" "http://127.0.0.1:$((NGINX_PORT + 3))/" "$work/req-$size.xml" "$floor"
+		fi
 		awk -v g="$(cat "$work/gateway-${k}k-r$r.rps")" -v n="$(cat "$work/nginx-${k}k-r$r.rps")" -v k=$k -v r="$r" \
 			'BEGIN{printf "%d KB round %d: gateway/nginx = %.2f\n", k, r, g/n}' >>"$work/ratios"
+		echo "$(cat "$work/gateway-${k}k-r$r.rps") $(cat "$work/nginx-${k}k-r$r.rps")" | awk '{print $1 / $2}' >>"$work/tput-$k"
+		echo "$(cat "$work/gateway-${k}k-r$r.cpu") $(cat "$work/nginx-${k}k-r$r.cpu")" | awk '{print $1 / $2}' >>"$work/cpu-$k"
+		echo "$(ms "$work/gateway-${k}k-r$r.out") $(ms "$work/nginx-${k}k-r$r.out")" | awk '{print $1 / $2}' >>"$work/p99-$k"
 	done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
@@ -103,3 +127,7 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) | s2r RSS $(rss) KB" >&2
 print_table
 echo
 cat "$work/ratios"
+for k in 1 100; do
+	echo "$k KB medians of $ROUNDS rounds, gateway/nginx: throughput $(median %.2f <"$work/tput-$k")," \
+		"CPU µs/req $(median %.2f <"$work/cpu-$k"), p99 $(median %.2f <"$work/p99-$k")"
+done
