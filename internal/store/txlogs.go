@@ -30,11 +30,30 @@ const txLogArity = 29
 // under SQLite's 32766 and PostgreSQL's 65535 parameter limits.
 const txLogBatch = 500
 
+// Verbs of the multi-row statements. CopyTxLogs on SQLite writes with
+// copyVerbSQLite: a row that fails rolls back the whole transaction
+// (CopyTxLogs is all-or-nothing anyway), so SQLite keeps no statement
+// journal, the copy of every page a statement changes that a plain INSERT
+// (ABORT) writes inside a transaction to undo that statement alone. With
+// 200 routes that was 18% of the CPU per row at 500 rows per transaction,
+// and it grows with the statements per transaction (docs/PERFORMANCE.md,
+// "Transaction record path (issue 27)"). InsertTxLogs keeps the plain
+// verb: its caller's transaction may hold other writes and go on after an
+// error.
+const (
+	insertVerb     = "INSERT"
+	copyVerbSQLite = "INSERT OR ROLLBACK"
+)
+
 // InsertTxLogs stores logs with multi-row INSERTs of up to 500 rows.
 func (tx *Tx) InsertTxLogs(ctx context.Context, logs []model.TxLog) error {
+	return tx.insertTxLogs(ctx, insertVerb, logs)
+}
+
+func (tx *Tx) insertTxLogs(ctx context.Context, verb string, logs []model.TxLog) error {
 	for len(logs) > 0 {
 		n := min(len(logs), txLogBatch)
-		if _, err := tx.Exec(ctx, insertTxLogSQL(tx.dialect, n), txLogArgs(logs[:n])...); err != nil {
+		if _, err := tx.Exec(ctx, insertTxLogSQL(tx.dialect, verb, n), txLogArgs(logs[:n])...); err != nil {
 			return fmt.Errorf("store: insert runtime tx logs: %w", err)
 		}
 		logs = logs[n:]
@@ -44,28 +63,33 @@ func (tx *Tx) InsertTxLogs(ctx context.Context, logs []model.TxLog) error {
 
 // Statement texts of full batches, built once.
 var (
-	insertFullBatchSQLite   = buildInsertTxLogSQL(SQLite, txLogBatch)
-	insertFullBatchPostgres = buildInsertTxLogSQL(Postgres, txLogBatch)
+	insertFullBatchSQLite   = buildInsertTxLogSQL(SQLite, insertVerb, txLogBatch)
+	insertFullBatchPostgres = buildInsertTxLogSQL(Postgres, insertVerb, txLogBatch)
+	copyFullBatchSQLite     = buildInsertTxLogSQL(SQLite, copyVerbSQLite, txLogBatch)
 )
 
-func insertTxLogSQL(d Dialect, rows int) string {
+func insertTxLogSQL(d Dialect, verb string, rows int) string {
 	switch {
-	case rows == txLogBatch && d == SQLite:
-		return insertFullBatchSQLite
-	case rows == txLogBatch:
+	case rows != txLogBatch:
+	case d == Postgres && verb == insertVerb:
 		return insertFullBatchPostgres
+	case d == SQLite && verb == insertVerb:
+		return insertFullBatchSQLite
+	case d == SQLite && verb == copyVerbSQLite:
+		return copyFullBatchSQLite
 	}
-	return buildInsertTxLogSQL(d, rows)
+	return buildInsertTxLogSQL(d, verb, rows)
 }
 
-// buildInsertTxLogSQL writes the multi-row INSERT. On SQLite the
-// placeholders are anonymous "?": modernc.org/sqlite looks each numbered
-// parameter's name up with a linear scan, so binding 13,000 "$N"
-// parameters costs seconds (quadratic), while "?" binds in linear time.
-func buildInsertTxLogSQL(d Dialect, rows int) string {
+// buildInsertTxLogSQL writes the multi-row statement (verb is INSERT or
+// one of SQLite's INSERT OR ...). On SQLite the placeholders are anonymous
+// "?": modernc.org/sqlite looks each numbered parameter's name up with a
+// linear scan, so binding 13,000 "$N" parameters costs seconds
+// (quadratic), while "?" binds in linear time.
+func buildInsertTxLogSQL(d Dialect, verb string, rows int) string {
 	var b strings.Builder
 	b.Grow(len(txLogColumns) + rows*txLogArity*7 + 64)
-	b.WriteString("INSERT INTO runtime_tx_logs (" + txLogColumns + ") VALUES ")
+	b.WriteString(verb + " INTO runtime_tx_logs (" + txLogColumns + ") VALUES ")
 	p := 1
 	for i := range rows {
 		if i > 0 {
@@ -101,7 +125,7 @@ func (p *txLogStmt) get(ctx context.Context, db *sql.DB) *sql.Stmt {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stmt == nil {
-		p.stmt, _ = db.PrepareContext(ctx, insertFullBatchSQLite)
+		p.stmt, _ = db.PrepareContext(ctx, copyFullBatchSQLite)
 	}
 	return p.stmt
 }
@@ -291,8 +315,8 @@ func (s *Store) TxLatencyPercentiles(ctx context.Context, f model.TxLogFilter) (
 var txLogCopyColumns = strings.Split(strings.ReplaceAll(txLogColumns, " ", ""), ",")
 
 // CopyTxLogs stores logs with PostgreSQL's COPY protocol (pgx CopyFrom)
-// in one statement; on SQLite it runs InsertTxLogs in a transaction. Both
-// are all-or-nothing.
+// in one statement; on SQLite it writes multi-row INSERT OR ROLLBACK
+// statements in one transaction. Both are all-or-nothing.
 func (s *Store) CopyTxLogs(ctx context.Context, logs []model.TxLog) error {
 	if s.dialect != Postgres {
 		// Full batches use the statement prepared once on the writer
@@ -312,7 +336,7 @@ func (s *Store) CopyTxLogs(ctx context.Context, logs []model.TxLog) error {
 					}
 				}
 			}
-			return tx.InsertTxLogs(ctx, logs)
+			return tx.insertTxLogs(ctx, copyVerbSQLite, logs)
 		})
 	}
 	conn, err := s.write.Conn(ctx)

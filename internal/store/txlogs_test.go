@@ -237,3 +237,45 @@ func TestCopyTxLogs(t *testing.T) {
 		}
 	})
 }
+
+// TestCopyTxLogsFailureStoresNothing: on SQLite CopyTxLogs writes INSERT
+// OR ROLLBACK, so a row that fails ends the transaction inside the
+// statement. The batch must still be all-or-nothing, whether the failing
+// row is in a prepared full chunk or in the remainder, and the writer
+// must take the next batch. A unique index made for the test provides the
+// failure (nothing the recorder writes can fail a constraint).
+func TestCopyTxLogsFailureStoresNothing(t *testing.T) {
+	s := storetest.SQLite(t)
+	ctx := context.Background()
+	if err := s.Transact(ctx, func(tx *store.Tx) error {
+		_, err := tx.Exec(ctx, "CREATE UNIQUE INDEX test_unique_cid ON runtime_tx_logs (correlation_id)")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	count := func() int64 {
+		t.Helper()
+		page, err := s.TxLogs(ctx, model.TxLogFilter{}, model.PageRequest{Page: 1, PageSize: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.TotalItems
+	}
+	for _, dup := range []int{10, 650} { // in the first 500-row chunk; in the remainder
+		logs := txLogFixture(now, 700)
+		logs[dup].CorrelationID = logs[0].CorrelationID
+		if err := s.CopyTxLogs(ctx, logs); err == nil {
+			t.Fatalf("duplicate at %d: CopyTxLogs succeeded", dup)
+		}
+		if n := count(); n != 0 {
+			t.Fatalf("duplicate at %d: %d rows stored, want 0", dup, n)
+		}
+	}
+	if err := s.CopyTxLogs(ctx, txLogFixture(now, 700)); err != nil {
+		t.Fatalf("batch after the failures: %v", err)
+	}
+	if n := count(); n != 700 {
+		t.Errorf("%d rows stored, want 700", n)
+	}
+}
