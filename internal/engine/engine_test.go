@@ -296,3 +296,23 @@ func TestShutdownDrains(t *testing.T) {
 		t.Fatalf("idle connection: %v, want EOF", err)
 	}
 }
+
+// TestTrailers: trailers declared in the head, or set with
+// http.TrailerPrefix, follow a chunked body.
+func TestTrailers(t *testing.T) {
+	addr, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Trailer", "X-Sum")
+		w.Write([]byte("body"))
+		w.Header().Set("X-Sum", "42")
+		w.Header().Set(http.TrailerPrefix+"X-Late", "yes")
+	}))
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "body" || resp.Trailer.Get("X-Sum") != "42" || resp.Trailer.Get("X-Late") != "yes" {
+		t.Fatalf("body %q trailers %v", b, resp.Trailer)
+	}
+}

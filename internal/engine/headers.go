@@ -21,7 +21,7 @@ func writeHeaders(out *writer, h http.Header) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !httpguts.ValidHeaderFieldName(k) {
+		if !httpguts.ValidHeaderFieldName(k) { // http.TrailerPrefix keys too
 			continue
 		}
 		for _, v := range h[k] {

@@ -35,6 +35,36 @@ type response struct {
 	// wants10 (HTTP/1.0 asking for keep-alive) and wantsClose are read
 	// from the request before the handler runs (it may change them).
 	wants10, wantsClose bool
+	// declared are the Trailer header's values when the head was sent.
+	declared []string
+}
+
+// trailers returns the trailer fields to send after a chunked body: those
+// the head declared in Trailer, with the values the handler set after
+// writing the head, and any set with http.TrailerPrefix (net/http's two
+// ways). nil when there are none.
+func (w *response) trailers() http.Header {
+	var t http.Header
+	add := func(k string, vv []string) {
+		if t == nil {
+			t = http.Header{}
+		}
+		t[k] = append(t[k], vv...)
+	}
+	for _, v := range w.declared {
+		for _, k := range strings.Split(v, ",") {
+			k = http.CanonicalHeaderKey(strings.TrimSpace(k))
+			if vv := w.header[k]; len(vv) > 0 && k != "" {
+				add(k, vv)
+			}
+		}
+	}
+	for k, vv := range w.header {
+		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok && name != "" {
+			add(name, vv)
+		}
+	}
+	return t
 }
 
 func (w *response) reset(c *conn, r *http.Request) {
@@ -148,7 +178,9 @@ func (w *response) finish() {
 		w.sendHead(true)
 	}
 	if w.chunked && !w.isHead {
-		w.c.out.appendString("0\r\n\r\n")
+		w.c.out.appendString("0\r\n")
+		writeHeaders(&w.c.out, w.trailers())
+		w.c.out.appendString("\r\n")
 	}
 	if w.length >= 0 && w.written != w.length && w.bodyOK && !w.isHead {
 		w.closeAfter = true // the client cannot find the next answer
@@ -167,6 +199,7 @@ func (w *response) sendHead(final bool) {
 	}
 	h := w.header
 	_, hasTE := h["Transfer-Encoding"]
+	_, hasTrailer := h["Trailer"]
 	switch {
 	case !w.bodyOK:
 		h.Del("Transfer-Encoding")
@@ -174,7 +207,7 @@ func (w *response) sendHead(final bool) {
 			h.Del("Content-Length")
 		}
 	case w.length >= 0:
-	case final && !hasTE && (!w.isHead || len(held) > 0):
+	case final && !hasTE && !hasTrailer && (!w.isHead || len(held) > 0):
 		w.length = int64(len(held))
 		h["Content-Length"] = []string{strconv.Itoa(len(held))}
 	case w.req.ProtoAtLeast(1, 1):
@@ -190,6 +223,7 @@ func (w *response) sendHead(final bool) {
 		h["Date"] = []string{httpDate()}
 	}
 	w.connectionHeader()
+	w.declared = h["Trailer"]
 	out := &w.c.out
 	proto := "HTTP/1.1 "
 	if !w.req.ProtoAtLeast(1, 1) {

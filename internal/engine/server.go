@@ -6,8 +6,8 @@
 // and first bytes sent in one write. It serves an ordinary http.Handler,
 // so every middleware, guard, record and metric runs as on net/http.
 //
-// What it does not do, and where net/http stays: TLS, HTTP/2, Hijack,
-// request trailers (read and dropped) and response trailers (not sent).
+// What it does not do, and where net/http stays: TLS, HTTP/2, Hijack and
+// request trailers (checked, then dropped).
 // The separate admin listener and S2R_HTTP_ENGINE=net/http use net/http
 // (docs/engine.md).
 package engine
