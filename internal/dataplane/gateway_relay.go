@@ -90,25 +90,31 @@ func outboundRequest(r *http.Request, call *gwCall) *http.Request {
 		}
 		h[k] = vv[:len(vv):len(vv)]
 	}
+	// The values the gateway sets share one backing array (one
+	// allocation); each is capped so an Add never overwrites the next.
+	vals := make([]string, 0, 8)
+	set := func(k, v string) {
+		vals = append(vals, v)
+		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
 	if te := r.Header["Te"]; te != nil && namedInConnection(te, "trailers") {
-		// The client accepts trailers, and so does the relay.
-		h["Te"] = []string{"trailers"}
+		set("Te", "trailers") // the client accepts trailers, and so does the relay
 	}
 	if _, ok := h["User-Agent"]; !ok {
-		h["User-Agent"] = []string{""} // not Go's default agent
+		set("User-Agent", "") // not Go's default agent
 	}
 	client := call.client.String()
 	forFor := client
 	if call.client.Is6() {
 		forFor = `"[` + client + `]"`
 	}
-	h["X-Forwarded-For"] = []string{client}
-	h["X-Real-Ip"] = []string{client}
-	h["X-Forwarded-Host"] = []string{call.inHost}
-	h["X-Forwarded-Proto"] = []string{call.inProto}
-	h["Forwarded"] = []string{"for=" + forFor + ";host=\"" + call.inHost + "\";proto=" + call.inProto}
+	set("X-Forwarded-For", client)
+	set("X-Real-Ip", client)
+	set("X-Forwarded-Host", call.inHost)
+	set("X-Forwarded-Proto", call.inProto)
+	set("Forwarded", "for="+forFor+";host=\""+call.inHost+"\";proto="+call.inProto)
 	if id := correlation.ID(r.Context()); id != "" {
-		h["X-Correlation-Id"] = []string{id}
+		set("X-Correlation-Id", id)
 	}
 	out := r.WithContext(r.Context())
 	out.Header, out.Host, out.Close, out.RequestURI, out.RemoteAddr = h, "", false, "", ""
