@@ -154,12 +154,22 @@ var relayBufs = sync.Pool{New: func() any { b := make([]byte, relayBufSize); ret
 // the handler so the client sees a cut connection, never a truncated
 // success.
 func (d *Dispatcher) relayAnswer(sw *statusWriter, r *http.Request, call *gwCall, resp *http.Response) {
-	defer resp.Body.Close()
 	if resp.ContentLength > call.respLimit {
 		call.tooLarge.Store(true)
+		resp.Body.Close()
 		d.gatewayProxyError(sw, r, call, errResponseTooLarge)
 		return
 	}
+	// The answer is closed through countedBody, whichever way the relay
+	// ends (a panic included): that notes backendMs and frees the
+	// backend's connection and limiter place.
+	call.answer = countedBody{src: resp.Body, call: call}
+	closed := false
+	defer func() {
+		if !closed {
+			call.answer.Close()
+		}
+	}()
 	call.sniffFault = resp.StatusCode == http.StatusOK
 	if call.debug {
 		call.respHeader = make(http.Header, len(resp.Header))
@@ -176,15 +186,17 @@ func (d *Dispatcher) relayAnswer(sw *statusWriter, r *http.Request, call *gwCall
 	}
 	announced := len(resp.Trailer)
 	sw.WriteHeader(resp.StatusCode)
-	call.answer = countedBody{src: resp.Body, call: call}
-	if err := copyAnswer(sw, &call.answer, resp.ContentLength < 0); err != nil {
-		if !errors.Is(err, errResponseTooLarge) && !errors.Is(err, context.Canceled) {
+	if backend, err := copyAnswer(sw, &call.answer, resp.ContentLength < 0); err != nil {
+		// A client that went away is not worth a log line; a backend
+		// that broke off is (ReverseProxy logged it too).
+		if backend && !errors.Is(err, errResponseTooLarge) && !errors.Is(err, context.Canceled) {
 			d.cfg.Logger.Warn("gateway: the answer broke off while relayed", slog.String("error", err.Error()),
 				slog.String("correlationId", correlation.ID(r.Context())))
 		}
 		panic(http.ErrAbortHandler)
 	}
-	resp.Body.Close() // now: it fills resp.Trailer
+	closed = true
+	call.answer.Close() // now: it fills resp.Trailer
 	relayTrailers(sw, resp.Trailer, announced)
 }
 
@@ -194,8 +206,10 @@ func (d *Dispatcher) relayAnswer(sw *statusWriter, r *http.Request, call *gwCall
 // its pieces reach the client as they arrive, yet a burst of small chunks
 // leaves in one write. An answer of known length is not flushed: the
 // server sends it as its buffer fills and ends it when the handler
-// returns, so a small answer leaves in one write with its head.
-func copyAnswer(sw *statusWriter, body io.Reader, stream bool) error {
+// returns, so a small answer leaves in one write with its head. A failure
+// says whether reading the backend (rather than writing the client)
+// failed.
+func copyAnswer(sw *statusWriter, body io.Reader, stream bool) (backend bool, err error) {
 	bp := relayBufs.Get().(*[]byte)
 	defer relayBufs.Put(bp)
 	buf := *bp
@@ -203,18 +217,18 @@ func copyAnswer(sw *statusWriter, body io.Reader, stream bool) error {
 		n, rerr := body.Read(buf)
 		if n > 0 {
 			if _, werr := sw.Write(buf[:n]); werr != nil {
-				return werr
+				return false, werr
 			}
 		}
 		if rerr == io.EOF {
-			return nil
+			return false, nil
 		}
 		if rerr != nil {
-			return rerr
+			return true, rerr
 		}
 		if stream && n < len(buf) {
 			if err := sw.FlushError(); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
