@@ -2,12 +2,9 @@ package dataplane
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httputil"
 	"net/netip"
 	"net/url"
 	"sync"
@@ -15,22 +12,20 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/apierr"
-	"github.com/s2r-project/s2r/internal/correlation"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
 // gateway is the passthrough machinery shared by every gateway request:
-// one httputil.ReverseProxy whose Transport selects the backend per
-// request.
+// the transport that selects the backend per request and sends the
+// outbound request built by outboundRequest (gateway_relay.go).
 type gateway struct {
-	cfg   GatewayConfig
-	proxy *httputil.ReverseProxy
+	cfg       GatewayConfig
+	transport gatewayTransport
 }
 
-// gwCall is the per-request state the proxy hooks share through the
-// request context.
+// gwCall is the per-request state of one passthrough.
 type gwCall struct {
 	svc       *routing.Service
 	pool      upstream.Pool
@@ -45,6 +40,7 @@ type gwCall struct {
 	sentAt    time.Time
 	backendMs atomic.Int64 // microseconds, set when the response body ends
 	respBytes atomic.Int64
+	answer    countedBody // the backend's answer body as relayed
 	// sniffFault: the answer is a 200 whose first bytes are still looked
 	// at for a SOAP Fault (inBodyFault, recorded).
 	sniffFault  bool
@@ -62,8 +58,6 @@ type gwCall struct {
 	respCapture []byte
 }
 
-type gwCallKey struct{}
-
 func (d *Dispatcher) initGateway() {
 	g := &d.gw
 	g.cfg = d.cfg.Gateway
@@ -73,18 +67,7 @@ func (d *Dispatcher) initGateway() {
 	if g.cfg.Selector == nil {
 		g.cfg.Selector = upstream.NewSelector(nil, nil)
 	}
-	g.proxy = &httputil.ReverseProxy{
-		Rewrite:   rewriteGateway,
-		Transport: &gatewayTransport{g: g},
-		// 0: a known-length answer goes out through the server's 4 KB
-		// buffer (headers and a small body in one write); an answer of
-		// unknown length is flushed as it arrives (ReverseProxy rule).
-		FlushInterval:  0,
-		ModifyResponse: modifyGatewayResponse,
-		ErrorHandler:   d.gatewayProxyError,
-		BufferPool:     copyBuffers{},
-		ErrorLog:       slog.NewLogLogger(d.cfg.Logger.Handler(), slog.LevelWarn),
-	}
+	g.transport.g = g
 }
 
 // proxyGateway streams the request to the selected backend and the answer
@@ -111,7 +94,12 @@ func (d *Dispatcher) proxyGateway(w http.ResponseWriter, r *http.Request, rec *m
 	// Deferred: a response cut mid-stream aborts the handler with
 	// http.ErrAbortHandler, and that transaction is recorded too.
 	defer d.recordGateway(rec, call, sw)
-	d.gw.proxy.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), gwCallKey{}, call)))
+	resp, err := d.gw.transport.send(outboundRequest(r, call), call)
+	if err != nil {
+		d.gatewayProxyError(sw, r, call, err)
+		return
+	}
+	d.relayAnswer(sw, r, call, resp)
 }
 
 // recordGateway completes the record of a proxied request.
@@ -141,51 +129,6 @@ func (d *Dispatcher) recordGateway(rec *model.TxRecord, call *gwCall, sw *status
 	default:
 		d.finishGatewayRecord(rec, sw.status, "")
 	}
-}
-
-// rewriteGateway builds the outbound request: ReverseProxy has already
-// dropped the hop-by-hop headers and X-Forwarded-For/-Host/-Proto; the
-// other address headers a client could forge are dropped too and every
-// one of them is rebuilt from the guard's attributed client address. The
-// backend URL is set per attempt by the transport.
-func rewriteGateway(pr *httputil.ProxyRequest) {
-	call := pr.In.Context().Value(gwCallKey{}).(*gwCall)
-	h := pr.Out.Header
-	h.Del("Forwarded")
-	h.Del("X-Real-Ip")
-	h.Del("X-Client-Ip")
-	h.Del("True-Client-Ip")
-	client := call.client.String()
-	h.Set("X-Forwarded-For", client)
-	h.Set("X-Real-Ip", client)
-	h.Set("X-Forwarded-Host", call.inHost)
-	h.Set("X-Forwarded-Proto", call.inProto)
-	forFor := client
-	if call.client.Is6() {
-		forFor = `"[` + client + `]"`
-	}
-	h.Set("Forwarded", "for="+forFor+";host=\""+call.inHost+"\";proto="+call.inProto)
-	if id := correlation.ID(pr.In.Context()); id != "" {
-		h.Set("X-Correlation-Id", id)
-	}
-	pr.Out.Host = ""
-}
-
-// modifyGatewayResponse refuses a response declared larger than the
-// payload limit and counts (and bounds) the relayed body.
-func modifyGatewayResponse(resp *http.Response) error {
-	call := resp.Request.Context().Value(gwCallKey{}).(*gwCall)
-	if resp.ContentLength > call.respLimit {
-		call.tooLarge.Store(true)
-		resp.Body.Close()
-		return errResponseTooLarge
-	}
-	call.sniffFault = resp.StatusCode == http.StatusOK
-	if call.debug {
-		call.respHeader = resp.Header.Clone()
-	}
-	resp.Body = &countedBody{src: resp.Body, call: call}
-	return nil
 }
 
 // faultSniffBytes is how far into a 200 answer the gateway looks for a
@@ -232,8 +175,7 @@ var (
 // request body over the limit 413 S2R-RUN-0413, a response over it 413,
 // the selector's 503s as they are, a connect failure 502 S2R-RUN-0502, a
 // timeout 504 S2R-RUN-0424.
-func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, err error) {
-	call, _ := r.Context().Value(gwCallKey{}).(*gwCall)
+func (d *Dispatcher) gatewayProxyError(w http.ResponseWriter, r *http.Request, call *gwCall, err error) {
 	mb := maxPayloadMB(d.cfg.MaxPayloadMB)
 	var e *apierr.Error
 	switch {
@@ -408,22 +350,11 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// FlushError ignores the proxy's flushes. ReverseProxy flushes after every
-// write of an answer of unknown length (chunked), which costs a write
-// system call per chunk; without it the server's 4 KB buffer still sends
-// the answer as it fills and the rest when the answer ends, so a large
-// answer streams, and a small one leaves in one write, as nginx's
-// proxy_buffering does. Only a backend trickling small pieces slowly is
-// held back until 4 KB accumulate or it finishes.
-func (w *statusWriter) FlushError() error { return nil }
-
-// copyBuffers recycles the 32 KB buffers the proxy copies answers with.
-type copyBuffers struct{}
-
-var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
-
-func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
-func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
+// FlushError flushes the writer it wraps (through the wrappers below it):
+// the head and what is held leave at once.
+func (w *statusWriter) FlushError() error {
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
 
 // redactedTargets caches RedactTarget of backend endpoints, bounded like
 // endpointURLs.

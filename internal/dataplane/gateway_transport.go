@@ -26,8 +26,7 @@ var (
 	errStaleAttempt  = errors.New("gateway attempt superseded")
 )
 
-// gatewayTransport is the ReverseProxy's Transport: it sends each request
-// to the backends the selector picks (routing mode, health, breaker) with
+// gatewayTransport sends each gateway request to the backends the selector picks (routing mode, health, breaker) with
 // each backend's own keep-alive transport, auth and traceparent.
 //
 // Failover (active_passive only) happens when no response header arrived
@@ -37,9 +36,10 @@ var (
 // byte for byte. A 5xx answer is an answer: it is relayed, not retried.
 type gatewayTransport struct{ g *gateway }
 
-// RoundTrip implements http.RoundTripper.
-func (t *gatewayTransport) RoundTrip(out *http.Request) (*http.Response, error) {
-	call := out.Context().Value(gwCallKey{}).(*gwCall)
+// send sends out to the backend the selector picks, failing over to the
+// next when that is safe, and returns the answer whose body the caller
+// closes.
+func (t *gatewayTransport) send(out *http.Request, call *gwCall) (*http.Response, error) {
 	var rb *replayBody
 	if out.Body != nil && out.Body != http.NoBody && call.pool.Mode == upstream.RoutingActivePassive && len(call.pool.Backends) > 1 {
 		rb = &replayBody{src: out.Body}
@@ -80,11 +80,11 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		req = out.Clone(actx)
 		req.Body = rb.attempt()
 	} else {
-		// out is already the proxy's own copy of the inbound request.
+		// out is already the gateway's own outbound request.
 		req = out.WithContext(actx)
 		if call.small != nil {
 			// A body read in full is handed to the transport as an
-			// in-memory reader (the proxy wraps it otherwise), so the
+			// in-memory reader (outboundRequest wraps it), so the
 			// headers and body leave in one write, through upstream's
 			// direct HTTP/1.1 client (GetBody marks it replayable).
 			small := call.small
@@ -118,7 +118,7 @@ func (t *gatewayTransport) attempt(ctx context.Context, out *http.Request, call 
 		return nil, upstream.Verdict{Failure: upstream.IsBackendFailure(0, ue), Failover: failover && ue.Kind != upstream.KindCanceled}, ue
 	}
 	// The answer streams after the attempt returns: its place in the
-	// backend's limiter is held until the proxy closes the body.
+	// backend's limiter is held until the relay closes the body.
 	release := upstream.KeepSlot(ctx)
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil); release() }}
 	return resp, upstream.Verdict{Failure: upstream.IsFailedAnswer(resp.StatusCode, resp.Header.Get("Content-Type"))}, nil
@@ -145,7 +145,7 @@ func classifyGateway(parent, attempt context.Context, err error) *upstream.Error
 	return &upstream.Error{Kind: kind, Err: err}
 }
 
-// cancelOnClose ends the attempt's context when the proxy is done with the
+// cancelOnClose ends the attempt's context when the relay is done with the
 // response body.
 type cancelOnClose struct {
 	io.ReadCloser
