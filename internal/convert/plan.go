@@ -67,6 +67,7 @@ type xmlName struct{ prefix, local, space string }
 type typePlan struct {
 	xtype      *xsd.Type
 	simple     *xsd.SimpleType // simple type or simple content
+	text       textHow         // howOf(simple)
 	scalar     bool            // a JSON scalar: simple type without attributes
 	anyType    bool            // no type information: naive mapping
 	attrs      []*attrPlan
@@ -111,6 +112,7 @@ type attrPlan struct {
 	json string
 	name xmlName
 	attr *xsd.Attribute
+	text textHow // howOf(attr.Type)
 }
 
 // choiceCheck enforces "exactly one branch" of a non-repeated choice.

@@ -50,7 +50,7 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		return x.naiveElement(*tok)
 	case tp.arrayItem != nil:
 		return x.encodedArray(tp)
-	case tp.scalar && isQName(tp.simple):
+	case tp.scalar && tp.text.kind == textGeneric && isQName(tp.simple):
 		name, err := x.collectQName(mp)
 		if err != nil {
 			return err
@@ -64,7 +64,7 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		}
 		text = elementDefault(mp, text)
 		var reason string
-		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
+		if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
 			return x.fail(reason)
 		}
 		return nil
@@ -135,9 +135,13 @@ func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 			x.out = appendQuotedString(x.out, expandedName(name))
 			continue
 		}
+		if ap.text.kind == textString {
+			x.out = appendQuoted(x.out, a.Value)
+			continue
+		}
 		var reason string
 		x.attrText = append(x.attrText[:0], a.Value...)
-		if x.out, reason = appendSimpleJSON(x.out, ap.attr.Type, x.attrText); reason != "" {
+		if x.out, reason = appendTextJSON(x.out, ap.attr.Type, &ap.text, x.attrText); reason != "" {
 			return x.fail("attribute " + a.Name.Local + ": " + reason)
 		}
 	}
@@ -154,7 +158,7 @@ func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 		}
 		x.out = append(x.out, `"$value":`...)
 		var reason string
-		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
+		if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
 			return x.fail(reason)
 		}
 	} else if err := x.objectContent(tp, prev); err != nil {
