@@ -65,19 +65,21 @@ type xmlName struct{ prefix, local, space string }
 // typePlan is the compiled conversion of one type: a JSON object of
 // attribute and element members, or a JSON scalar.
 type typePlan struct {
-	xtype      *xsd.Type
-	simple     *xsd.SimpleType // simple type or simple content
-	text       textHow         // howOf(simple)
-	scalar     bool            // a JSON scalar: simple type without attributes
-	anyType    bool            // no type information: naive mapping
-	attrs      []*attrPlan
-	anyAttr    bool
-	members    []*memberPlan
-	byJSON     map[string]int // JSON member name → member or ^attr index
-	byXML      map[xmlstream.Name]int
-	wildcard   bool // xs:any in the content: the "$xml" member
-	wildcardAt int  // member index before which "$xml" is written
-	choices    []choiceCheck
+	xtype   *xsd.Type
+	simple  *xsd.SimpleType // simple type or simple content
+	text    textHow         // howOf(simple)
+	scalar  bool            // a JSON scalar: simple type without attributes
+	anyType bool            // no type information: naive mapping
+	attrs   []*attrPlan
+	// requiredAttrs counts the required attributes in attrs.
+	requiredAttrs int
+	anyAttr       bool
+	members       []*memberPlan
+	byJSON        map[string]int // JSON member name → member or ^attr index
+	byXML         map[xmlstream.Name]int
+	wildcard      bool // xs:any in the content: the "$xml" member
+	wildcardAt    int  // member index before which "$xml" is written
+	choices       []choiceCheck
 	// interleaved maps the first member of a repeated sequence to the end
 	// of its members: their arrays are written interleaved by index.
 	interleaved map[int]int

@@ -176,6 +176,14 @@ func appendXMLInteger(dst, s []byte) ([]byte, bool) {
 // '+' and leading zeros dropped, "0" added before a leading point, a
 // trailing point dropped; trailing fraction zeros are kept.
 func appendXMLDecimal(dst, s []byte) ([]byte, bool) {
+	if plainDecimal(s) {
+		return append(dst, s...), true
+	}
+	return normalizeDecimal(dst, s)
+}
+
+// normalizeDecimal is appendXMLDecimal for any lexical.
+func normalizeDecimal(dst, s []byte) ([]byte, bool) {
 	neg := false
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -216,6 +224,26 @@ func appendXMLDecimal(dst, s []byte) ([]byte, bool) {
 		dst = append(dst, frac...)
 	}
 	return dst, true
+}
+
+// plainDecimal reports whether the xs:decimal lexical s is already its
+// JSON form (most values): digits with at most one point between them,
+// no sign and no leading zero before another digit.
+func plainDecimal(s []byte) bool {
+	if len(s) == 0 || s[0] == '.' || s[len(s)-1] == '.' || s[0] == '0' && len(s) > 1 && s[1] != '.' {
+		return false
+	}
+	point := false
+	for _, c := range s {
+		switch {
+		case isDigit(c):
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func allZero(a, b []byte) bool {

@@ -34,6 +34,9 @@ func (p *Plan) typePlan(t *xsd.Type) *typePlan {
 		ap := &attrPlan{json: "@" + a.Name.Local, name: *p.name(a.Name), attr: a, text: howOf(a.Type)}
 		tp.byJSON[ap.json] = ^len(tp.attrs)
 		tp.attrs = append(tp.attrs, ap)
+		if a.Required {
+			tp.requiredAttrs++
+		}
 	}
 	if t.ArrayItem != nil {
 		tp.arrayItem = p.member(t.ArrayItem, 0, xsd.Unbounded)
