@@ -89,6 +89,9 @@ type typePlan struct {
 	typeName    xmlName     // QName written in xsi:type
 	arrayItem   *memberPlan // SOAP-encoded array item
 	mixed       bool
+	// fixedOrder: no member repeats, so the content is never regrouped
+	// and x2j records no spans (set by Plan.finish).
+	fixedOrder bool
 }
 
 // memberPlan is one JSON member that holds child elements.
@@ -147,7 +150,28 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 	if p.root.scalar || p.root.anyType || p.root.arrayItem != nil {
 		return nil, fmt.Errorf("convert: message %s: the wrapper's type is not a structure (simple, anyType or SOAP array)", msg.Name.Local)
 	}
+	p.finish()
 	return p, nil
+}
+
+// finish marks the types whose content cannot need regrouping: XML→JSON
+// then records no output spans for their children.
+func (p *Plan) finish() {
+	for _, tp := range p.types {
+		tp.finish()
+	}
+	p.root.finish()
+}
+
+// finish sets fixedOrder: only a repeated member can reappear after
+// another one (a second non-repeated element is an error).
+func (tp *typePlan) finish() {
+	for _, m := range tp.members {
+		if m.repeated {
+			return
+		}
+	}
+	tp.fixedOrder = true
 }
 
 // HeadersMember is the reserved top-level member of a publish request or
@@ -169,6 +193,7 @@ func CompileHeaders(msg *xsd.Message, opts Options) (*Plan, error) {
 	for _, m := range p.root.members {
 		m.required, m.minItems = false, 0
 	}
+	p.finish()
 	return p, nil
 }
 

@@ -127,7 +127,9 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 		return err
 	}
 	x.path = x.path[:len(x.path)-1]
-	x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
+	if !tp.fixedOrder {
+		x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
+	}
 	if max := x.p.opts.MaxOutput; max > 0 && len(x.out) > max {
 		return x.fail("the converted JSON exceeds " + itoa(max) + " bytes")
 	}
