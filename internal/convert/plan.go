@@ -104,7 +104,8 @@ type memberPlan struct {
 	repeated bool
 	required bool
 	nillable bool
-	maxItems int // 0: unbounded
+	abstract bool // elem.Abstract
+	maxItems int  // 0: unbounded
 	minItems int
 	group    int // index of the member whose presence satisfies required (substitution heads), or -1
 	// shadowed is set when a later member of the same XML name took its
@@ -269,7 +270,7 @@ func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
 
 // member compiles one element occurrence.
 func (p *Plan) member(el *xsd.Element, minOcc, maxOcc int) *memberPlan {
-	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, group: -1}
+	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, abstract: el.Abstract, group: -1}
 	m.key = memberKey(m.json)
 	m.repeated = maxOcc == xsd.Unbounded || maxOcc > 1
 	m.required = minOcc > 0

@@ -11,6 +11,9 @@ import (
 // mp, and reads through its end tag.
 func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 	tp := mp.typ
+	if len(tok.Attrs) == 0 && tp.scalar && tp.text.kind != textGeneric {
+		return x.leaf(mp, tp) // no xsi:nil, xsi:type or href to look at
+	}
 	nilled, xsiType := false, ""
 	for _, a := range tok.Attrs {
 		if a.Name.Space == NSXSI {
@@ -58,18 +61,23 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		x.out = appendQuotedString(x.out, name)
 		return nil
 	case tp.scalar:
-		text, err := x.collectText()
-		if err != nil {
-			return err
-		}
-		text = elementDefault(mp, text)
-		var reason string
-		if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
-			return x.fail(reason)
-		}
-		return nil
+		return x.leaf(mp, tp)
 	}
 	return x.object(tp, tok, derived)
+}
+
+// leaf writes the JSON scalar of an element of simple type tp.
+func (x *x2j) leaf(mp *memberPlan, tp *typePlan) error {
+	text, err := x.collectText()
+	if err != nil {
+		return err
+	}
+	text = elementDefault(mp, text)
+	var reason string
+	if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
+		return x.fail(reason)
+	}
+	return nil
 }
 
 // resolveType resolves an xsi:type value against the derived types of tp.
