@@ -88,3 +88,59 @@ func reportVsReader(b *testing.B, doc []byte) {
 	b.ReportMetric(float64(len(doc))*float64(b.N)/read.Seconds()/1e6, "reader-MB/s")
 	b.ReportMetric(read.Seconds()/conv.Seconds(), "x-reader")
 }
+
+// BenchmarkFloorVsReader is the floor of XML -> JSON with this reader: it
+// walks the same envelope as BenchmarkVsReader's XMLToJSON with the calls
+// the converter makes (ReadToken, ElementText for leaves) and writes each
+// element's name and quoted text, but matches nothing against a schema
+// and checks no value. Its x-reader bounds what the converter can reach.
+func BenchmarkFloorVsReader(b *testing.B) {
+	for _, s := range benchSizes {
+		body := benchBody(s.size)
+		b.Run(s.name, func(b *testing.B) {
+			r := xmlstream.NewReader(body, xmlstream.Limits{})
+			var out, buf []byte
+			var tok, child xmlstream.Token
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Reset(body, xmlstream.Limits{})
+				out = floorWalk(b, r, out[:0], &buf, &tok, &child)
+			}
+			reportVsReader(b, body)
+		})
+	}
+}
+
+// floorWalk writes "name":"text" for every leaf and "name":{ for every
+// other element, through the end of the document.
+func floorWalk(b *testing.B, r *xmlstream.Reader, out []byte, buf *[]byte, tok, child *xmlstream.Token) []byte {
+	pending := false // tok is a start element not read yet
+	for {
+		if !pending {
+			if err := r.ReadToken(tok); err == io.EOF {
+				return out
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		pending = false
+		switch tok.Kind {
+		case xmlstream.EndElement:
+			out = append(out, '}')
+		case xmlstream.StartElement:
+			out = appendQuoted(out, tok.Name.Local)
+			out = append(out, ':')
+			text, ended, err := r.ElementText(buf, child)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ended {
+				out = appendQuoted(out, text)
+				continue
+			}
+			out = append(out, '{')
+			*tok, pending = *child, true
+		}
+	}
+}

@@ -65,18 +65,21 @@ type xmlName struct{ prefix, local, space string }
 // typePlan is the compiled conversion of one type: a JSON object of
 // attribute and element members, or a JSON scalar.
 type typePlan struct {
-	xtype      *xsd.Type
-	simple     *xsd.SimpleType // simple type or simple content
-	scalar     bool            // a JSON scalar: simple type without attributes
-	anyType    bool            // no type information: naive mapping
-	attrs      []*attrPlan
-	anyAttr    bool
-	members    []*memberPlan
-	byJSON     map[string]int // JSON member name → member or ^attr index
-	byXML      map[xmlstream.Name]int
-	wildcard   bool // xs:any in the content: the "$xml" member
-	wildcardAt int  // member index before which "$xml" is written
-	choices    []choiceCheck
+	xtype   *xsd.Type
+	simple  *xsd.SimpleType // simple type or simple content
+	text    textHow         // howOf(simple)
+	scalar  bool            // a JSON scalar: simple type without attributes
+	anyType bool            // no type information: naive mapping
+	attrs   []*attrPlan
+	// requiredAttrs counts the required attributes in attrs.
+	requiredAttrs int
+	anyAttr       bool
+	members       []*memberPlan
+	byJSON        map[string]int // JSON member name → member or ^attr index
+	byXML         map[xmlstream.Name]int
+	wildcard      bool // xs:any in the content: the "$xml" member
+	wildcardAt    int  // member index before which "$xml" is written
+	choices       []choiceCheck
 	// interleaved maps the first member of a repeated sequence to the end
 	// of its members: their arrays are written interleaved by index.
 	interleaved map[int]int
@@ -86,6 +89,9 @@ type typePlan struct {
 	typeName    xmlName     // QName written in xsi:type
 	arrayItem   *memberPlan // SOAP-encoded array item
 	mixed       bool
+	// fixedOrder: no member repeats, so the content is never regrouped
+	// and x2j records no spans (set by Plan.finish).
+	fixedOrder bool
 }
 
 // memberPlan is one JSON member that holds child elements.
@@ -98,7 +104,8 @@ type memberPlan struct {
 	repeated bool
 	required bool
 	nillable bool
-	maxItems int // 0: unbounded
+	abstract bool // elem.Abstract
+	maxItems int  // 0: unbounded
 	minItems int
 	group    int // index of the member whose presence satisfies required (substitution heads), or -1
 	// shadowed is set when a later member of the same XML name took its
@@ -111,6 +118,7 @@ type attrPlan struct {
 	json string
 	name xmlName
 	attr *xsd.Attribute
+	text textHow // howOf(attr.Type)
 }
 
 // choiceCheck enforces "exactly one branch" of a non-repeated choice.
@@ -143,7 +151,28 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 	if p.root.scalar || p.root.anyType || p.root.arrayItem != nil {
 		return nil, fmt.Errorf("convert: message %s: the wrapper's type is not a structure (simple, anyType or SOAP array)", msg.Name.Local)
 	}
+	p.finish()
 	return p, nil
+}
+
+// finish marks the types whose content cannot need regrouping: XML→JSON
+// then records no output spans for their children.
+func (p *Plan) finish() {
+	for _, tp := range p.types {
+		tp.finish()
+	}
+	p.root.finish()
+}
+
+// finish sets fixedOrder: only a repeated member can reappear after
+// another one (a second non-repeated element is an error).
+func (tp *typePlan) finish() {
+	for _, m := range tp.members {
+		if m.repeated {
+			return
+		}
+	}
+	tp.fixedOrder = true
 }
 
 // HeadersMember is the reserved top-level member of a publish request or
@@ -165,6 +194,7 @@ func CompileHeaders(msg *xsd.Message, opts Options) (*Plan, error) {
 	for _, m := range p.root.members {
 		m.required, m.minItems = false, 0
 	}
+	p.finish()
 	return p, nil
 }
 
@@ -240,7 +270,7 @@ func (p *Plan) partsPlan(parts []*xsd.Part, rpc bool) *typePlan {
 
 // member compiles one element occurrence.
 func (p *Plan) member(el *xsd.Element, minOcc, maxOcc int) *memberPlan {
-	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, group: -1}
+	m := &memberPlan{json: el.Name.Local, name: *p.name(el.Name), elem: el, nillable: el.Nillable, abstract: el.Abstract, group: -1}
 	m.key = memberKey(m.json)
 	m.repeated = maxOcc == xsd.Unbounded || maxOcc > 1
 	m.required = minOcc > 0

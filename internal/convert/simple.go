@@ -43,6 +43,9 @@ type intRange struct {
 	minOne   bool   // positiveInteger
 	nonPos   bool   // nonPositiveInteger, negativeInteger
 	negative bool
+	// safe is the number of digits every value of the type may have (0:
+	// no such bound): a value that short is in range without parsing.
+	safe int
 }
 
 // intRangeOf returns the bounds of a bounded built-in integer type. A
@@ -50,21 +53,21 @@ type intRange struct {
 func intRangeOf(builtin string) (intRange, bool) {
 	switch builtin {
 	case "byte":
-		return intRange{signed: true, min: -128, max: 127}, true
+		return intRange{signed: true, min: -128, max: 127, safe: 2}, true
 	case "short":
-		return intRange{signed: true, min: -32768, max: 32767}, true
+		return intRange{signed: true, min: -32768, max: 32767, safe: 4}, true
 	case "int":
-		return intRange{signed: true, min: -2147483648, max: 2147483647}, true
+		return intRange{signed: true, min: -2147483648, max: 2147483647, safe: 9}, true
 	case "long":
-		return intRange{signed: true, min: -9223372036854775808, max: 9223372036854775807}, true
+		return intRange{signed: true, min: -9223372036854775808, max: 9223372036854775807, safe: 18}, true
 	case "unsignedByte":
-		return intRange{umax: 255}, true
+		return intRange{umax: 255, safe: 2}, true
 	case "unsignedShort":
-		return intRange{umax: 65535}, true
+		return intRange{umax: 65535, safe: 4}, true
 	case "unsignedInt":
-		return intRange{umax: 4294967295}, true
+		return intRange{umax: 4294967295, safe: 9}, true
 	case "unsignedLong":
-		return intRange{umax: 18446744073709551615}, true
+		return intRange{umax: 18446744073709551615, safe: 19}, true
 	case "nonNegativeInteger":
 		return intRange{umax: 0}, true
 	case "positiveInteger":
@@ -82,6 +85,14 @@ func intRangeOf(builtin string) (intRange, bool) {
 func checkIntRange(builtin, n string) string {
 	r, ok := intRangeOf(builtin)
 	if !ok {
+		return ""
+	}
+	return r.check(builtin, n)
+}
+
+// check is checkIntRange with the bounds of builtin already looked up.
+func (r intRange) check(builtin, n string) string {
+	if shortInt(&r, n) {
 		return ""
 	}
 	neg := len(n) > 0 && n[0] == '-'
@@ -105,6 +116,19 @@ func checkIntRange(builtin, n string) string {
 		}
 	}
 	return ""
+}
+
+// shortInt reports whether the normalized integer n has few enough
+// digits to be in r whatever they are (most values): no parsing needed.
+func shortInt[S string | []byte](r *intRange, n S) bool {
+	neg := len(n) > 0 && n[0] == '-'
+	if neg {
+		if !r.signed {
+			return false
+		}
+		n = n[1:]
+	}
+	return len(n) > 0 && len(n) <= r.safe && (n[0] != '0' || len(n) == 1)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -152,6 +176,14 @@ func appendXMLInteger(dst, s []byte) ([]byte, bool) {
 // '+' and leading zeros dropped, "0" added before a leading point, a
 // trailing point dropped; trailing fraction zeros are kept.
 func appendXMLDecimal(dst, s []byte) ([]byte, bool) {
+	if plainDecimal(s) {
+		return append(dst, s...), true
+	}
+	return normalizeDecimal(dst, s)
+}
+
+// normalizeDecimal is appendXMLDecimal for any lexical.
+func normalizeDecimal(dst, s []byte) ([]byte, bool) {
 	neg := false
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -192,6 +224,26 @@ func appendXMLDecimal(dst, s []byte) ([]byte, bool) {
 		dst = append(dst, frac...)
 	}
 	return dst, true
+}
+
+// plainDecimal reports whether the xs:decimal lexical s is already its
+// JSON form (most values): digits with at most one point between them,
+// no sign and no leading zero before another digit.
+func plainDecimal(s []byte) bool {
+	if len(s) == 0 || s[0] == '.' || s[len(s)-1] == '.' || s[0] == '0' && len(s) > 1 && s[1] != '.' {
+		return false
+	}
+	point := false
+	for _, c := range s {
+		switch {
+		case isDigit(c):
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func allZero(a, b []byte) bool {

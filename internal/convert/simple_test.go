@@ -86,3 +86,35 @@ func TestIntRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainDecimal: the decimals appendXMLDecimal copies as they are are
+// those the full normalization leaves unchanged.
+func TestPlainDecimal(t *testing.T) {
+	for _, s := range []string{"0", "1", "10", "0.10", "12.5", "1.50", "007", "0.", ".5", "5.", "-1", "+1", "1.2.3", "", "00.1", "0.0", "-0", "1e3", " 1", "9007199254740993.99"} {
+		full, ok := normalizeDecimal(nil, []byte(s))
+		if plain := plainDecimal([]byte(s)); plain && (!ok || string(full) != s) {
+			t.Errorf("%q is plain but normalizes to %q, %v", s, full, ok)
+		}
+		got, gok := appendXMLDecimal(nil, []byte(s))
+		if string(got) != string(full) || gok != ok {
+			t.Errorf("%q: %q %v, want %q %v", s, got, gok, full, ok)
+		}
+	}
+}
+
+// TestShortInt: integers short enough to skip the range parse are the
+// ones checkIntRange would accept after parsing.
+func TestShortInt(t *testing.T) {
+	for _, b := range []string{"byte", "short", "int", "long", "unsignedByte", "unsignedShort", "unsignedInt", "unsignedLong", "positiveInteger", "negativeInteger"} {
+		r, _ := intRangeOf(b)
+		for _, n := range []string{"0", "-1", "1", "99", "-99", "127", "-128", "128", "9999", "-9999", "999999999", "-999999999", "2147483648", "999999999999999999", "-999999999999999999", "9223372036854775808", "9999999999999999999", "18446744073709551616", "01"} {
+			if shortInt(&r, n) {
+				r2 := r
+				r2.safe = 0
+				if reason := r2.check(b, n); reason != "" {
+					t.Errorf("%s %s: short, but %s", b, n, reason)
+				}
+			}
+		}
+	}
+}

@@ -195,23 +195,24 @@ func clip(b []byte) string {
 }
 
 // collectText reads the text content of the element just started, through
-// its end tag.
+// its end tag. The text is valid until the next read; it may be a view of
+// the document, so it is never appended to.
 func (x *x2j) collectText() ([]byte, error) {
-	x.text = x.text[:0]
+	text, ended, err := x.r.ElementText(&x.text, &x.textChild)
 	for {
-		text, ended, err := x.r.AppendText(x.text, &x.textChild)
-		x.text = text
 		switch {
 		case err != nil:
 			return nil, x.readErr(err)
 		case ended:
-			return x.text, nil
+			return text, nil
 		case !x.p.opts.Lax:
 			return nil, x.failChild(x.textChild.Name.Local, "unexpected element in simple content")
 		}
 		if err := x.r.Skip(); err != nil {
 			return nil, x.readErr(err)
 		}
+		x.text, ended, err = x.r.AppendText(x.text, &x.textChild)
+		text = x.text
 	}
 }
 

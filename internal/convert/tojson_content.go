@@ -91,7 +91,7 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 		return x.failChild(tok.Name.Local, "unknown element "+expanded(tok.Name.Space, tok.Name.Local))
 	}
 	mp := tp.members[idx]
-	if mp.elem != nil && mp.elem.Abstract && !x.p.opts.Lax {
+	if mp.abstract && !x.p.opts.Lax {
 		return x.failChild(tok.Name.Local, "abstract element "+tok.Name.Local+" cannot appear")
 	}
 	count := x.counts[f.cbase+idx]
@@ -127,7 +127,9 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 		return err
 	}
 	x.path = x.path[:len(x.path)-1]
-	x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
+	if !tp.fixedOrder {
+		x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
+	}
 	if max := x.p.opts.MaxOutput; max > 0 && len(x.out) > max {
 		return x.fail("the converted JSON exceeds " + itoa(max) + " bytes")
 	}
@@ -280,12 +282,28 @@ func (x *x2j) checkChoices(f *contentFrame) error {
 }
 
 // inOrder is the member named n among the members cur and cur+1 (cur may
-// be -1), as byXML would find it.
+// be -1), as byXML would find it. A name matches at most one member that
+// is not shadowed, so the likelier one is tried first: cur again when it
+// repeats, else the next one.
 func (tp *typePlan) inOrder(cur int, n xmlstream.Name) (int, bool) {
-	for i := max(cur, 0); i <= cur+1 && i < len(tp.members); i++ {
-		if m := tp.members[i]; !m.shadowed && m.name.local == n.Local && m.name.space == n.Space {
-			return i, true
-		}
+	first, second := cur+1, cur
+	if cur >= 0 && tp.members[cur].repeated {
+		first, second = cur, cur+1
+	}
+	if tp.matches(first, n) {
+		return first, true
+	}
+	if tp.matches(second, n) {
+		return second, true
 	}
 	return 0, false
+}
+
+// matches reports whether member i exists, is not shadowed and is named n.
+func (tp *typePlan) matches(i int, n xmlstream.Name) bool {
+	if i < 0 || i >= len(tp.members) {
+		return false
+	}
+	m := tp.members[i]
+	return !m.shadowed && m.name.local == n.Local && m.name.space == n.Space
 }

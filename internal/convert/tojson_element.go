@@ -11,6 +11,9 @@ import (
 // mp, and reads through its end tag.
 func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 	tp := mp.typ
+	if len(tok.Attrs) == 0 && tp.scalar && tp.text.kind != textGeneric {
+		return x.leaf(mp, tp) // no xsi:nil, xsi:type or href to look at
+	}
 	nilled, xsiType := false, ""
 	for _, a := range tok.Attrs {
 		if a.Name.Space == NSXSI {
@@ -50,7 +53,7 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		return x.naiveElement(*tok)
 	case tp.arrayItem != nil:
 		return x.encodedArray(tp)
-	case tp.scalar && isQName(tp.simple):
+	case tp.scalar && tp.text.kind == textGeneric && isQName(tp.simple):
 		name, err := x.collectQName(mp)
 		if err != nil {
 			return err
@@ -58,18 +61,23 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		x.out = appendQuotedString(x.out, name)
 		return nil
 	case tp.scalar:
-		text, err := x.collectText()
-		if err != nil {
-			return err
-		}
-		text = elementDefault(mp, text)
-		var reason string
-		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
-			return x.fail(reason)
-		}
-		return nil
+		return x.leaf(mp, tp)
 	}
 	return x.object(tp, tok, derived)
+}
+
+// leaf writes the JSON scalar of an element of simple type tp.
+func (x *x2j) leaf(mp *memberPlan, tp *typePlan) error {
+	text, err := x.collectText()
+	if err != nil {
+		return err
+	}
+	text = elementDefault(mp, text)
+	var reason string
+	if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
+		return x.fail(reason)
+	}
+	return nil
 }
 
 // resolveType resolves an xsi:type value against the derived types of tp.
@@ -105,43 +113,8 @@ func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 		x.out = appendQuotedString(x.out, derived)
 		prev = true
 	}
-	for _, a := range tok.Attrs {
-		if ignoredAttr(a) || x.p.opts.Encoded && a.Name.Space == "" && (a.Name.Local == "id" || a.Name.Local == "href") {
-			continue
-		}
-		ap := tp.attr(a.Name)
-		if ap == nil && !tp.anyAttr {
-			if x.p.opts.Lax {
-				continue
-			}
-			return x.fail("unknown attribute " + expanded(a.Name.Space, a.Name.Local))
-		}
-		if prev {
-			x.out = append(x.out, ',')
-		}
-		prev = true
-		x.out = append(x.out, `"@`...)
-		x.out = append(x.out, a.Name.Local...)
-		x.out = append(x.out, `":`...)
-		if ap == nil {
-			x.out = appendQuotedString(x.out, a.Value)
-			continue
-		}
-		if isQName(ap.attr.Type) {
-			name, err := x.r.ResolveQName(strings.TrimSpace(a.Value))
-			if err != nil {
-				return x.fail("attribute " + a.Name.Local + ": invalid xs:QName value " + quote(a.Value))
-			}
-			x.out = appendQuotedString(x.out, expandedName(name))
-			continue
-		}
-		var reason string
-		x.attrText = append(x.attrText[:0], a.Value...)
-		if x.out, reason = appendSimpleJSON(x.out, ap.attr.Type, x.attrText); reason != "" {
-			return x.fail("attribute " + a.Name.Local + ": " + reason)
-		}
-	}
-	if err := x.requiredAttrs(tp, tok); err != nil {
+	prev, err := x.attributes(tp, tok, prev)
+	if err != nil {
 		return err
 	}
 	if tp.simple != nil {
@@ -154,13 +127,75 @@ func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 		}
 		x.out = append(x.out, `"$value":`...)
 		var reason string
-		if x.out, reason = appendSimpleJSON(x.out, tp.simple, text); reason != "" {
+		if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
 			return x.fail(reason)
 		}
 	} else if err := x.objectContent(tp, prev); err != nil {
 		return err
 	}
 	x.out = append(x.out, '}')
+	return nil
+}
+
+// attributes writes the "@name" members of the attributes on tok; prev
+// tells whether a member was written before, and the result whether one
+// was written now or before.
+func (x *x2j) attributes(tp *typePlan, tok *xmlstream.Token, prev bool) (bool, error) {
+	required := 0 // required attributes written
+	for _, a := range tok.Attrs {
+		if ignoredAttr(a) || x.p.opts.Encoded && a.Name.Space == "" && (a.Name.Local == "id" || a.Name.Local == "href") {
+			continue
+		}
+		ap := tp.attr(a.Name)
+		if ap == nil && !tp.anyAttr {
+			if x.p.opts.Lax {
+				continue
+			}
+			return prev, x.fail("unknown attribute " + expanded(a.Name.Space, a.Name.Local))
+		}
+		if prev {
+			x.out = append(x.out, ',')
+		}
+		prev = true
+		x.out = append(x.out, `"@`...)
+		x.out = append(x.out, a.Name.Local...)
+		x.out = append(x.out, `":`...)
+		if ap == nil {
+			x.out = appendQuoted(x.out, a.Value)
+			continue
+		}
+		if ap.attr.Required {
+			required++
+		}
+		if err := x.attrValue(ap, a); err != nil {
+			return prev, err
+		}
+	}
+	if required == tp.requiredAttrs {
+		return prev, nil // all there: requiredAttrs would find them
+	}
+	return prev, x.requiredAttrs(tp, tok)
+}
+
+// attrValue writes the JSON value of attribute a of plan ap.
+func (x *x2j) attrValue(ap *attrPlan, a xmlstream.Attr) error {
+	switch {
+	case ap.text.kind == textString:
+		x.out = appendQuoted(x.out, a.Value)
+		return nil
+	case ap.text.kind == textGeneric && isQName(ap.attr.Type):
+		name, err := x.r.ResolveQName(strings.TrimSpace(a.Value))
+		if err != nil {
+			return x.fail("attribute " + a.Name.Local + ": invalid xs:QName value " + quote(a.Value))
+		}
+		x.out = appendQuotedString(x.out, expandedName(name))
+		return nil
+	}
+	var reason string
+	x.attrText = append(x.attrText[:0], a.Value...)
+	if x.out, reason = appendTextJSON(x.out, ap.attr.Type, &ap.text, x.attrText); reason != "" {
+		return x.fail("attribute " + a.Name.Local + ": " + reason)
+	}
 	return nil
 }
 

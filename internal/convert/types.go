@@ -16,6 +16,7 @@ func (p *Plan) typePlan(t *xsd.Type) *typePlan {
 	tp := &typePlan{xtype: t, byJSON: map[string]int{}, byXML: map[xmlstream.Name]int{}, wildcardAt: -1}
 	p.types[t] = tp
 	tp.simple = t.Simple
+	tp.text = howOf(t.Simple)
 	tp.scalar = t.IsSimple()
 	tp.abstract = t.Abstract
 	tp.mixed = t.Mixed
@@ -30,9 +31,12 @@ func (p *Plan) typePlan(t *xsd.Type) *typePlan {
 		p.prefixFor(NSXSI)
 	}
 	for _, a := range t.Attributes {
-		ap := &attrPlan{json: "@" + a.Name.Local, name: *p.name(a.Name), attr: a}
+		ap := &attrPlan{json: "@" + a.Name.Local, name: *p.name(a.Name), attr: a, text: howOf(a.Type)}
 		tp.byJSON[ap.json] = ^len(tp.attrs)
 		tp.attrs = append(tp.attrs, ap)
+		if a.Required {
+			tp.requiredAttrs++
+		}
 	}
 	if t.ArrayItem != nil {
 		tp.arrayItem = p.member(t.ArrayItem, 0, xsd.Unbounded)

@@ -212,8 +212,9 @@ func appendSimpleJSON(dst []byte, st *xsd.SimpleType, text []byte) ([]byte, stri
 	return appendQuoted(dst, text), ""
 }
 
-// appendQuoted appends s as a JSON string.
-func appendQuoted(dst, s []byte) []byte {
+// appendQuoted appends s as a JSON string; generic so that strings
+// (attribute values, names) are not copied into a byte slice first.
+func appendQuoted[S string | []byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -253,7 +254,7 @@ var jsonEscaped = func() (t [256]bool) {
 }()
 
 func appendQuotedString(dst []byte, s string) []byte {
-	return appendQuoted(dst, []byte(s))
+	return appendQuoted(dst, s)
 }
 
 func hexDigit(c byte) byte { return "0123456789abcdef"[c] }

@@ -320,10 +320,48 @@ func (r *Reader) UndeclaredPrefixes() []string { return r.undeclared }
 // first it stops there (ok false) and stores that start element in *start
 // as Next would have returned it; the caller goes on with Next or Skip.
 func (r *Reader) AppendText(dst []byte, start *Token) (out []byte, ok bool, err error) {
-	for {
+	if err := r.next(); err != nil {
+		return dst, false, err
+	}
+	return r.appendText(dst, start)
+}
+
+// ElementText is AppendText without the copy in the common case: when the
+// element's content is one run of character data that needed no decoding
+// (no reference, no CR) followed by the end tag, text views the document
+// itself. Otherwise the text is collected in *buf, which keeps its grown
+// capacity, and text is *buf. Never append to text: it may be the
+// document. It is valid until the Reader is reset or *buf reused; after
+// an error it is nil or partial.
+func (r *Reader) ElementText(buf *[]byte, start *Token) (text []byte, ok bool, err error) {
+	if err := r.next(); err != nil {
+		return nil, false, err
+	}
+	dst := (*buf)[:0]
+	if r.kind == CharData && !r.textDecoded() {
+		view := r.text[:len(r.text):len(r.text)]
 		if err := r.next(); err != nil {
-			return dst, false, err
+			return nil, false, err
 		}
+		if r.kind == EndElement {
+			return view, true, nil
+		}
+		dst = append(dst, view...)
+	}
+	dst, ok, err = r.appendText(dst, start)
+	*buf = dst
+	return dst, ok, err
+}
+
+// textDecoded reports whether the current CharData lives in r.buf (it
+// was decoded) rather than in the document: the next token may reuse it.
+func (r *Reader) textDecoded() bool {
+	return len(r.text) > 0 && len(r.buf) > 0 && &r.text[0] == &r.buf[0]
+}
+
+// appendText is AppendText from the token just read.
+func (r *Reader) appendText(dst []byte, start *Token) ([]byte, bool, error) {
+	for {
 		switch r.kind {
 		case CharData:
 			dst = append(dst, r.text...)
@@ -333,6 +371,9 @@ func (r *Reader) AppendText(dst []byte, start *Token) (out []byte, ok bool, err 
 			e := &r.stack[len(r.stack)-1]
 			*start = Token{Kind: StartElement, Name: Name{Space: e.space, Local: e.q.local}, Prefix: e.q.prefix, Attrs: r.attrs}
 			return dst, false, nil
+		}
+		if err := r.next(); err != nil {
+			return dst, false, err
 		}
 	}
 }

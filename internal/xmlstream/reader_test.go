@@ -1,6 +1,7 @@
 package xmlstream
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -414,6 +415,56 @@ func TestAppendText(t *testing.T) {
 	}
 	if _, _, err := r.AppendText(nil, &start); err == nil {
 		t.Error("unterminated element: no error")
+	}
+}
+
+// TestElementText: ElementText returns what AppendText appends, viewing
+// the document for one undecoded run of text and collecting everything
+// else in the buffer, also when a later token reuses the decode buffer.
+func TestElementText(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		view bool // the text is a view of the document
+	}{
+		{"<r><a>plain</a></r>", true},
+		{"<r><a></a></r>", false},
+		{"<r><a/></r>", false},
+		{"<r><a>x&amp;y</a></r>", false},
+		{"<r><a>l1\r\nl2</a></r>", false},
+		{"<r><a>&amp;<!--c\r\n-->x</a></r>", false},
+		{"<r><a>x<![CDATA[y\r\nz]]></a></r>", false},
+		{"<r><a>x<!--c-->y<?p i?></a></r>", false},
+		{"<r><a>x<c k='&lt;'/>y</a></r>", false},
+		{"<r><a>&lt;<c k='&gt;'/>y</a></r>", false},
+		{"<r><a>x", false},
+	} {
+		doc := []byte(tc.doc)
+		want, got := NewReader(doc, Limits{}), NewReader(doc, Limits{})
+		for range 2 {
+			want.Next()
+			got.Next()
+		}
+		var wstart, gstart Token
+		buf := []byte("stale")
+		wtext, wok, werr := want.AppendText(nil, &wstart)
+		gtext, gok, gerr := got.ElementText(&buf, &gstart)
+		if (string(gtext) != string(wtext) && werr == nil) || gok != wok || (gerr == nil) != (werr == nil) || gstart.Name != wstart.Name {
+			t.Errorf("%q: ElementText %q %v %v %v, AppendText %q %v %v %v", tc.doc, gtext, gok, gerr, gstart.Name, wtext, wok, werr, wstart.Name)
+		}
+		inDoc := len(gtext) > 0 && bytes.Contains(doc, gtext) && &gtext[0] == &doc[bytes.Index(doc, gtext)]
+		if inDoc != tc.view || cap(gtext) != len(gtext) && inDoc {
+			t.Errorf("%q: view %v, want %v (cap %d)", tc.doc, inDoc, tc.view, cap(gtext))
+		}
+		if !inDoc && gerr == nil && len(gtext) > 0 && &gtext[0] != &buf[0] {
+			t.Errorf("%q: the text is not in the buffer", tc.doc)
+		}
+		if wok {
+			wt, werr := want.Next()
+			gt, gerr := got.Next()
+			if wt.Kind != gt.Kind || wt.Name != gt.Name || (werr == nil) != (gerr == nil) {
+				t.Errorf("%q: next token %v %v, want %v %v", tc.doc, gt, gerr, wt, werr)
+			}
+		}
 	}
 }
 
