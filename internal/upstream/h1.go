@@ -142,7 +142,7 @@ func (h *h1Client) exchange(ctx context.Context, pc *h1Conn, req *http.Request) 
 	}
 	bw := writerPool.Get().(*bufio.Writer)
 	bw.Reset(pc.c)
-	err := req.Write(bw)
+	err := writeRequest(bw, req)
 	if err == nil {
 		err = bw.Flush()
 	}
