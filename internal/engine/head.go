@@ -96,7 +96,7 @@ func parseHead(head []byte, f Framing) (parsed, error) {
 	line, rest, _ := strings.Cut(s, "\r\n")
 	method, target, ok1 := strings.Cut(line, " ")
 	target, proto, ok2 := strings.Cut(target, " ")
-	if !ok1 || !ok2 || !validMethod(method) || target == "" {
+	if !ok1 || !ok2 || !httpguts.ValidHeaderFieldName(method) || target == "" {
 		return parsed{}, badRequest{"the request line is malformed"}
 	}
 	major, minor, ok := http.ParseHTTPVersion(proto)
@@ -236,17 +236,4 @@ func pathByte(c byte) bool {
 		return true
 	}
 	return strings.IndexByte("-_.~$&+,/:;=@", c) >= 0
-}
-
-// validMethod reports whether m is an HTTP token.
-func validMethod(m string) bool {
-	if m == "" {
-		return false
-	}
-	for i := 0; i < len(m); i++ {
-		if !httpguts.IsTokenRune(rune(m[i])) {
-			return false
-		}
-	}
-	return true
 }

@@ -2,10 +2,8 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -48,13 +46,6 @@ func diffServer(t testing.TB, engine bool) (string, func() []string) {
 		mu.Unlock()
 		w.Write([]byte("ok"))
 	}))
-	addr := make(chan net.Addr, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	l := Listener{Name: "main", Addr: "127.0.0.1:0", Handler: h, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Engine: engine, OnReady: func(_ string, a net.Addr) { addr <- a }}
-	go func() { done <- l.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
 	take := func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -62,7 +53,7 @@ func diffServer(t testing.TB, engine bool) (string, func() []string) {
 		all = nil
 		return out
 	}
-	return (<-addr).String(), take
+	return runListener(t, h, engine), take
 }
 
 // rawRound writes raw on a new connection, closes the writing side and

@@ -29,6 +29,13 @@ func framingServer(t *testing.T, engine bool) string {
 		w.Header().Set("X-Refusal-Seen", r.Header.Get(framingHeader))
 		w.Write(b)
 	}))
+	return runListener(t, h, engine)
+}
+
+// runListener runs a main Listener on a free loopback port with h, on the
+// engine or on net/http, until the test ends, and returns its address.
+func runListener(t testing.TB, h http.Handler, engine bool) string {
+	t.Helper()
 	addr := make(chan net.Addr, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

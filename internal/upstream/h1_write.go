@@ -80,7 +80,7 @@ func writeRequest(w *bufio.Writer, req *http.Request) error {
 // trailer, transfer coding or close negotiation in the header.
 func plainWritable(req *http.Request) bool {
 	if req.URL == nil || req.URL.Opaque != "" || req.Trailer != nil || len(req.TransferEncoding) > 0 ||
-		req.ContentLength < 0 || !validMethod(req.Method) ||
+		req.ContentLength < 0 || !httpguts.ValidHeaderFieldName(req.Method) ||
 		(req.Body == nil || req.Body == http.NoBody) != (req.ContentLength == 0) {
 		return false
 	}
@@ -93,18 +93,6 @@ func plainWritable(req *http.Request) bool {
 	}
 	uri := req.URL.RequestURI()
 	return !strings.ContainsAny(uri, " \r\n\x00\x7f") && !ctl(uri)
-}
-
-func validMethod(m string) bool {
-	if m == "" {
-		return false
-	}
-	for i := 0; i < len(m); i++ {
-		if !httpguts.IsTokenRune(rune(m[i])) {
-			return false
-		}
-	}
-	return true
 }
 
 func asciiHost(h string) bool {
