@@ -100,7 +100,7 @@ func (x *x2j) convertRef(mp *memberPlan, id string, frag []byte, base string) er
 	if err != nil {
 		return x.readErr(err)
 	}
-	sub := &x2j{p: x.p, r: r, out: x.out, base: base, refs: x.refs, refDepth: x.refDepth + 1, refCount: x.refCount}
+	sub := &x2j{p: x.p, r: r, out: x.out, base: base, refs: x.refs, refDepth: x.refDepth + 1, refCount: x.refCount, members: x.members}
 	if err := sub.element(mp, &tok); err != nil {
 		return err
 	}

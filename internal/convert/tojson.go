@@ -16,6 +16,9 @@ func (p *Plan) XMLToJSON(dst []byte, r *xmlstream.Reader, path string) ([]byte, 
 	x := x2jPool.Get().(*x2j)
 	defer x.release()
 	x.p, x.r, x.out, x.base = p, r, dst, path
+	if x.members == nil {
+		x.members = new(memberCache) // kept with x in the pool
+	}
 	if err := x.container(); err != nil {
 		return dst, err
 	}
@@ -75,6 +78,9 @@ type x2j struct {
 	attrText []byte
 	// textChild receives a child element found in simple content.
 	textChild xmlstream.Token
+	// members caches name → member matches (tojson_names.go); nil for
+	// the naive mapping, which matches no members.
+	members *memberCache
 	// refs holds SOAP-encoded multi-reference values by id; pending are
 	// the href references waiting for them (rpc/encoded only).
 	refs     map[string][]byte

@@ -56,9 +56,16 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 	tp := f.tp
 	// Elements mostly come in schema order: try the open member (an array
 	// item again) and the next one before hashing the name.
-	idx, ok := tp.inOrder(f.cur, tok.Name)
+	// A name seen before in this type resolves through the member cache,
+	// by pointer comparison (tojson_names.go).
+	idx, ok := x.members.lookup(tp, tok.Name)
 	if !ok {
-		idx, ok = tp.byXML[tok.Name]
+		if idx, ok = tp.inOrder(f.cur, tok.Name); !ok {
+			idx, ok = tp.byXML[tok.Name]
+		}
+		if ok {
+			x.members.store(tp, tok.Name, idx)
+		}
 	}
 	if !ok && (x.p.rpc && tp == x.p.root || x.p.opts.Encoded || x.p.opts.Lax) {
 		// rpc parts match by local name. So do the members of SOAP-encoded
