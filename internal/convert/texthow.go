@@ -56,7 +56,7 @@ func appendTextJSON(dst []byte, st *xsd.SimpleType, how *textHow, text []byte) (
 	var ok bool
 	switch how.kind {
 	case textString:
-		return appendQuoted(dst, text), ""
+		return appendQuotedBytes(dst, text), ""
 	case textInteger:
 		start := len(dst)
 		if dst, ok = appendXMLInteger(dst, trimXML(text)); !ok {
@@ -78,7 +78,7 @@ func appendTextJSON(dst []byte, st *xsd.SimpleType, how *textHow, text []byte) (
 		if reason := checkDateTime(st.Builtin, text); reason != "" {
 			return dst, reason
 		}
-		return appendQuoted(dst, text), ""
+		return appendQuotedBytes(dst, text), ""
 	}
 	return appendSimpleJSON(dst, st, text)
 }
