@@ -51,9 +51,12 @@ type Plan struct {
 	prefix  map[string]string // namespace URI → prefix
 	root    *typePlan
 	wrapper *xmlName // the wrapper element (wrapped and rpc), nil for bare
-	rpc     bool
-	headers bool // a header plan: unknown header blocks are skipped
-	types   map[*xsd.Type]*typePlan
+	// wrapperMember is the member XML→JSON reads the wrapper element as,
+	// built once here rather than allocated by every conversion.
+	wrapperMember *memberPlan
+	rpc           bool
+	headers       bool // a header plan: unknown header blocks are skipped
+	types         map[*xsd.Type]*typePlan
 }
 
 // Namespace is one namespace declaration a plan writes.
@@ -156,8 +159,12 @@ func Compile(msg *xsd.Message, opts Options) (*Plan, error) {
 }
 
 // finish marks the types whose content cannot need regrouping: XML→JSON
-// then records no output spans for their children.
+// then records no output spans for their children. It also builds the
+// wrapper's member.
 func (p *Plan) finish() {
+	if p.wrapper != nil {
+		p.wrapperMember = &memberPlan{json: p.wrapper.local, name: *p.wrapper, typ: p.root, group: -1}
+	}
 	for _, tp := range p.types {
 		tp.finish()
 	}

@@ -130,8 +130,7 @@ func (x *x2j) container() error {
 		return x.failChild(tok.Name.Local, "expected element "+expanded(p.wrapper.space, p.wrapper.local)+", found "+expanded(tok.Name.Space, tok.Name.Local))
 	}
 	x.path = append(x.path, pathSeg{name: tok.Name.Local})
-	wm := &memberPlan{json: p.wrapper.local, name: *p.wrapper, typ: p.root, group: -1}
-	if err := x.element(wm, &tok); err != nil {
+	if err := x.element(p.wrapperMember, &tok); err != nil {
 		return err
 	}
 	x.path = x.path[:0]
