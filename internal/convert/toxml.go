@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	"github.com/s2r-project/s2r/internal/xmlstream"
@@ -174,8 +175,9 @@ func (j *j2x) ownType(tp *typePlan, at int) error {
 func (j *j2x) content(tp *typePlan, i int, top bool) error {
 	base := len(j.slots)
 	n := len(tp.members) + len(tp.attrs) + 3 // +$value, +$xml, +$type
-	for k := 0; k < n; k++ {
-		j.slots = append(j.slots, -1)
+	j.slots = slices.Grow(j.slots, n)[:base+n]
+	for k := base; k < base+n; k++ {
+		j.slots[k] = -1
 	}
 	defer func() { j.slots = j.slots[:base] }()
 	valueSlot := base + len(tp.members) + len(tp.attrs)
@@ -412,9 +414,11 @@ func (j *j2x) element(mp *memberPlan, i int, single bool) error {
 		if j.p.opts.Encoded {
 			j.writeXSIType(tp)
 		}
-		if err := j.simpleValue(tp.simple, i); err != nil {
+		text, err := j.valueText(&tp.text, tp.simple, i)
+		if err != nil {
 			return err
 		}
+		w.TextBytes(text)
 	default:
 		if tk.kind != '{' {
 			return j.fail("expected an object")

@@ -45,7 +45,7 @@ func (j *j2x) attributes(tp *typePlan, base int, anyAttrs []int) error {
 			continue
 		}
 		j.path = append(j.path, pathSeg{name: ap.json})
-		text, err := j.simpleText(ap.attr.Type, at)
+		text, err := j.valueText(&ap.text, ap.attr.Type, at)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,12 @@ func (j *j2x) simpleContent(tp *typePlan, at int) error {
 	}
 	j.path = append(j.path, pathSeg{name: "$value"})
 	defer func() { j.path = j.path[:len(j.path)-1] }()
-	return j.simpleValue(tp.simple, at)
+	text, err := j.valueText(&tp.text, tp.simple, at)
+	if err != nil {
+		return err
+	}
+	j.w.TextBytes(text)
+	return nil
 }
 
 // rawXML writes the "$xml" member: well-formed XML fragments.

@@ -11,16 +11,6 @@ import (
 	"github.com/s2r-project/s2r/internal/xsd"
 )
 
-// simpleValue writes the text of the simple value at i.
-func (j *j2x) simpleValue(st *xsd.SimpleType, i int) error {
-	text, err := j.simpleText(st, i)
-	if err != nil {
-		return err
-	}
-	j.w.TextBytes(text)
-	return nil
-}
-
 // simpleText checks the JSON value at i against st and returns its XML
 // lexical form (valid until the next call).
 func (j *j2x) simpleText(st *xsd.SimpleType, i int) ([]byte, error) {
