@@ -204,6 +204,12 @@ func clip(b []byte) string {
 // the document, so it is never appended to.
 func (x *x2j) collectText() ([]byte, error) {
 	text, ended, err := x.r.ElementText(&x.text, &x.textChild)
+	return x.textRest(text, ended, err)
+}
+
+// textRest finishes collectText after ElementText: it skips child
+// elements (Lax) or refuses them, and reports read errors.
+func (x *x2j) textRest(text []byte, ended bool, err error) ([]byte, error) {
 	for {
 		switch {
 		case err != nil:

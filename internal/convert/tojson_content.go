@@ -128,12 +128,18 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 	if mp.repeated {
 		seg.index = int(count)
 	}
-	x.path = append(x.path, seg)
 	start := len(x.out)
-	if err := x.element(mp, tok); err != nil {
-		return err
+	if len(tok.Attrs) == 0 && mp.typ.scalar && mp.typ.text.kind != textGeneric {
+		if err := x.leafChild(mp, seg); err != nil {
+			return err
+		}
+	} else {
+		x.path = append(x.path, seg)
+		if err := x.element(mp, tok); err != nil {
+			return err
+		}
+		x.path = x.path[:len(x.path)-1]
 	}
-	x.path = x.path[:len(x.path)-1]
 	if !tp.fixedOrder {
 		x.spans = append(x.spans, span{member: int32(idx), start: int32(start), end: int32(len(x.out))})
 	}

@@ -66,6 +66,26 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 	return x.object(tp, tok, derived)
 }
 
+// leafChild is leaf for a child element whose path segment is seg: the
+// path only matters in errors, so seg is pushed only to make one.
+func (x *x2j) leafChild(mp *memberPlan, seg pathSeg) error {
+	tp := mp.typ
+	text, ended, err := x.r.ElementText(&x.text, &x.textChild)
+	if err != nil || !ended {
+		x.path = append(x.path, seg)
+		if text, err = x.textRest(text, ended, err); err != nil {
+			return err
+		}
+		x.path = x.path[:len(x.path)-1]
+	}
+	var reason string
+	if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, elementDefault(mp, text)); reason != "" {
+		x.path = append(x.path, seg)
+		return x.fail(reason)
+	}
+	return nil
+}
+
 // leaf writes the JSON scalar of an element of simple type tp.
 func (x *x2j) leaf(mp *memberPlan, tp *typePlan) error {
 	text, err := x.collectText()
