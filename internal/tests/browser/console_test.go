@@ -195,7 +195,12 @@ func TestForcedWriteShows403(t *testing.T) {
 	ctx := f.tab(t, "ops@example.com")
 	run(t, ctx, "open the service as operator",
 		chromedp.Navigate(f.base+"/console/services/"+id),
-		chromedp.WaitVisible(chromedp.Search(byText("button", "Disable service"))))
+		chromedp.WaitVisible(chromedp.Search(byText("button", "Disable service"))),
+		// Let every panel load first: a panel's request landing between
+		// the delete and the new binding below meets no role at all and
+		// the page shows "No access" (an e-mail has one binding, so the
+		// role cannot be swapped without that gap).
+		chromedp.Sleep(500*time.Millisecond))
 
 	f.admin(t, devAdmin, "DELETE", "/permission-bindings/"+b.BindingID, nil, 204, nil)
 	f.admin(t, devAdmin, "POST", "/permission-bindings", map[string]any{"email": "ops@example.com", "role": "reader"}, 201, &b)
