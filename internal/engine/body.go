@@ -62,7 +62,9 @@ func (b *body) Read(p []byte) (int, error) {
 	}
 	if err != nil {
 		b.err = err
-		b.c.bodyEnded(err == io.EOF)
+		if err == io.EOF {
+			b.c.watch.bodyDone()
+		}
 	}
 	return n, err
 }

@@ -137,6 +137,9 @@ func (c *conn) headFailed(err error) error {
 func (c *conn) consumeHead(head []byte) {
 	if c.longHead {
 		c.longHead = false
+		if cap(c.long) > 64<<10 {
+			c.long = nil // a rare long head does not pin its buffer to the connection
+		}
 		return
 	}
 	c.br.Discard(len(head))
@@ -226,13 +229,6 @@ func (c *conn) writeContinue() error {
 	}
 	c.out.raw("HTTP/1.1 100 Continue\r\n\r\n")
 	return c.out.err
-}
-
-// bodyEnded notes the end of the request body (for the client-gone watch).
-func (c *conn) bodyEnded(complete bool) {
-	if complete {
-		c.watch.bodyDone()
-	}
 }
 
 // close flushes and closes the connection. When the client may still be

@@ -31,17 +31,8 @@ func (w *writer) b() []byte {
 	return *w.buf
 }
 
-// append adds p to the buffer, flushing it first when p does not fit.
-func (w *writer) append(p ...byte) {
-	b := w.b()
-	if len(b)+len(p) > cap(b) {
-		w.flush()
-		b = w.b()
-	}
-	*w.buf = append(b, p...)
-}
-
-// appendString is append for strings.
+// appendString adds s to the buffer, flushing it first when s does not
+// fit.
 func (w *writer) appendString(s string) {
 	b := w.b()
 	if len(b)+len(s) > cap(b) {
