@@ -233,16 +233,14 @@ func (c *conn) writeContinue() error {
 
 // close flushes and closes the connection. When the client may still be
 // sending (a refused or unread request), the write side is closed first
-// and its bytes are read for a moment, so the kernel does not answer them
-// with a reset that could destroy the answer in flight.
+// and the connection lingers (lingerUnread).
 func (c *conn) close() {
 	c.out.flush()
 	c.out.release()
 	if c.state.Swap(stateClosed) != stateClosed {
 		if tc, ok := c.rwc.(*net.TCPConn); ok && c.resp.closeAfter {
 			tc.CloseWrite()
-			tc.SetReadDeadline(time.Now().Add(rstAvoidance))
-			io.Copy(io.Discard, tc)
+			lingerUnread(tc)
 		}
 		c.rwc.Close()
 	}
@@ -252,8 +250,27 @@ func (c *conn) close() {
 }
 
 // rstAvoidance is how long a connection closed with unread input is kept
-// reading after its answer (net/http waits as long).
+// open after its answer (net/http waits as long).
 const rstAvoidance = 500 * time.Millisecond
+
+// lingerDrain bounds what is read while lingering: a client still sending
+// a huge refused body is then left to its full socket buffers, not read
+// at the server's expense.
+const lingerDrain = 256 << 10
+
+// lingerUnread keeps a connection whose write side is closed open for
+// rstAvoidance, so the kernel does not reset it (destroying the answer
+// in flight) while the client still sends. It returns early when the
+// client closes; after lingerDrain bytes it stops reading and waits out
+// the rest.
+func lingerUnread(tc *net.TCPConn) {
+	deadline := time.Now().Add(rstAvoidance)
+	tc.SetReadDeadline(deadline)
+	n, err := io.CopyN(io.Discard, tc, lingerDrain)
+	if n == lingerDrain && err == nil {
+		time.Sleep(time.Until(deadline))
+	}
+}
 
 // connReader is the source of the read buffer: a byte the client-gone
 // watch read ahead comes first.
