@@ -350,3 +350,41 @@ func TestConnectionExplainsRefusedWSSecurity(t *testing.T) {
 		t.Errorf("wsSecurity step = %q, want failed", step)
 	}
 }
+
+// TestProfileSignatureAlone turns on a signature with nothing else (no
+// UsernameToken, no Timestamp) and the default signed parts: the profile
+// saves and signs the Body, the one part there is to sign.
+func TestProfileSignatureAlone(t *testing.T) {
+	f := setup(t)
+	kp := newKeyPair(t, "s2r-alone")
+	id := onboardByAPI(t, f, "wss-sign-alone")
+	ctx := f.tab(t, "")
+	run(t, ctx, "a signature alone with the default parts",
+		chromedp.Navigate(f.base+"/console/services/"+id+"?tab=backends"),
+		chromedp.Click(chromedp.Search(`//tr//button[normalize-space()="Edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#profile-form`)),
+		check("Add a WS-Security header to every call"),
+		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Signature (X.509)"]`)),
+		check("Signature (X.509)"),
+		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="`+certLabel+`"]`)),
+		fillLabel(certLabel, kp.certPEM),
+		fillLabel(keyLabel, kp.keyPEM))
+	for _, part := range []string{"Timestamp", "UsernameToken"} {
+		if value(t, ctx, "read "+part, chromedp.Evaluate[bool](fmt.Sprintf(`document.evaluate(%q, document, null, 9, null).singleNodeValue.disabled`, signedPart(part)))) == false ||
+			isChecked(t, ctx, signedPart(part)) {
+			t.Errorf("signed part %s is offered, but it is not sent", part)
+		}
+	}
+	run(t, ctx, "save the signature",
+		chromedp.Click(chromedp.Search(byText("button", "Save profile"))),
+		chromedp.WaitVisible(chromedp.Search(`//*[@role="status" and contains(., "Backend profile saved")] | //section[@aria-labelledby="profile-form"]//*[@role="alert"]`)))
+	if box := textOf(t, ctx, `section[aria-labelledby="profile-form"] [role=alert]`); box != "" {
+		t.Fatalf("a signature alone is refused: %s", box)
+	}
+	var profiles []wssProfile
+	f.admin(t, devAdmin, "GET", "/services/"+id+"/backend-profiles", nil, 200, &profiles)
+	w := profiles[0].WSSecurity
+	if w == nil || w.Signature == nil || strings.Join(w.Signature.SignParts, ",") != "Body" || w.Timestamp != nil || w.UsernameToken != nil {
+		t.Errorf("wsSecurity = %+v", w)
+	}
+}
