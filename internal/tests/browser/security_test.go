@@ -89,8 +89,9 @@ func TestProfileWSSecurityAndProtection(t *testing.T) {
 }
 
 // TestInboundWSSecurityAndRateLimit sets a consume service's inbound
-// policy and rate limit through its security tab, and sees a refused
-// value shown next to its field.
+// policy (required, a username, a trusted certificate) and rate limit
+// through its security tab, sees the policy as saved after a reload (the
+// password only as set), and a refused value shown next to its field.
 func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 	f := setup(t)
 	wsdl, err := os.ReadFile(repoFile(echoWSDL))
@@ -101,12 +102,14 @@ func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 	f.admin(t, devAdmin, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "dev",
 		"serviceKey": "inbound-echo", "direction": "consume", "backendUrl": "http://127.0.0.1:9/api"}, 201, &res)
 	id := res.Service.ServiceID
+	partner := newKeyPair(t, "partner-b")
 	ctx := f.tab(t, "")
 	run(t, ctx, "an inbound policy with a username",
 		chromedp.Navigate(f.base+"/console/services/"+id+"?tab=security"),
 		chromedp.WaitVisible(chromedp.CSS(`form[aria-label="Inbound WS-Security"]`)),
 		fillLabel("Mode", "required"),
 		check("Require a timestamp"),
+		fillLabel("Trusted certificates (PEM)", partner.certPEM),
 		chromedp.Click(chromedp.Search(byText("button", "Add a username"))),
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Password (write-only)"]`)),
 		fillLabel("Username", "partner-a"),
@@ -120,10 +123,32 @@ func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 			Username string
 			Password struct{ Set bool }
 		}
+		TrustedCertificatesPem []string
 	}
 	f.admin(t, devAdmin, "GET", "/services/"+id+"/inbound-ws-security", nil, 200, &policy)
-	if policy.Mode != "required" || !policy.RequireTimestamp || len(policy.UsernameTokens) != 1 || policy.UsernameTokens[0].Username != "partner-a" || !policy.UsernameTokens[0].Password.Set {
+	if policy.Mode != "required" || !policy.RequireTimestamp || len(policy.UsernameTokens) != 1 || policy.UsernameTokens[0].Username != "partner-a" || !policy.UsernameTokens[0].Password.Set ||
+		len(policy.TrustedCertificatesPem) != 1 || strings.TrimSpace(policy.TrustedCertificatesPem[0]) != strings.TrimSpace(partner.certPEM) {
 		t.Errorf("policy = %+v", policy)
+	}
+
+	run(t, ctx, "the saved policy after a reload",
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Password (write-only)"]`)))
+	if got := labelValue(t, ctx, "Mode"); got != "required" {
+		t.Errorf("Mode = %q after a reload", got)
+	}
+	if !isChecked(t, ctx, `//label[normalize-space()="Require a timestamp"]/input`) || isChecked(t, ctx, `//label[normalize-space()="Require a signature"]/input`) {
+		t.Errorf("the required parts are not shown as saved")
+	}
+	if got := labelValue(t, ctx, "Trusted certificates (PEM)"); strings.TrimSpace(got) != strings.TrimSpace(partner.certPEM) {
+		t.Errorf("trusted certificates = %q", got)
+	}
+	hint, _ := labelNote(t, ctx, "Password (write-only)")
+	if labelValue(t, ctx, "Username") != "partner-a" || labelValue(t, ctx, "Password (write-only)") != "" || !strings.Contains(hint, "Currently set") {
+		t.Errorf("username token after a reload: %q, password %q, hint %q", labelValue(t, ctx, "Username"), labelValue(t, ctx, "Password (write-only)"), hint)
+	}
+	if html := value(t, ctx, "page", chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(html, "in-s3cret") {
+		t.Errorf("the page shows the inbound password")
 	}
 
 	run(t, ctx, "a rate limit per header",

@@ -14,6 +14,10 @@ export function fieldError(error, field) {
 }
 
 const parts = ['Body', 'Timestamp', 'UsernameToken'];
+// signable reports whether the form's state sends part p, so that it can
+// be signed: a Timestamp or UsernameToken that is not sent cannot be (the
+// API refuses it), so the form neither offers nor sends it.
+const signable = (f, p) => p === 'Body' || (p === 'Timestamp' && f.wssTs) || (p === 'UsernameToken' && f.wssUser);
 
 // wssForm turns a profile's wsSecurity into the form's flat state.
 export function wssForm(w) {
@@ -22,7 +26,7 @@ export function wssForm(w) {
     wssOn: !!w, wssUser: !!(w && w.usernameToken), wssUsername: w?.usernameToken?.username || '', wssPasswordType: w?.usernameToken?.passwordType || 'PasswordText',
     wssTs: !!(w && w.timestamp), wssTtl: w?.timestamp?.ttlSeconds ?? 300, wssSign: !!s, wssCert: s?.certificatePem || '',
     wssKeyId: s?.keyIdentifier || 'BinarySecurityToken', wssSigAlg: s?.signatureAlgorithm || 'rsa-sha256', wssDigAlg: s?.digestAlgorithm || 'sha256',
-    wssParts: s?.signParts || ['Body', 'Timestamp'], wssMustUnderstand: w ? !!w.mustUnderstand : true,
+    wssParts: s?.signParts?.length ? s.signParts : ['Body', 'Timestamp'], wssMustUnderstand: w ? !!w.mustUnderstand : true,
   };
 }
 
@@ -32,7 +36,7 @@ export function wssBody(f) {
   return {
     usernameToken: f.wssUser ? { username: f.wssUsername, passwordType: f.wssPasswordType } : null,
     timestamp: f.wssTs ? { ttlSeconds: Number(f.wssTtl) } : null,
-    signature: f.wssSign ? { certificatePem: f.wssCert, keyIdentifier: f.wssKeyId, signatureAlgorithm: f.wssSigAlg, digestAlgorithm: f.wssDigAlg, signParts: f.wssParts } : null,
+    signature: f.wssSign ? { certificatePem: f.wssCert, keyIdentifier: f.wssKeyId, signatureAlgorithm: f.wssSigAlg, digestAlgorithm: f.wssDigAlg, signParts: f.wssParts.filter((p) => signable(f, p)) } : null,
     mustUnderstand: !!f.wssMustUnderstand,
   };
 }
@@ -69,8 +73,10 @@ export function WSSecuritySection({ form, set, error, credential }) {
         ${select('wssKeyId', 'Key identifier', ['BinarySecurityToken', 'IssuerSerial', 'SubjectKeyIdentifier'], 'signature.keyIdentifier')}
         ${select('wssSigAlg', 'Signature algorithm', ['rsa-sha256', 'rsa-sha1'], 'signature.signatureAlgorithm')}
         ${select('wssDigAlg', 'Digest algorithm', ['sha256', 'sha1'], 'signature.digestAlgorithm')}
-        <fieldset class="field wide" aria-invalid=${err('signParts') ? 'true' : undefined}><legend>Signed parts</legend>
-          ${parts.map((p) => html`<label class="check"><input type="checkbox" checked=${form.wssParts.includes(p)} onChange=${(e) => togglePart(p, e.target.checked)} /> ${p}</label>`)}
+        <fieldset class="field wide" aria-invalid=${err('signature.signParts') ? 'true' : undefined}><legend>Signed parts</legend>
+          ${parts.map((p) => html`<label class="check"><input type="checkbox" disabled=${!signable(form, p)} checked=${signable(form, p) && form.wssParts.includes(p)}
+            onChange=${(e) => togglePart(p, e.target.checked)} /> ${p}</label>`)}
+          <small class="hint">A Timestamp or UsernameToken is signed only when it is sent. None checked: the Body, and the Timestamp when sent.</small>
           ${err('signature.signParts') && html`<small class="field-error">${err('signature.signParts')}</small>`}
         </fieldset>
         ${credential('wssSigningKeyPem')}`}
