@@ -189,6 +189,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			BackendClient:   backendClient,
 			Contracts:       parsed,
 			PublicBaseURL:   cfg.PublicBaseURL,
+			// Admin writes answer once this instance's table serves them.
+			Runtime: routes,
 			Routes: slices.Concat(alerts.Routes(), asyncs.Routes(dispatcher),
 				query.New(query.Config{Store: st, Logger: log, Contracts: parsed, Ingest: disc}).Routes(), disc.Routes()),
 		}),

@@ -60,6 +60,13 @@ type Config struct {
 	// admin a cache of its own (tests).
 	Contracts *contracts.Cache
 
+	// Runtime is this instance's route table (routing.Reloader, wired in
+	// serve): a write that changes the configuration answers once it is
+	// served here (read_your_writes.go). nil: writes answer at commit.
+	Runtime LocalRuntime
+	// RuntimeWait bounds that wait; 0 means DefaultRuntimeWait.
+	RuntimeWait time.Duration
+
 	// Routes are the routes of areas whose handlers live in their own
 	// packages (async executions, observability, discovery, alert mail);
 	// they are registered, authorized and documented with admin's own.
@@ -91,6 +98,10 @@ type server struct {
 	bundle *bundle.Handlers
 	// policies serves grants, inbound WS-Security and rate limits (internal/admin/policies).
 	policies *policies.Handlers
+	// runtime and runtimeWait are Config.Runtime and Config.RuntimeWait
+	// (read_your_writes.go).
+	runtime     LocalRuntime
+	runtimeWait time.Duration
 	// extra holds Config.Routes.
 	extra []adminapi.Route
 
@@ -122,6 +133,10 @@ func newServer(cfg Config) *server {
 	s.access.SetDevIdentity(cfg.DevIdentity)
 	s.backendHealth = cfg.BackendHealth
 	s.extra = cfg.Routes
+	s.runtime, s.runtimeWait = cfg.Runtime, cfg.RuntimeWait
+	if s.runtimeWait <= 0 {
+		s.runtimeWait = DefaultRuntimeWait
+	}
 	s.contracts = cfg.Contracts
 	if s.contracts == nil {
 		s.contracts = contracts.New(cfg.Store)

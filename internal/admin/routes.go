@@ -56,16 +56,22 @@ func (s *server) routeTable() []route {
 // authorization here, and nowhere else, so an unguarded route cannot be
 // registered; a route that names its Audit has each refusal recorded
 // (adminapi.Audited) with the handler's own error, before unavailable
-// turns a database failure into 503. Paths under Prefix that match no route are authorized like
-// any route (401 S2R-ADM-0401 without identity, 403 S2R-ADM-0403 for an
-// identity without a role), so that they cannot be used to map the API;
-// then they get 404 S2R-ADM-0404, or 405 S2R-ADM-0405 with an Allow
-// header when the path exists for other methods.
+// turns a database failure into 503. A write (any route but a GET)
+// answers only once the local runtime serves the configuration it
+// committed (readYourWrites). Paths under Prefix that match no route are
+// authorized like any route (401 S2R-ADM-0401 without identity, 403
+// S2R-ADM-0403 for an identity without a role), so that they cannot be
+// used to map the API; then they get 404 S2R-ADM-0404, or 405
+// S2R-ADM-0405 with an Allow header when the path exists for other
+// methods.
 func (s *server) register(routes []route) *http.ServeMux {
 	mux := http.NewServeMux()
 	routes = slices.Clone(routes)
 	for i, rt := range routes {
 		routes[i].Handle = adminapi.Audited(s.store, s.log, rt.Audit, rt.Handle)
+		if rt.Method != http.MethodGet {
+			routes[i].Handle = s.readYourWrites(routes[i].Handle)
+		}
 	}
 	for _, rt := range s.muxRoutes(routes) { // colon routes: see colon_routes.go
 		mux.Handle(rt.Pattern(), s.access.Require(rt.Role, unavailable(rt.Handle)))

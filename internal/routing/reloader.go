@@ -40,6 +40,13 @@ type Reloader struct {
 	mu    sync.Mutex // serializes loads
 	nudge chan struct{}
 	fails atomic.Int64
+	// WaitRevision's view of the loads: started counts the loads begun,
+	// failed is the number of the newest that failed, and loaded is
+	// closed (and replaced) at the end of every load.
+	started atomic.Int64
+	failed  atomic.Int64
+	loadMu  sync.Mutex
+	loaded  chan struct{}
 }
 
 // NewReloader returns a reloader with an empty table (revision -1).
@@ -50,7 +57,7 @@ func NewReloader(cfg ReloaderConfig) *Reloader {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	r := &Reloader{cfg: cfg, nudge: make(chan struct{}, 1)}
+	r := &Reloader{cfg: cfg, nudge: make(chan struct{}, 1), loaded: make(chan struct{})}
 	r.cur.Store(NewTable(-1, nil, nil))
 	return r
 }
@@ -67,6 +74,61 @@ func (r *Reloader) MaxPayloadMB() int { return r.Table().Settings().MaxPayloadMB
 
 // TrustedProxies returns gateway_trusted_proxies of the current table.
 func (r *Reloader) TrustedProxies() []netip.Prefix { return r.Table().Settings().TrustedProxies }
+
+// Revision returns the configuration revision the current table was built
+// from.
+func (r *Reloader) Revision() int64 { return r.Table().Revision() }
+
+// ErrLoadFailed is WaitRevision's answer when a load that began after the
+// wait did fail: the table in service stays older than the revision.
+var ErrLoadFailed = errors.New("routing: the route table reload failed; the previous table is still served")
+
+// WaitRevision returns nil once the table in service was built from
+// configuration revision rev or a later one, ErrLoadFailed when a load
+// begun after the call fails first, or ctx's error when ctx ends first.
+// The admin API calls it after committing a change at rev, so that its
+// answer comes after this instance serves the change (read your writes);
+// a load begun after the commit reads a revision >= rev (load.Table reads
+// the revision first), so its failure means the change is not coming
+// until a retry succeeds. A load that began before the call is not
+// counted when it fails (it may have read an older revision): the wait
+// goes on until the retry, an interval later.
+func (r *Reloader) WaitRevision(ctx context.Context, rev int64) error {
+	since := r.started.Load()
+	for {
+		loaded := r.loadedChan()
+		if r.Table().Revision() >= rev {
+			return nil
+		}
+		if r.failed.Load() > since {
+			return ErrLoadFailed
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-loaded:
+		}
+	}
+}
+
+// loadedChan returns the channel the end of the next load closes.
+func (r *Reloader) loadedChan() <-chan struct{} {
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	return r.loaded
+}
+
+// endLoad wakes WaitRevision callers after a load numbered n, failed or
+// not.
+func (r *Reloader) endLoad(n int64, failed bool) {
+	if failed {
+		r.failed.Store(n) // loads are serialized by mu: n only grows
+	}
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	close(r.loaded)
+	r.loaded = make(chan struct{})
+}
 
 // Failures returns how many loads failed since start.
 func (r *Reloader) Failures() int64 { return r.fails.Load() }
@@ -86,15 +148,17 @@ func (r *Reloader) Reload(ctx context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	start := time.Now()
+	n := r.started.Add(1)
 	t, err := r.cfg.Load(ctx)
+	if err == nil && t == nil {
+		err = errors.New("routing: load returned no table")
+	}
+	defer func() { r.endLoad(n, err != nil) }()
 	if err != nil {
 		r.fails.Add(1)
 		r.cfg.Logger.Error("route table reload failed: keeping the current table",
 			"revision", r.Table().Revision(), "error", err.Error())
 		return err
-	}
-	if t == nil {
-		return errors.New("routing: load returned no table")
 	}
 	old := r.cur.Swap(t)
 	if r.cfg.OnSwap != nil {

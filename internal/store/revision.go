@@ -22,7 +22,7 @@ func (tx *Tx) BumpRevision(ctx context.Context) (int64, error) {
 			return 0, fmt.Errorf("store: notify revision: %w", err)
 		}
 	}
-	tx.bumped = true
+	tx.bumped = rev
 	return rev, nil
 }
 

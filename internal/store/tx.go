@@ -94,7 +94,7 @@ func retryStale(ctx context.Context, err error) bool {
 type Tx struct {
 	querier
 	dialect Dialect
-	bumped  bool // BumpRevision ran: wake watchers after commit
+	bumped  int64 // the revision BumpRevision set (0: none): wake watchers after commit
 }
 
 var _ Querier = (*Tx)(nil)
@@ -123,8 +123,9 @@ func (s *Store) Transact(ctx context.Context, fn func(*Tx) error) (err error) {
 	tx := &Tx{querier: querier{q: sqlTx}, dialect: s.dialect}
 	defer func() {
 		settle(sqlTx, recover(), &err)
-		if err == nil && tx.bumped {
+		if err == nil && tx.bumped > 0 {
 			s.changes.notify()
+			noteCommit(ctx, tx.bumped)
 		}
 	}()
 	return fn(tx)

@@ -31,7 +31,7 @@ func startDemo(t *testing.T, f *fixture) *demo.Backends {
 	if err := (demo.Admin{BaseURL: f.base}).Onboard(octx, b); err != nil {
 		t.Fatalf("onboard the demo: %v\n%s", err, f.serverLog())
 	}
-	if err := demo.WaitServed(octx, f.base, 20*time.Second); err != nil {
+	if err := demo.CheckServed(octx, f.base); err != nil {
 		t.Fatalf("the demo services are not served: %v", err)
 	}
 	return b

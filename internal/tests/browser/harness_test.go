@@ -35,6 +35,7 @@ type fixture struct {
 	browser  context.Context // the first tab: tabs of tests derive from it
 	cancel   func()
 	proc     *serveproc.Proc
+	bin      string // the s2r binary, for tests that need a server of their own
 	rmBin    func() // removes the binary
 	skip     string // why the browser tests cannot run here
 	setupErr error
@@ -105,7 +106,7 @@ func (f *fixture) start() {
 		f.setupErr = err
 		return
 	}
-	f.rmBin = rm
+	f.bin, f.rmBin = bin, rm
 	// As `make run` does: on loopback with the development identity,
 	// which the bootstrap list makes an admin.
 	f.proc, f.setupErr = serveproc.Launch(bin, serveproc.Env(filepath.Join(dir, "data"), devAdmin, "S2R_DEV_IDENTITY="+devAdmin))
