@@ -50,7 +50,11 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 				return nil, 0, apierr.Wrap(apierr.RunInternal, err, "the backend response could not be re-encoded")
 			}
 		}
-		if err := checkResponseMode(op, c.rec, doc, op.ResponseSchemaCheck && op.ResponseSchema != nil); err != nil {
+		schema := schemaNone
+		if op.ResponseSchemaCheck && op.ResponseSchema != nil {
+			schema = schemaFull
+		}
+		if err := checkResponseMode(op, c.rec, doc, schema); err != nil {
 			return nil, 0, err
 		}
 	}

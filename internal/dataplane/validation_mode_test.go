@@ -18,6 +18,11 @@ import (
 func TestPublishValidationModes(t *testing.T) {
 	extra := envelope11(`<AddResponse xmlns="http://example.com/calc"><result>3</result><bonus>1</bonus></AddResponse>`)
 	badFacet := envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state></StatusResponse>`)
+	// The strict plan stops at extra; the lax plan notes it and the
+	// schema then checks the facets only (one issue each, not again the
+	// unknown member).
+	facetAndExtra := envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state><extra/></StatusResponse>`)
+	badLookup := envelope11(`<LookupResponse xmlns="http://example.com/calc"><id>abc</id><tags>a</tags><total>1.5</total></LookupResponse>`)
 	tests := []struct {
 		name, mode, path, body, answer string
 		wantStatus                     int
@@ -41,6 +46,18 @@ func TestPublishValidationModes(t *testing.T) {
 			wantIssues: []model.ValidationIssue{{Pointer: "/state", Reason: "value must be one of 'OPEN', 'CLOSED'"}}},
 		{name: "off bad facet", mode: model.ValidationOff, path: "/status", body: `{"state":"OPEN"}`, answer: badFacet,
 			wantStatus: 200, wantBody: `{"state":"WEIRD"}`},
+		{name: "detect structure and facet", mode: model.ValidationDetect, path: "/status", body: `{"state":"OPEN"}`, answer: facetAndExtra,
+			wantStatus: 200, wantBody: `{"state":"WEIRD"}`,
+			wantIssues: []model.ValidationIssue{
+				{Pointer: "/Envelope/Body/StatusResponse/extra", Reason: "unknown element {http://example.com/calc}extra"},
+				{Pointer: "/state", Reason: "value must be one of 'OPEN', 'CLOSED'"}}},
+		{name: "detect bad value and missing element", mode: model.ValidationDetect, path: "/lookup", body: `{"code":"x"}`, answer: badLookup,
+			wantStatus: 200, wantBody: `{"id":null,"tags":["a"],"total":1.5}`,
+			wantIssues: []model.ValidationIssue{
+				{Pointer: "/Envelope/Body/LookupResponse/id", Reason: `invalid xs:long value "abc"`},
+				{Pointer: "/Envelope/Body/LookupResponse/name", Reason: "missing required element name"}}},
+		{name: "off bad value and missing element", mode: model.ValidationOff, path: "/lookup", body: `{"code":"x"}`, answer: badLookup,
+			wantStatus: 200, wantBody: `{"id":null,"tags":["a"],"total":1.5}`},
 		{name: "detect not a SOAP envelope", mode: model.ValidationDetect, path: "/add", body: `{"a":1,"b":2}`, answer: "<html>",
 			wantStatus: 502, wantCode: "S2R-RUN-0504"},
 	}
