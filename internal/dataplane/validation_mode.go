@@ -111,18 +111,24 @@ func checkResponseMode(op *routing.Operation, rec *model.TxRecord, doc any, sche
 		case schemaFull:
 			vs, found = routing.AllSchemaViolations(op.ResponseSchema, doc)
 		}
-		for _, v := range vs {
-			noteIssue(op, rec, v.Pointer, v.Reason)
-		}
-		if found > len(vs) {
-			omitIssues(rec, found-len(vs))
-		}
+		noteViolations(op, rec, vs, found)
 		for _, v := range routing.CheckRules(op.ResponseRules, doc) {
 			noteIssue(op, rec, v.Pointer, v.Reason)
 		}
 		return nil
 	}
 	return checkResponse(op, doc, schema != schemaNone)
+}
+
+// noteViolations notes the schema violations vs of a detect-mode
+// response, found in all (vs lists at most 50 of them).
+func noteViolations(op *routing.Operation, rec *model.TxRecord, vs []routing.Violation, found int) {
+	for _, v := range vs {
+		noteIssue(op, rec, v.Pointer, v.Reason)
+	}
+	if found > len(vs) {
+		omitIssues(rec, found-len(vs))
+	}
 }
 
 // convertLenientXML converts a SOAP response the strict plan refused with

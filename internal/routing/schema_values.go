@@ -1,6 +1,9 @@
 package routing
 
 import (
+	"errors"
+	"strconv"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
@@ -16,7 +19,7 @@ import (
 // returns at most maxViolations violations, sorted, and how many distinct
 // ones doc has.
 func ValueViolations(s *jsonschema.Schema, doc any) ([]Violation, int) {
-	return schemaLeaves(s, doc, func(e *jsonschema.ValidationError) bool { return valueLeaf(e, doc) })
+	return schemaLeaves(s, doc, func(e *jsonschema.ValidationError) bool { return valueLeaf(e, doc) }, false)
 }
 
 // valueLeaf reports whether e checks a value's facet. Enumerations and
@@ -34,8 +37,54 @@ func valueLeaf(e *jsonschema.ValidationError, doc any) bool {
 	return false
 }
 
-// AllSchemaViolations is SchemaViolations with how many distinct
-// violations doc has in all, listed or not.
+// AllSchemaViolations is SchemaViolations for a detect-mode record: each
+// undeclared member its own violation at its own pointer (strict answers
+// keep the library's one per object), and how many distinct violations
+// doc has in all, listed or not.
 func AllSchemaViolations(s *jsonschema.Schema, doc any) ([]Violation, int) {
-	return schemaLeaves(s, doc, nil)
+	return schemaLeaves(s, doc, nil, true)
+}
+
+// leafViolations are the violations of one leaf error: one per member
+// for undeclared members, so each has its own pointer (the library names
+// them all at their object), else the one at the error's location.
+func leafViolations(e *jsonschema.ValidationError, doc any) []Violation {
+	at := instancePointer(e.InstanceLocation)
+	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+		out := make([]Violation, 0, len(k.Properties))
+		for _, p := range k.Properties {
+			out = append(out, Violation{Pointer: at + "/" + escapePointer(p), Reason: "unknown member " + strconv.Quote(p)})
+		}
+		return out
+	}
+	return []Violation{{Pointer: at, Reason: leafReason(e, doc)}}
+}
+
+// UndeclaredMembers returns the JSON pointers of the object members of
+// doc that s does not declare, for a caller that removes them before
+// converting (consume, responseValidation detect and off). Members
+// refused only by some alternatives (oneOf, anyOf: derived types, nil)
+// are kept: another alternative may declare them.
+func UndeclaredMembers(s *jsonschema.Schema, doc any) []string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(s.Validate(doc), &ve) {
+		return nil
+	}
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		switch e.ErrorKind.(type) {
+		case *kind.OneOf, *kind.AnyOf:
+			return
+		case *kind.AdditionalProperties:
+			for _, v := range leafViolations(e, doc) {
+				out = append(out, v.Pointer)
+			}
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
 }

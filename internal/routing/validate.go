@@ -169,14 +169,15 @@ const maxViolations = 50
 // Numbers are compared exactly. A number beyond the range the validator
 // can compare (outOfRangeNumbers) is reported instead of validating.
 func SchemaViolations(s *jsonschema.Schema, doc any) []Violation {
-	out, _ := schemaLeaves(s, doc, nil)
+	out, _ := schemaLeaves(s, doc, nil, false)
 	return out
 }
 
 // schemaLeaves validates doc against s and returns its distinct leaf
 // violations that keep accepts (all when keep is nil), at most
-// maxViolations of them sorted, and how many there are in all.
-func schemaLeaves(s *jsonschema.Schema, doc any, keep func(*jsonschema.ValidationError) bool) ([]Violation, int) {
+// maxViolations of them sorted, and how many there are in all. split
+// makes each undeclared member its own violation (leafViolations).
+func schemaLeaves(s *jsonschema.Schema, doc any, keep func(*jsonschema.ValidationError) bool, split bool) ([]Violation, int) {
 	if out := outOfRangeNumbers(doc); len(out) > 0 {
 		return out, len(out)
 	}
@@ -202,12 +203,17 @@ func schemaLeaves(s *jsonschema.Schema, doc any, keep func(*jsonschema.Validatio
 		if keep != nil && !keep(e) {
 			return
 		}
-		v := Violation{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e, doc)}
-		if !seen[v] {
-			seen[v] = true
-			found++
-			if len(out) < maxViolations {
-				out = append(out, v)
+		vs := []Violation{{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e, doc)}}
+		if split {
+			vs = leafViolations(e, doc)
+		}
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				found++
+				if len(out) < maxViolations {
+					out = append(out, v)
+				}
 			}
 		}
 	}
