@@ -62,7 +62,7 @@ func checkCorpusMessage(t *testing.T, m *xsd.Message, encoded bool) {
 	if p.wrapper == nil && len(p.root.members) == 0 {
 		return
 	}
-	out, err := c.bodyJSON(body)
+	out, err := c.bodyJSON(body, nil)
 	if err != nil {
 		t.Fatalf("XML→JSON of %s: %v", body, err)
 	}

@@ -48,10 +48,10 @@ func TestMaxOutput(t *testing.T) {
 	c := &goldenCase{plan: limited}
 	body := string(benchBody(20 << 10))
 	body = body[len(testBodyStart) : len(body)-len("</soapenv:Body>")]
-	if _, err := c.bodyJSON(body); err == nil || !strings.Contains(err.Error(), "exceeds 2000 bytes") {
+	if _, err := c.bodyJSON(body, nil); err == nil || !strings.Contains(err.Error(), "exceeds 2000 bytes") {
 		t.Errorf("XML→JSON over MaxOutput: %v", err)
 	}
-	full, err := (&goldenCase{plan: p}).bodyJSON(body)
+	full, err := (&goldenCase{plan: p}).bodyJSON(body, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,10 @@ import (
 )
 
 // fuzzCase compiles the shop schema of the golden files (message Order).
-func fuzzCase(f *testing.F) *goldenCase {
+func fuzzCase(f *testing.F) *goldenCase { return fuzzShop(f, false) }
+
+// fuzzShop compiles the shop schema's Order, with Options.Lax when lax.
+func fuzzShop(f *testing.F, lax bool) *goldenCase {
 	data, err := os.ReadFile("testdata/x2j-full.txt")
 	if err != nil {
 		f.Fatal(err)
@@ -29,7 +32,7 @@ func fuzzCase(f *testing.F) *goldenCase {
 	if err != nil {
 		f.Fatal(err)
 	}
-	p, err := Compile(&xsd.Message{Wrapped: true, Wrapper: el}, Options{})
+	p, err := Compile(&xsd.Message{Wrapped: true, Wrapper: el}, Options{Lax: lax})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -72,15 +75,29 @@ func seedSections(f *testing.F, name string) {
 func FuzzXMLToJSON(f *testing.F) {
 	c := fuzzCase(f)
 	enc := fuzzEncodedCase(f)
+	lax := fuzzShop(f, true)
 	seedSections(f, "xml")
 	f.Fuzz(func(t *testing.T, body []byte) {
-		out, err := c.bodyJSON(string(body))
+		out, err := c.bodyJSON(string(body), nil)
 		// The naive mapping and the rpc/encoded plan (multi-references)
 		// must not panic either.
-		_, _ = (&goldenCase{naive: true}).bodyJSON(string(body))
-		_, _ = enc.bodyJSON(string(body))
+		_, _ = (&goldenCase{naive: true}).bodyJSON(string(body), nil)
+		_, _ = enc.bodyJSON(string(body), nil)
+		// The Lax plan noting its deviations writes valid JSON, lists at
+		// most Max of them and accepts what the strict plan accepts.
+		dev := &Deviations{Max: 3}
+		lout, lerr := lax.bodyJSON(string(body), dev)
+		if lerr == nil && !json.Valid(lout) {
+			t.Fatalf("invalid Lax JSON output %s", lout)
+		}
+		if len(dev.List) > dev.Max || len(dev.List) > dev.Found {
+			t.Fatalf("listed %d deviations of %d found, max %d", len(dev.List), dev.Found, dev.Max)
+		}
 		if err != nil {
 			return
+		}
+		if lerr != nil {
+			t.Fatalf("the Lax plan refused what the strict plan converted: %v", lerr)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON output %s", out)
@@ -89,7 +106,7 @@ func FuzzXMLToJSON(f *testing.F) {
 		if err := c.plan.JSONToXML(w, out); err != nil {
 			t.Fatalf("JSON→XML of converter output %s: %v", out, err)
 		}
-		back, err := c.bodyJSON(string(w.Bytes()))
+		back, err := c.bodyJSON(string(w.Bytes()), nil)
 		if err != nil {
 			t.Fatalf("XML→JSON of %s: %v", w.Bytes(), err)
 		}
@@ -114,7 +131,7 @@ func FuzzJSONToXML(f *testing.F) {
 			}
 			return
 		}
-		back, err := c.bodyJSON(string(w.Bytes()))
+		back, err := c.bodyJSON(string(w.Bytes()), nil)
 		if err != nil {
 			t.Fatalf("XML→JSON of %s (from %s): %v", w.Bytes(), in, err)
 		}

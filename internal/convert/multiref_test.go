@@ -37,7 +37,7 @@ func TestMultiRefBomb(t *testing.T) {
 	}
 	b.WriteString(`<m id="l30"/>`)
 	c := &goldenCase{plan: p}
-	_, err = c.bodyJSON(b.String())
+	_, err = c.bodyJSON(b.String(), nil)
 	if err == nil || !strings.Contains(err.Error(), "href references") {
 		t.Fatalf("reference bomb: err = %v", err)
 	}

@@ -29,7 +29,7 @@ var x2jPool = sync.Pool{New: func() any { return &x2j{} }}
 
 // release returns x to the pool, keeping its scratch buffers.
 func (x *x2j) release() {
-	x.p, x.r, x.out, x.refs, x.pending, x.refCount = nil, nil, nil, nil, x.pending[:0], nil
+	x.p, x.r, x.out, x.refs, x.pending, x.refCount, x.dev = nil, nil, nil, nil, x.pending[:0], nil, nil
 	x.path, x.counts, x.spans, x.text = x.path[:0], x.counts[:0], x.spans[:0], x.text[:0]
 	x.textChild = xmlstream.Token{}
 	x2jPool.Put(x)
@@ -87,6 +87,9 @@ type x2j struct {
 	pending  []pendingRef
 	refDepth int
 	refCount *int // resolutions so far, shared with nested conversions
+	// dev receives what a Lax conversion steps over (XMLToJSONNoting);
+	// nil otherwise.
+	dev *Deviations
 }
 
 // span is the output range of one child element's JSON value.
@@ -126,8 +129,11 @@ func (x *x2j) container() error {
 	if tok.Kind != xmlstream.StartElement {
 		return x.fail("missing element " + p.wrapper.local)
 	}
-	if tok.Name.Local != p.wrapper.local || (!p.rpc && tok.Name.Space != p.wrapper.space) {
+	if tok.Name.Local != p.wrapper.local || (!p.rpc && tok.Name.Space != p.wrapper.space && !p.opts.Lax) {
 		return x.failChild(tok.Name.Local, "expected element "+expanded(p.wrapper.space, p.wrapper.local)+", found "+expanded(tok.Name.Space, tok.Name.Local))
+	}
+	if !p.rpc && tok.Name.Space != p.wrapper.space && x.deviates() {
+		x.noteChild(tok.Name.Local, namespaceReason(tok.Name, *p.wrapper))
 	}
 	x.path = append(x.path, pathSeg{name: tok.Name.Local})
 	if err := x.element(p.wrapperMember, &tok); err != nil {
@@ -150,6 +156,9 @@ func (x *x2j) container() error {
 		}
 		if !p.opts.Lax {
 			return x.failChild(tok.Name.Local, "unexpected element "+expanded(tok.Name.Space, tok.Name.Local)+" after "+p.wrapper.local)
+		}
+		if x.deviates() {
+			x.noteChild(tok.Name.Local, "unexpected element "+expanded(tok.Name.Space, tok.Name.Local)+" after "+p.wrapper.local)
 		}
 		if err := x.r.Skip(); err != nil {
 			return x.readErr(err)
@@ -218,6 +227,8 @@ func (x *x2j) textRest(text []byte, ended bool, err error) ([]byte, error) {
 			return text, nil
 		case !x.p.opts.Lax:
 			return nil, x.failChild(x.textChild.Name.Local, "unexpected element in simple content")
+		case x.deviates():
+			x.noteChild(x.textChild.Name.Local, "unexpected element in simple content")
 		}
 		if err := x.r.Skip(); err != nil {
 			return nil, x.readErr(err)

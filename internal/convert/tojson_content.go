@@ -40,8 +40,12 @@ func (x *x2j) objectContent(tp *typePlan, prev bool) error {
 				f.text = append(f.text, tok.Data...)
 				continue
 			}
-			if !x.p.opts.Lax && !isBlank(tok.Data) {
-				return x.fail("unexpected text " + quote(clip(tok.Data)))
+			if !x.p.opts.Lax {
+				if !isBlank(tok.Data) {
+					return x.fail("unexpected text " + quote(clip(tok.Data)))
+				}
+			} else if x.dev != nil && !isBlank(tok.Data) && x.deviates() {
+				x.note("unexpected text " + quote(clip(tok.Data)))
 			}
 		case xmlstream.StartElement:
 			if err := x.child(&f, &tok); err != nil {
@@ -73,8 +77,11 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 		// used stacks (Perl SOAP::Lite, PHP ext/soap) qualify them through
 		// a default namespace and other clients read them. Lax mode also
 		// tolerates elements qualified differently from the schema (a
-		// common backend mistake). Literal content stays strict.
+		// common backend mistake), a deviation. Literal content stays strict.
 		idx, ok = tp.byLocal(tok.Name.Local)
+		if ok && !(x.p.rpc && tp == x.p.root || x.p.opts.Encoded) && x.deviates() {
+			x.noteChild(tok.Name.Local, namespaceReason(tok.Name, tp.members[idx].name))
+		}
 	}
 	if !ok && x.p.rpc && tp == x.p.root && tok.Name.Space == nsSOAP12RPC {
 		// SOAP 1.2 rpc:result names the return part; the part itself follows.
@@ -90,6 +97,9 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 			f.frag, err = x.capture(f.frag, *tok)
 			return err
 		case x.p.opts.Lax || x.p.headers && tp == x.p.root:
+			if !(x.p.headers && tp == x.p.root) && x.deviates() {
+				x.noteChild(tok.Name.Local, "unknown element "+expanded(tok.Name.Space, tok.Name.Local))
+			}
 			if err := x.r.Skip(); err != nil {
 				return x.readErr(err)
 			}
@@ -98,12 +108,17 @@ func (x *x2j) child(f *contentFrame, tok *xmlstream.Token) error {
 		return x.failChild(tok.Name.Local, "unknown element "+expanded(tok.Name.Space, tok.Name.Local))
 	}
 	mp := tp.members[idx]
-	if mp.abstract && !x.p.opts.Lax {
-		return x.failChild(tok.Name.Local, "abstract element "+tok.Name.Local+" cannot appear")
+	if mp.abstract {
+		if !x.p.opts.Lax {
+			return x.failChild(tok.Name.Local, "abstract element "+tok.Name.Local+" cannot appear")
+		}
+		if x.deviates() {
+			x.noteChild(tok.Name.Local, "abstract element "+tok.Name.Local+" cannot appear")
+		}
 	}
 	count := x.counts[f.cbase+idx]
 	if count > 0 && !mp.repeated {
-		return x.failChild(tok.Name.Local, "element "+tok.Name.Local+" must not repeat")
+		return x.repeatedSingle(tok)
 	}
 	if idx == f.cur {
 		x.out = append(x.out, ',')
@@ -195,8 +210,13 @@ func (x *x2j) finishContent(f *contentFrame) error {
 			x.out = append(x.out, ":[]"...)
 			continue
 		}
-		if mp.required && !x.p.opts.Lax && !x.substituted(f, i) && mp.minItems > 0 {
-			return x.failChild(mp.name.local, "missing required element "+mp.name.local)
+		if mp.required && (!x.p.opts.Lax || x.dev != nil) && !x.substituted(f, i) && mp.minItems > 0 {
+			if !x.p.opts.Lax {
+				return x.failChild(mp.name.local, "missing required element "+mp.name.local)
+			}
+			if x.deviates() {
+				x.noteChild(mp.name.local, "missing required element "+mp.name.local)
+			}
 		}
 	}
 	if err := x.checkChoices(f); err != nil {
@@ -227,6 +247,22 @@ func (x *x2j) substituted(f *contentFrame, m int) bool {
 		}
 	}
 	return false
+}
+
+// repeatedSingle handles a second occurrence of an element that is not
+// repeated: an error, or in a Lax conversion a deviation skipped (the
+// first occurrence is the member's value).
+func (x *x2j) repeatedSingle(tok *xmlstream.Token) error {
+	if !x.p.opts.Lax {
+		return x.failChild(tok.Name.Local, "element "+tok.Name.Local+" must not repeat")
+	}
+	if x.deviates() {
+		x.noteChild(tok.Name.Local, "element "+tok.Name.Local+" must not repeat")
+	}
+	if err := x.r.Skip(); err != nil {
+		return x.readErr(err)
+	}
+	return nil
 }
 
 // regroup rewrites the content members in schema order, each member's
@@ -267,9 +303,10 @@ func (x *x2j) regroup(f *contentFrame) {
 	f.prev = prev
 }
 
-// checkChoices refuses content with more than one branch of a choice.
+// checkChoices refuses content with more than one branch of a choice
+// (a deviation in a Lax conversion).
 func (x *x2j) checkChoices(f *contentFrame) error {
-	if x.p.opts.Lax {
+	if x.p.opts.Lax && x.dev == nil {
 		return nil
 	}
 	for _, cc := range f.tp.choices {
@@ -288,7 +325,12 @@ func (x *x2j) checkChoices(f *contentFrame) error {
 			}
 		}
 		if present > 1 {
-			return x.fail("choice: " + first + " and " + second + " cannot both be present")
+			if !x.p.opts.Lax {
+				return x.fail("choice: " + first + " and " + second + " cannot both be present")
+			}
+			if x.deviates() {
+				x.note("choice: " + first + " and " + second + " cannot both be present")
+			}
 		}
 	}
 	return nil

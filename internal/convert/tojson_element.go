@@ -31,8 +31,13 @@ func (x *x2j) element(mp *memberPlan, tok *xmlstream.Token) error {
 		}
 	}
 	if nilled {
-		if !mp.nillable && !x.p.opts.Lax {
-			return x.fail("xsi:nil on an element that is not nillable")
+		if !mp.nillable {
+			if !x.p.opts.Lax {
+				return x.fail("xsi:nil on an element that is not nillable")
+			}
+			if x.deviates() {
+				x.note("xsi:nil on an element that is not nillable")
+			}
 		}
 		x.out = append(x.out, "null"...)
 		if err := x.r.Skip(); err != nil {
@@ -78,10 +83,14 @@ func (x *x2j) leafChild(mp *memberPlan, seg pathSeg) error {
 		}
 		x.path = x.path[:len(x.path)-1]
 	}
+	n := len(x.out)
 	var reason string
 	if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, elementDefault(mp, text)); reason != "" {
 		x.path = append(x.path, seg)
-		return x.fail(reason)
+		if err := x.badValue(n, reason); err != nil {
+			return err
+		}
+		x.path = x.path[:len(x.path)-1]
 	}
 	return nil
 }
@@ -93,9 +102,10 @@ func (x *x2j) leaf(mp *memberPlan, tp *typePlan) error {
 		return err
 	}
 	text = elementDefault(mp, text)
+	n := len(x.out)
 	var reason string
 	if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
-		return x.fail(reason)
+		return x.badValue(n, reason)
 	}
 	return nil
 }
@@ -119,6 +129,9 @@ func (x *x2j) resolveType(tp *typePlan, value string) (*typePlan, string, error)
 		return tp, "", nil // SOAP-encoding annotations of the declared type
 	}
 	if x.p.opts.Lax || x.p.opts.Encoded {
+		if !x.p.opts.Encoded && x.deviates() {
+			x.note("unknown xsi:type " + quote(value))
+		}
 		return tp, "", nil
 	}
 	return nil, "", x.fail("unknown xsi:type " + quote(value))
@@ -146,9 +159,12 @@ func (x *x2j) object(tp *typePlan, tok *xmlstream.Token, derived string) error {
 			x.out = append(x.out, ',')
 		}
 		x.out = append(x.out, `"$value":`...)
+		n := len(x.out)
 		var reason string
 		if x.out, reason = appendTextJSON(x.out, tp.simple, &tp.text, text); reason != "" {
-			return x.fail(reason)
+			if err := x.badValue(n, reason); err != nil {
+				return err
+			}
 		}
 	} else if err := x.objectContent(tp, prev); err != nil {
 		return err
@@ -169,6 +185,9 @@ func (x *x2j) attributes(tp *typePlan, tok *xmlstream.Token, prev bool) (bool, e
 		ap := tp.attr(a.Name)
 		if ap == nil && !tp.anyAttr {
 			if x.p.opts.Lax {
+				if x.deviates() {
+					x.note("unknown attribute " + expanded(a.Name.Space, a.Name.Local))
+				}
 				continue
 			}
 			return prev, x.fail("unknown attribute " + expanded(a.Name.Space, a.Name.Local))
@@ -206,22 +225,24 @@ func (x *x2j) attrValue(ap *attrPlan, a xmlstream.Attr) error {
 	case ap.text.kind == textGeneric && isQName(ap.attr.Type):
 		name, err := x.r.ResolveQName(strings.TrimSpace(a.Value))
 		if err != nil {
-			return x.fail("attribute " + a.Name.Local + ": invalid xs:QName value " + quote(a.Value))
+			return x.badValue(len(x.out), "attribute "+a.Name.Local+": invalid xs:QName value "+quote(a.Value))
 		}
 		x.out = appendQuotedString(x.out, expandedName(name))
 		return nil
 	}
+	n := len(x.out)
 	var reason string
 	x.attrText = append(x.attrText[:0], a.Value...)
 	if x.out, reason = appendTextJSON(x.out, ap.attr.Type, &ap.text, x.attrText); reason != "" {
-		return x.fail("attribute " + a.Name.Local + ": " + reason)
+		return x.badValue(n, "attribute "+a.Name.Local+": "+reason)
 	}
 	return nil
 }
 
-// requiredAttrs checks that every required attribute of tp is on tok.
+// requiredAttrs checks that every required attribute of tp is on tok
+// (a deviation each in a Lax conversion).
 func (x *x2j) requiredAttrs(tp *typePlan, tok *xmlstream.Token) error {
-	if x.p.opts.Lax {
+	if x.p.opts.Lax && x.dev == nil {
 		return nil
 	}
 	for _, ap := range tp.attrs {
@@ -236,7 +257,12 @@ func (x *x2j) requiredAttrs(tp *typePlan, tok *xmlstream.Token) error {
 			}
 		}
 		if !found {
-			return x.fail("missing required attribute " + ap.name.local)
+			if !x.p.opts.Lax {
+				return x.fail("missing required attribute " + ap.name.local)
+			}
+			if x.deviates() {
+				x.note("missing required attribute " + ap.name.local)
+			}
 		}
 	}
 	return nil

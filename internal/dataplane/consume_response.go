@@ -39,6 +39,7 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 	}
 	m := mappingFor(op)
 	var doc any
+	listed := false // the whole schema was checked: every violation is noted
 	if len(m.respRename) > 0 || op.ResponseSchemaCheck || len(op.ResponseRules) > 0 {
 		var err error
 		if doc, err = decodeNumbers(body); err != nil {
@@ -50,7 +51,11 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 				return nil, 0, apierr.Wrap(apierr.RunInternal, err, "the backend response could not be re-encoded")
 			}
 		}
-		if err := checkResponseMode(op, c.rec, doc, op.ResponseSchemaCheck && op.ResponseSchema != nil); err != nil {
+		schema := schemaNone
+		if op.ResponseSchemaCheck && op.ResponseSchema != nil {
+			schema, listed = schemaFull, true
+		}
+		if err := checkResponseMode(op, c.rec, doc, schema); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -66,7 +71,7 @@ func (c *consumeCall) convertResponse(resp *upstream.Response) ([]byte, int, err
 		if !lenient(op) {
 			return nil, 0, e
 		}
-		if out, err = c.writeLenient(body, err); err != nil {
+		if out, err = c.writeLenient(body, err, listed); err != nil {
 			return nil, 0, e
 		}
 	}
@@ -83,16 +88,46 @@ func (c *consumeCall) writeResponse(body []byte) ([]byte, error) {
 }
 
 // writeLenient converts a JSON response the contract refused (detect and
-// off modes) as far as it goes: each offending value the converter names
-// is noted and removed, and the conversion tried again, up to
-// maxResponseIssues times.
-func (c *consumeCall) writeLenient(body []byte, cause error) ([]byte, error) {
+// off modes) as far as it goes. Under detect every violation is noted
+// first, by the whole JSON Schema (unless listed says the caller did),
+// each at its pointer. Then the members the schema does not declare are
+// removed at once, however many, and each further value the converter
+// names is removed and the conversion tried again, up to
+// maxResponseIssues times; those are noted only when the schema noted
+// nothing.
+func (c *consumeCall) writeLenient(body []byte, cause error, listed bool) ([]byte, error) {
 	doc, err := decodeNumbers(body)
 	if err != nil {
 		return nil, err
 	}
+	op := c.op
+	if op.ResponseSchema != nil {
+		if !listed && op.ResponseValidation == model.ValidationDetect {
+			vs, found := routing.AllSchemaViolations(op.ResponseSchema, doc)
+			noteViolations(op, c.rec, vs, found)
+			listed = found > 0
+		}
+		removed := false
+		for _, p := range routing.UndeclaredMembers(op.ResponseSchema, doc) {
+			var ok bool
+			doc, ok = removePointer(doc, p)
+			removed = removed || ok
+		}
+		if removed {
+			if body, err = marshalJSON(doc); err != nil {
+				return nil, err
+			}
+			out, err := c.writeResponse(body)
+			if err == nil {
+				return out, nil
+			}
+			cause = err
+		}
+	}
 	for range maxResponseIssues {
-		noteConvertError(c.op, c.rec, cause)
+		if !listed {
+			noteConvertError(op, c.rec, cause)
+		}
 		ce, ok := convert.AsError(cause)
 		if !ok {
 			return nil, cause

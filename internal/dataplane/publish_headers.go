@@ -8,6 +8,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/apierr"
 	"github.com/s2r-project/s2r/internal/convert"
+	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/soap"
 	"github.com/s2r-project/s2r/internal/xmlstream"
@@ -155,22 +156,61 @@ func (c *publishCall) responseHeaders(out []byte, m *soap.Message) ([]byte, erro
 		if ce, ok := convert.AsError(err); ok {
 			e = e.With(map[string]any{"path": ce.Path, "reason": ce.Reason})
 		}
-		return nil, e
+		if hp.Lax == nil { // strict
+			return nil, e
+		}
+		if h, err = c.laxHeaders(m, err); err != nil {
+			return nil, e
+		}
 	}
 	if string(h) == "{}" {
 		return out, nil
 	}
-	if hp.SchemaCheck {
+	if hp.SchemaCheck && c.op.ResponseValidation != model.ValidationOff {
 		doc, err := routing.DecodeJSON(h)
 		if err != nil {
 			return nil, apierr.Wrap(apierr.RunInternal, err, "the converted response headers are not valid JSON")
 		}
-		if v := routing.SchemaViolations(hp.Schema, doc); len(v) > 0 {
+		if c.op.ResponseValidation == model.ValidationDetect {
+			// The conversion noted the structure; the facets are the schema's.
+			vs, found := routing.ValueViolations(hp.Schema, doc)
+			noteViolations(c.op, c.rec, routing.PrefixViolations(vs), found)
+		} else if v := routing.SchemaViolations(hp.Schema, doc); len(v) > 0 {
 			return nil, apierr.New(apierr.ValResponseSchema, "the backend response does not match the operation's response schema").
 				WithDetail("violations", routing.PrefixViolations(v))
 		}
 	}
 	return appendMember(out, headersName, h), nil
+}
+
+// laxHeaders converts the response's header parts that the strict plan
+// refused with cause by their lax plan (detect and off), noting under
+// detect every deviation it steps over as the body's conversion does
+// (convertLenientXML), or cause when it noted none or did not convert.
+func (c *publishCall) laxHeaders(m *soap.Message, cause error) ([]byte, error) {
+	op := c.op
+	r, err := m.HeaderReader()
+	if err != nil {
+		return nil, err
+	}
+	dev := convert.Deviations{Max: issueRoom(c.rec)}
+	var h []byte
+	if op.ResponseValidation == model.ValidationDetect {
+		h, err = op.ResponseHeaders.Lax.XMLToJSONNoting(nil, r, "/Envelope/Header", &dev)
+	} else {
+		h, err = op.ResponseHeaders.Lax.XMLToJSON(nil, r, "/Envelope/Header")
+	}
+	if err != nil || dev.Found == 0 {
+		noteConvertError(op, c.rec, cause)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dev.List {
+		noteIssue(op, c.rec, d.Path, d.Reason)
+	}
+	omitIssues(c.rec, dev.Found-len(dev.List))
+	return h, nil
 }
 
 // appendMember adds the member name (raw, quoted) with value val at the

@@ -209,6 +209,40 @@ func TestPublishSOAPHeadersResponse(t *testing.T) {
 	}
 }
 
+// TestPublishSOAPHeadersResponseDetect: under detect a response header
+// part that breaks the contract is answered as far as it converts, each
+// deviation noted at its XML path; under off answered the same, noted
+// nowhere.
+func TestPublishSOAPHeadersResponseDetect(t *testing.T) {
+	bad := `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><u:Usage xmlns:u="urn:example:quote:headers">` +
+		`<u:calls>many</u:calls><u:quota>5</u:quota></u:Usage></s:Header><s:Body>` + quoteAnswer + `</s:Body></s:Envelope>`
+	for _, mode := range []string{model.ValidationDetect, model.ValidationOff} {
+		t.Run(mode, func(t *testing.T) {
+			e := newPublishEnv(t, func(s *routing.Source) {
+				quoteSource(t, "1.1")(s)
+				for i := range s.Operations {
+					s.Operations[i].ResponseValidation = mode
+				}
+			})
+			e.backend.set(answer(200, "text/xml", bad))
+			res := e.call(t, "POST", "/publish/dev/calc/quote", "application/json", `{"symbol":"ACME","$headers":{"session":"s-1"}}`, "cid-hd-"+mode)
+			if want := `{"price":1.50,"$headers":{"usage":{"calls":null}}}`; res.status != 200 || string(res.body) != want {
+				t.Fatalf("answer = %d %s, want 200 %s", res.status, res.body, want)
+			}
+			var want []model.ValidationIssue
+			if mode == model.ValidationDetect {
+				want = []model.ValidationIssue{
+					{Pointer: "/Envelope/Header/Usage/calls", Reason: `invalid xs:long value "many"`},
+					{Pointer: "/Envelope/Header/Usage/quota", Reason: "unknown element {urn:example:quote:headers}quota"},
+				}
+			}
+			if diff := cmp.Diff(want, e.log.byCID("cid-hd-" + mode)[0].ValidationIssues); diff != "" {
+				t.Errorf("validation issues (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestHeadersSpan: the blanked body is the body without the member (white
 // space aside), of the same length.
 func TestHeadersSpan(t *testing.T) {

@@ -58,19 +58,25 @@ func (c *publishCall) convertResponse(resp *upstream.Response) ([]byte, error) {
 	if err == nil {
 		err = soap.FinishBody(rd)
 	}
-	laxed := false
+	schema := schemaNone
+	if op.ResponseSchemaCheck && op.ResponseSchema != nil {
+		schema = schemaFull
+	}
 	if err != nil {
 		e := responseConvertError(err, body, lim)
 		if e.Code != apierr.RunContractDrift || !lenient(op) {
 			return nil, e
 		}
-		noteConvertError(op, c.rec, err)
-		if out, err = convertLenientXML(op, body, lim); err != nil {
+		cause := err
+		if out, schema, err = convertLenientXML(op, c.rec, body, lim, cause); err != nil {
+			noteConvertError(op, c.rec, cause)
 			return nil, e
 		}
-		laxed = true
+		if op.ResponseSchema == nil || schema == schemaValues && !op.ResponseSchemaCheck {
+			schema = schemaNone // no facet the plan leaves to the schema
+		}
 	}
-	if err := c.validateResponse(out, laxed); err != nil {
+	if err := c.validateResponse(out, schema); err != nil {
 		return nil, err
 	}
 	if op.ResponseRenamer != nil {
@@ -111,15 +117,14 @@ func responseConvertError(err error, body []byte, lim xmlstream.Limits) *apierr.
 
 // validateResponse checks the converted JSON against the response schema
 // (502 S2R-VAL-0430) and the response regexes (502 S2R-VAL-0431), under
-// the operation's validation mode. laxed says the strict plan refused the
-// response, so the whole schema is checked (detect mode).
-func (c *publishCall) validateResponse(out []byte, laxed bool) error {
+// the operation's validation mode; schema says how much of the schema
+// (convertLenientXML: after a lax conversion, the facets or all of it).
+func (c *publishCall) validateResponse(out []byte, schema schemaCheck) error {
 	op := c.op
 	if op.ResponseValidation == model.ValidationOff {
 		return nil
 	}
-	schema := (op.ResponseSchemaCheck || laxed) && op.ResponseSchema != nil
-	if !schema && len(op.ResponseRules) == 0 {
+	if schema == schemaNone && len(op.ResponseRules) == 0 {
 		return nil // conversion by the plan enforced everything the schema says
 	}
 	doc, err := routing.DecodeJSON(out)

@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,6 +19,11 @@ import (
 func TestPublishValidationModes(t *testing.T) {
 	extra := envelope11(`<AddResponse xmlns="http://example.com/calc"><result>3</result><bonus>1</bonus></AddResponse>`)
 	badFacet := envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state></StatusResponse>`)
+	// The strict plan stops at extra; the lax plan notes it and the
+	// schema then checks the facets only (one issue each, not again the
+	// unknown member).
+	facetAndExtra := envelope11(`<StatusResponse xmlns="http://example.com/calc"><state>WEIRD</state><extra/></StatusResponse>`)
+	badLookup := envelope11(`<LookupResponse xmlns="http://example.com/calc"><id>abc</id><tags>a</tags><total>1.5</total></LookupResponse>`)
 	tests := []struct {
 		name, mode, path, body, answer string
 		wantStatus                     int
@@ -41,6 +47,18 @@ func TestPublishValidationModes(t *testing.T) {
 			wantIssues: []model.ValidationIssue{{Pointer: "/state", Reason: "value must be one of 'OPEN', 'CLOSED'"}}},
 		{name: "off bad facet", mode: model.ValidationOff, path: "/status", body: `{"state":"OPEN"}`, answer: badFacet,
 			wantStatus: 200, wantBody: `{"state":"WEIRD"}`},
+		{name: "detect structure and facet", mode: model.ValidationDetect, path: "/status", body: `{"state":"OPEN"}`, answer: facetAndExtra,
+			wantStatus: 200, wantBody: `{"state":"WEIRD"}`,
+			wantIssues: []model.ValidationIssue{
+				{Pointer: "/Envelope/Body/StatusResponse/extra", Reason: "unknown element {http://example.com/calc}extra"},
+				{Pointer: "/state", Reason: "value must be one of 'OPEN', 'CLOSED'"}}},
+		{name: "detect bad value and missing element", mode: model.ValidationDetect, path: "/lookup", body: `{"code":"x"}`, answer: badLookup,
+			wantStatus: 200, wantBody: `{"id":null,"tags":["a"],"total":1.5}`,
+			wantIssues: []model.ValidationIssue{
+				{Pointer: "/Envelope/Body/LookupResponse/id", Reason: `invalid xs:long value "abc"`},
+				{Pointer: "/Envelope/Body/LookupResponse/name", Reason: "missing required element name"}}},
+		{name: "off bad value and missing element", mode: model.ValidationOff, path: "/lookup", body: `{"code":"x"}`, answer: badLookup,
+			wantStatus: 200, wantBody: `{"id":null,"tags":["a"],"total":1.5}`},
 		{name: "detect not a SOAP envelope", mode: model.ValidationDetect, path: "/add", body: `{"a":1,"b":2}`, answer: "<html>",
 			wantStatus: 502, wantCode: "S2R-RUN-0504"},
 	}
@@ -104,6 +122,42 @@ func TestConsumeValidationModes(t *testing.T) {
 				t.Errorf("answer = %s", res.body)
 			}
 		})
+	}
+}
+
+// TestConsumeDetectListsEveryIssue: a REST backend answers undeclared
+// members at two depths and a value of the wrong type; detect answers
+// what converts and lists each one at its pointer, once. With more than
+// 20, the answer still converts and the rest are counted in the marker.
+func TestConsumeDetectListsEveryIssue(t *testing.T) {
+	e := newConsumeEnv(t, Config{}, func(s *routing.Source) { s.Operations[0].ResponseValidation = model.ValidationDetect })
+	e.rest.set(jsonAnswer(200, `{"extra":1,"order":{"id":7,"name":"n","more":{"x":1},"total":1,"paid":true,"tags":["a",{"b":1}],"note":null}}`))
+	res := e.post(t, "text/xml", "", soap11(getOrder), "cd-many")
+	if res.status != http.StatusOK || strings.Contains(res.body, "more") || !strings.Contains(res.body, "<ns1:tags>a</ns1:tags>") {
+		t.Fatalf("answer %d: %s", res.status, res.body)
+	}
+	want := []model.ValidationIssue{
+		{Pointer: "/extra", Reason: `unknown member "extra"`},
+		{Pointer: "/order/more", Reason: `unknown member "more"`},
+		{Pointer: "/order/tags/1", Reason: "got object, want string"},
+	}
+	if diff := cmp.Diff(want, e.log.byCID("cd-many")[0].ValidationIssues); diff != "" {
+		t.Errorf("validation issues (-want +got):\n%s", diff)
+	}
+
+	var many strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&many, `"x%02d":1,`, i)
+	}
+	e.rest.set(jsonAnswer(200, `{"order":{`+many.String()+`"id":7,"name":"n","total":1,"paid":true,"tags":[],"note":null}}`))
+	res = e.post(t, "text/xml", "", soap11(getOrder), "cd-cap")
+	if res.status != http.StatusOK || !strings.Contains(res.body, "<ns1:id>7</ns1:id>") {
+		t.Fatalf("answer %d: %s", res.status, res.body)
+	}
+	got := e.log.byCID("cd-cap")[0].ValidationIssues
+	if len(got) != maxResponseIssues+1 || got[0].Pointer != "/order/x00" || got[maxResponseIssues] != model.OmittedIssues(5) ||
+		model.IssueCount(got) != 25 {
+		t.Errorf("validation issues = %+v", got)
 	}
 }
 

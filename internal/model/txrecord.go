@@ -131,7 +131,31 @@ func RedactTarget(raw string) string {
 // ValidationIssue is one contract violation of a backend response: the
 // JSON pointer (or XML path, for a SOAP response that did not convert) of
 // the offending value and why it breaks the contract.
+//
+// A record lists a bounded number of issues; when a response had more,
+// the last entry is a marker (OmittedIssues): Omitted counts the issues
+// found and not listed, and Pointer is empty.
 type ValidationIssue struct {
 	Pointer string `json:"pointer"`
 	Reason  string `json:"reason"`
+	Omitted int    `json:"omitted,omitempty"`
+}
+
+// OmittedIssues is the marker entry of n issues found and not listed.
+func OmittedIssues(n int) ValidationIssue {
+	return ValidationIssue{Reason: "further issues not listed", Omitted: n}
+}
+
+// IssueCount is how many issues a list stands for: one per entry, the
+// marker's Omitted for the marker.
+func IssueCount(issues []ValidationIssue) int {
+	n := 0
+	for _, v := range issues {
+		if v.Omitted > 0 {
+			n += v.Omitted
+		} else {
+			n++
+		}
+	}
+	return n
 }

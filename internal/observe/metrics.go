@@ -172,7 +172,7 @@ func (m *metrics) observe(rec *model.TxRecord) {
 		rm.backend.Observe(rec.BackendMs / 1000)
 	}
 	rm.converter.Observe(rec.ConverterMs / 1000)
-	if n := len(rec.ValidationIssues); n > 0 && svc != "" {
+	if n := model.IssueCount(rec.ValidationIssues); n > 0 && svc != "" {
 		m.violations.WithLabelValues(clip(env), clip(svc), clip(op)).Add(float64(n))
 	}
 }

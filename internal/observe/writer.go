@@ -151,15 +151,28 @@ func capPayload(red *redact.Redactor, b []byte, limit int) []byte {
 const maxIssues = 20
 
 // storableIssues bounds the number and length of a record's validation
-// issues.
+// issues: at most maxIssues are kept, and those past them (or a marker's
+// count of them) become one marker entry, so the stored list still says
+// how many there were (model.IssueCount).
 func storableIssues(in []model.ValidationIssue) []model.ValidationIssue {
 	if len(in) == 0 {
 		return nil
 	}
-	out := make([]model.ValidationIssue, 0, min(len(in), maxIssues))
-	for _, v := range in[:min(len(in), maxIssues)] {
-		out = append(out, model.ValidationIssue{Pointer: store.StorableText(v.Pointer, maxPathLen),
-			Reason: store.StorableText(v.Reason, maxPathLen)})
+	out := make([]model.ValidationIssue, 0, min(len(in), maxIssues+1))
+	omitted := 0
+	for _, v := range in {
+		switch {
+		case v.Omitted > 0:
+			omitted += v.Omitted
+		case len(out) >= maxIssues:
+			omitted++
+		default:
+			out = append(out, model.ValidationIssue{Pointer: store.StorableText(v.Pointer, maxPathLen),
+				Reason: store.StorableText(v.Reason, maxPathLen)})
+		}
+	}
+	if omitted > 0 {
+		out = append(out, model.OmittedIssues(omitted))
 	}
 	return out
 }

@@ -56,26 +56,36 @@ const maxValueText = 100
 // valueText is the JSON text of the number at loc in doc as received
 // (shortened past maxValueText characters), else the exact decimal of r.
 func valueText(doc any, loc []string, r *big.Rat) string {
-	v := doc
-	for _, seg := range loc {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return decimalText(r)
-			}
-			v = x[i]
-		default:
-			return decimalText(r)
-		}
-	}
+	v, _ := valueAt(doc, loc)
 	n, ok := v.(json.Number)
 	if !ok {
 		return decimalText(r)
 	}
 	return shorten(string(n))
+}
+
+// valueAt is the value at the instance location loc in doc, and whether
+// there is one.
+func valueAt(doc any, loc []string) (any, bool) {
+	v := doc
+	for _, seg := range loc {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[seg]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // maxPaddingZeros is how many zeros decimalText writes to place a

@@ -169,18 +169,28 @@ const maxViolations = 50
 // Numbers are compared exactly. A number beyond the range the validator
 // can compare (outOfRangeNumbers) is reported instead of validating.
 func SchemaViolations(s *jsonschema.Schema, doc any) []Violation {
+	out, _ := schemaLeaves(s, doc, nil, false)
+	return out
+}
+
+// schemaLeaves validates doc against s and returns its distinct leaf
+// violations that keep accepts (all when keep is nil), at most
+// maxViolations of them sorted, and how many there are in all. split
+// makes each undeclared member its own violation (leafViolations).
+func schemaLeaves(s *jsonschema.Schema, doc any, keep func(*jsonschema.ValidationError) bool, split bool) ([]Violation, int) {
 	if out := outOfRangeNumbers(doc); len(out) > 0 {
-		return out
+		return out, len(out)
 	}
 	err := s.Validate(doc)
 	if err == nil {
-		return nil
+		return nil, 0
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []Violation{{Pointer: "", Reason: err.Error()}}
+		return []Violation{{Pointer: "", Reason: err.Error()}}, 1
 	}
 	var out []Violation
+	found := 0
 	seen := map[Violation]bool{}
 	var leaves func(e *jsonschema.ValidationError)
 	leaves = func(e *jsonschema.ValidationError) {
@@ -190,15 +200,26 @@ func SchemaViolations(s *jsonschema.Schema, doc any) []Violation {
 			}
 			return
 		}
-		v := Violation{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e, doc)}
-		if !seen[v] && len(out) < maxViolations {
-			seen[v] = true
-			out = append(out, v)
+		if keep != nil && !keep(e) {
+			return
+		}
+		vs := []Violation{{Pointer: instancePointer(e.InstanceLocation), Reason: leafReason(e, doc)}}
+		if split {
+			vs = leafViolations(e, doc)
+		}
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				found++
+				if len(out) < maxViolations {
+					out = append(out, v)
+				}
+			}
 		}
 	}
 	leaves(ve)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	return out
+	return out, found
 }
 
 func instancePointer(loc []string) string {

@@ -7,6 +7,15 @@ const number = new Intl.NumberFormat();
 
 export const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+// issueCount is how many contract violations a record's validationIssues
+// stand for: one per entry, the closing marker its omitted count (a
+// record lists at most 20, docs/decisions-validation.md).
+export const issueCount = (issues) => (issues || []).reduce((n, v) => n + (v.omitted || 1), 0);
+
+// issueText is one violation as a line of text; the marker says how many
+// more there were.
+export const issueText = (v) => (v.omitted ? `… and ${number.format(v.omitted)} more not listed` : `${v.pointer}: ${v.reason}`);
+
 // fmtDate renders an ISO timestamp in the viewer's time zone.
 export function fmtDate(iso) {
   if (!iso) return '—';

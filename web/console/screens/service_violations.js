@@ -5,7 +5,7 @@
 import { html } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { Link, BASE } from '../lib/router.js';
-import { fmtNum } from '../lib/format.js';
+import { fmtNum, issueCount, issueText } from '../lib/format.js';
 import { When, useAsync, Loaded } from '../components/ui.js';
 import { Section } from '../components/page.js';
 
@@ -18,11 +18,19 @@ export function ContractViolations({ service, op }) {
       ${mode === 'strict' ? ' a response that breaks the contract is refused with 502.' : mode === 'detect'
         ? ' such a response is answered and each violation recorded here.' : ' responses are not checked.'}</p>
     <${Loaded} state=${list}>${(d) => (d.totalItems === 0 ? html`<p class="empty">No recorded violation.</p>` : html`<div class="stack">
-      <p><strong>${fmtNum(d.totalItems)}</strong> ${d.totalItems === 1 ? 'response' : 'responses'} broke the contract. Newest, <${When} iso=${d.items[0].occurredAt} />
-        (<${Link} href=${`${BASE}/traffic?correlationId=${encodeURIComponent(d.items[0].correlationId)}`}>${d.items[0].correlationId}<//>):</p>
-      <ul>${(d.items[0].validationIssues || []).map((v) => html`<li><code>${v.pointer}</code>: ${v.reason}</li>`)}</ul>
+      <p><strong>${fmtNum(d.totalItems)}</strong> ${d.totalItems === 1 ? 'response' : 'responses'} broke the contract. Newest, <${When} iso=${d.items[0].occurredAt} /> (<${Link}
+        href=${`${BASE}/traffic?correlationId=${encodeURIComponent(d.items[0].correlationId)}`}>${d.items[0].correlationId}<//>), ${violations(d.items[0].validationIssues)}:</p>
+      <ul aria-label="Violations of the newest response">${(d.items[0].validationIssues || []).map((v) => (v.omitted
+        ? html`<li class="muted">${issueText(v)}</li>` : html`<li><code>${v.pointer}</code>: ${v.reason}</li>`))}</ul>
     </div>`)}<//>
   <//>`;
+}
+
+// violations is "N violation(s)" for a record's issues, the marker's
+// count included.
+function violations(issues) {
+  const n = issueCount(issues);
+  return `${fmtNum(n)} ${n === 1 ? 'violation' : 'violations'}`;
 }
 
 // ViolationsNotice tells the readiness and drift views of a service that

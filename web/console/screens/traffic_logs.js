@@ -7,7 +7,7 @@
 import { html } from '../lib/html.js';
 import { get } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
-import { isoFromLocal, windowOptions, timeZone, fmtMs, fmtNum } from '../lib/format.js';
+import { isoFromLocal, windowOptions, timeZone, fmtMs, fmtNum, issueCount, issueText } from '../lib/format.js';
 import { DataTable, Pager, FilterBar } from '../components/table.js';
 import { Status, When, useAsync, Loaded, Badge } from '../components/ui.js';
 import { DetailsButton } from './traffic_drawer.js';
@@ -93,7 +93,7 @@ export const columns = [
   { key: 'request', label: 'Request', render: (r) => html`<code>${r.method} ${r.uri}</code>` },
   { key: 'status', label: 'HTTP', render: (r) => html`${r.status}${r.fault ? html` <${Badge} kind="warn">fault<//>` : ''}` },
   { key: 'resultCode', label: 'Result', render: (r) => html`<${Status} value=${r.resultCode} />${r.error ? html` <${Badge} kind="bad">error<//>` : ''}${r.errorCode && html`<div><code class="nowrap small">${r.errorCode}</code></div>`}${r.issues?.length > 0 && html`<div><${Badge} kind="warn"
-    title=${r.issues.map((v) => `${v.pointer}: ${v.reason}`).join('\n')}>${r.issues.length} contract ${r.issues.length === 1 ? 'violation' : 'violations'}<//></div>`}` },
+    title=${r.issues.map(issueText).join('\n')}>${fmtNum(issueCount(r.issues))} contract ${issueCount(r.issues) === 1 ? 'violation' : 'violations'}<//></div>`}` },
   { key: 'latency', label: 'Latency', render: (r) => r.latency },
   { key: 'peer', label: 'Consumer / backend', render: (r) => html`${r.peer || '—'}<div class="muted small">${r.backend || ''}</div>${r.vs && html`<div class="muted small">${r.vs}</div>`}` },
   { key: 'open', label: 'Details', render: (r) => html`<${DetailsButton} source=${r.source} id=${r.open}
