@@ -34,7 +34,8 @@ type Settings struct {
 	DebugMaxPayloadBytes int
 	// Redactor masks credentials in captured and ingested traffic: the
 	// names of debug_redact_names and the API-key header names of every
-	// backend profile.
+	// backend profile. Never nil in a compiled snapshot (CompileSettings,
+	// DefaultSettings, every table's); build snapshots with those.
 	Redactor *redact.Redactor
 	// AggregationInterval is aggregation_interval_seconds.
 	AggregationInterval time.Duration
