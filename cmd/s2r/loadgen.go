@@ -11,6 +11,8 @@ import (
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -121,7 +123,12 @@ func bulkLoad(ctx context.Context, getenv func(string) string, stdout io.Writer,
 	if err != nil {
 		return fmt.Errorf("loadgen: ingest instance %s: %w", instance, err)
 	}
-	disc, err := discovery.New(discovery.Config{Store: st})
+	// A one-shot load masks by the settings as stored when it starts.
+	settings, err := routeload.Settings(ctx, st)
+	if err != nil {
+		return err
+	}
+	disc, err := discovery.New(discovery.Config{Store: st, Settings: routing.Fixed{Snapshot: settings}})
 	if err != nil {
 		return err
 	}

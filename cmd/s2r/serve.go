@@ -101,10 +101,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	backendClient := upstream.NewClient()
 	defer backendClient.Close()
 	outbound := upstream.NewOutbound(backendClient)
-	// The route table carries the runtime's settings snapshot
-	// (routing.Settings): the request path reads both from it, never the
-	// store. One parsed-contract cache serves the route loader, admin and
-	// observe: each stored WSDL is parsed once.
+	// The route table carries the runtime's one settings snapshot
+	// (routing.Settings): the request path and the background jobs
+	// (recorder, aggregation, discovery, alerts, async) read it from the
+	// reloader, never the store, so a settings change reaches them all
+	// through one load. One parsed-contract cache serves the route loader,
+	// admin and observe: each stored WSDL is parsed once.
 	parsed := contracts.New(st)
 	// The backend selection exists before the route table: each table
 	// swapped in gives a profile whose endpoint changed a fresh breaker.
@@ -135,23 +137,23 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err := badURLs.Register(reg); err != nil {
 		return err
 	}
-	recorder, err := observe.New(observe.Config{Store: st, Logger: log, Registerer: reg,
+	recorder, err := observe.New(observe.Config{Store: st, Settings: routes, Logger: log, Registerer: reg,
 		SpoolDir: filepath.Join(cfg.DataDir, "tx-spool"), SpoolMaxBytes: int64(cfg.TxSpoolMaxMB) << 20,
 		SpoolMaxAge: time.Duration(cfg.TxSpoolMaxAgeHours) * time.Hour})
 	if err != nil {
 		return err
 	}
-	aggregator, err := observe.NewAggregator(observe.AggregatorConfig{Store: st, Logger: log})
+	aggregator, err := observe.NewAggregator(observe.AggregatorConfig{Store: st, Settings: routes, Logger: log})
 	if err != nil {
 		return err
 	}
-	disc, err := discovery.New(discovery.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Registerer: reg})
+	disc, err := discovery.New(discovery.Config{Store: st, Settings: routes, Logger: log, Registerer: reg})
 	if err != nil {
 		return err
 	}
 	asyncs := async.New(async.Config{Store: st, Logger: log, MaxPayloadMB: routes.MaxPayloadMB, Settings: routes})
 	// Alert mail: the rules and their last hour come from discovery.
-	alerts, err := notify.New(notify.Config{Store: st, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL,
+	alerts, err := notify.New(notify.Config{Store: st, Settings: routes, Secrets: box, Logger: log, PublicBaseURL: cfg.PublicBaseURL,
 		Candidates: alertCandidates(disc)})
 	if err != nil {
 		return err

@@ -73,7 +73,7 @@ func newStack(t testing.TB, st *store.Store) *stack {
 	if err := routes.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := observe.New(observe.Config{Store: st, Logger: log, FlushInterval: 20 * time.Millisecond})
+	rec, err := observe.New(observe.Config{Store: st, Settings: routes, Logger: log, FlushInterval: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (s *Service) BulkLoad(ctx context.Context, gen *loadgen.Generator, o BulkOp
 	if o.Span > 0 {
 		span = o.Span
 	}
-	red := s.currentRedactor(ctx)
+	red := s.redactor()
 	// Chunks cover consecutive slices of the span, oldest first: the
 	// events are stored in about the time order ingest stores them in,
 	// so time windows read neighbouring pages as they would in use.

@@ -51,19 +51,17 @@ type UrgentIssue struct {
 // Freshness reports ingest freshness at now for every tenant (a caller
 // that shows one tenant filters by TenantID). An instance is stale when
 // its last event or heartbeat (or, having sent none, its registration)
-// is older than dashboard_freshness_stale_minutes.
-func (s *Service) Freshness(ctx context.Context, now time.Time) (Freshness, error) {
-	settings, err := s.cfg.Store.Settings(ctx)
-	if err != nil {
-		return Freshness{}, err
-	}
+// is older than staleMinutes: dashboard_freshness_stale_minutes, which the
+// caller (the dashboard) has read with the rest of its answer, so one
+// answer judges every source by the same value.
+func (s *Service) Freshness(ctx context.Context, now time.Time, staleMinutes int64) (Freshness, error) {
 	insts, err := s.cfg.Store.IngestInstances(ctx, "")
 	if err != nil {
 		return Freshness{}, err
 	}
 	pending := s.seen.snapshot()
-	stale := time.Duration(settings.DashboardFreshnessStaleMinutes) * time.Minute
-	out := Freshness{GeneratedAt: now.UTC(), StaleMinutes: settings.DashboardFreshnessStaleMinutes,
+	stale := time.Duration(staleMinutes) * time.Minute
+	out := Freshness{GeneratedAt: now.UTC(), StaleMinutes: staleMinutes,
 		Instances: []InstanceFreshness{}, UrgentIssues: []UrgentIssue{}}
 	for _, in := range insts {
 		if !in.RevokedAt.IsZero() {
@@ -93,7 +91,7 @@ func (s *Service) Freshness(ctx context.Context, now time.Time) (Freshness, erro
 		issue := UrgentIssue{Kind: "ingest_stale", Severity: "warning", InstanceID: in.InstanceID, Vendor: in.Vendor,
 			TenantID: in.TenantID, Since: f.LastSeenAt,
 			Message: in.Vendor + " ingest instance " + in.Name + " has sent nothing for " +
-				strconv.FormatInt(settings.DashboardFreshnessStaleMinutes, 10) + " minutes or more; its traffic may show as zero"}
+				strconv.FormatInt(staleMinutes, 10) + " minutes or more; its traffic may show as zero"}
 		if in.Vendor == VendorF5 {
 			out.F5IngestStale = true
 			issue.Severity = "critical"

@@ -16,6 +16,8 @@ import (
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/server"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -29,13 +31,16 @@ const (
 )
 
 // env is discovery behind s2r's real HTTP frame (server.Config, with the
-// admin API and its authorization) on 127.0.0.1, over a real store.
+// admin API and its authorization) on 127.0.0.1, over a real store, with
+// the route reloader whose settings snapshot discovery reads, as in s2r
+// serve.
 type env struct {
-	t   testing.TB
-	st  *store.Store
-	svc *discovery.Service
-	c   *admintest.Client // of the frame on 127.0.0.1
-	now time.Time         // the service's clock, when fixed (zero: real time)
+	t      testing.TB
+	st     *store.Store
+	routes *routing.Reloader
+	svc    *discovery.Service
+	c      *admintest.Client // of the frame on 127.0.0.1
+	now    time.Time         // the service's clock, when fixed (zero: real time)
 }
 
 // envOption adjusts the discovery configuration of an env.
@@ -58,7 +63,8 @@ func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {
 func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := discovery.Config{Store: st, Logger: log, AuthCacheTTL: 50 * time.Millisecond, RevisionPoll: 100 * time.Millisecond}
+	routes := loadtest.Follow(t, st)
+	cfg := discovery.Config{Store: st, Settings: routes, Logger: log, AuthCacheTTL: 50 * time.Millisecond, RevisionPoll: 100 * time.Millisecond}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -78,7 +84,14 @@ func newEnvOn(t testing.TB, st *store.Store, opts ...envOption) *env {
 		Ingest:  svc.IngestHandler(),
 	}
 	c := admintest.Serve(t, frame.MainHandler())
-	return &env{t: t, st: st, svc: svc, c: c}
+	return &env{t: t, st: st, routes: routes, svc: svc, c: c}
+}
+
+// caughtUp waits until the env's reloader holds the table of the store's
+// current revision; it follows the revision by itself.
+func (e *env) caughtUp() {
+	e.t.Helper()
+	loadtest.CaughtUp(e.t, e.st, e.routes)
 }
 
 // response is an HTTP answer.

@@ -101,7 +101,7 @@ func (s *Service) openRequestBody(r *http.Request) (*body, error) {
 
 // postLBEvents stores a batch of load-balancer events.
 func (s *Service) postLBEvents(w http.ResponseWriter, r *http.Request, inst Instance) error {
-	red := s.currentRedactor(r.Context())
+	red := s.redactor()
 	return ingestBatch(s, w, r, inst, func(now time.Time, in *LBEventIn, b *model.IngestBatch, rows *rowSet) *fieldError {
 		e, fe := in.toStore(now, red)
 		if fe != nil {
@@ -115,7 +115,7 @@ func (s *Service) postLBEvents(w http.ResponseWriter, r *http.Request, inst Inst
 
 // postGenericLogs stores a batch of generic gateway logs.
 func (s *Service) postGenericLogs(w http.ResponseWriter, r *http.Request, inst Instance) error {
-	red := s.currentRedactor(r.Context())
+	red := s.redactor()
 	return ingestBatch(s, w, r, inst, func(now time.Time, in *GenericLogIn, b *model.IngestBatch, rows *rowSet) *fieldError {
 		g, fe := in.toStore(now, inst.Vendor, red)
 		if fe != nil {

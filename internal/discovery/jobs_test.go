@@ -87,7 +87,7 @@ func TestFreshness(t *testing.T) {
 		e.admin("DELETE", "/ingest-instances/"+revoked.InstanceID, adminEmail, "").WantStatus(t, 204)
 		ctx := context.Background()
 
-		fr, err := e.svc.Freshness(ctx, start)
+		fr, err := e.svc.Freshness(ctx, start, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestFreshness(t *testing.T) {
 		e.send(f5.Token, tx("/calc", "10.1.0.1", start.Add(-time.Second), 1, false))
 		e.ingest(discovery.PathHeartbeat, kong.Token, nil).WantStatus(t, 200)
 		later := start.Add(61 * time.Minute)
-		fr, err = e.svc.Freshness(ctx, later)
+		fr, err = e.svc.Freshness(ctx, later, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestFreshness(t *testing.T) {
 		// A heartbeat at that time makes f5 fresh again.
 		clock.Store(&later)
 		e.ingest(discovery.PathHeartbeat, f5.Token, nil).WantStatus(t, 200)
-		fr, err = e.svc.Freshness(ctx, later.Add(time.Minute))
+		fr, err = e.svc.Freshness(ctx, later.Add(time.Minute), 60)
 		if err != nil {
 			t.Fatal(err)
 		}

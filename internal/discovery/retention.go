@@ -52,14 +52,10 @@ func (s *Service) retainLoop(ctx context.Context) {
 // returns how many rows it removed. When another instance is running the
 // job it returns 0 at once.
 func (s *Service) Retain(ctx context.Context) (int64, error) {
-	settings, err := s.cfg.Store.Settings(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("discovery: retention: %w", err)
-	}
 	now := s.cfg.Now()
-	cut := now.Add(-time.Duration(settings.DefaultRetentionDays) * 24 * time.Hour)
+	cut := now.Add(-time.Duration(s.settings().RetentionDays) * 24 * time.Hour)
 	var removed int64
-	_, err = s.cfg.Store.TryExclusive(ctx, retentionJob, func(ctx context.Context) error {
+	_, err := s.cfg.Store.TryExclusive(ctx, retentionJob, func(ctx context.Context) error {
 		for {
 			var lb, gen int64
 			err := s.cfg.Store.Transact(ctx, func(tx *store.Tx) (err error) {

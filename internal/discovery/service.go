@@ -24,18 +24,30 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/s2r-project/s2r/internal/adminapi"
-	"github.com/s2r-project/s2r/internal/httpx"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
+	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
+// SettingsSource gives the runtime's current settings snapshot: the
+// routing.Reloader in s2r serve, which compiles it with the route table at
+// every configuration revision. Each call is an atomic load, so ingest
+// reads it per batch.
+type SettingsSource interface {
+	Settings() routing.Settings
+}
+
 // Config holds what discovery needs. Only Store is required.
 type Config struct {
-	Store  *store.Store
-	Logger *slog.Logger
-	// MaxPayloadMB returns max_payload_mb now (routing.Reloader.MaxPayloadMB);
-	// nil: the default 10.
+	Store *store.Store
+	// Settings gives max_payload_mb, default_retention_days and the
+	// redactor of ingested traffic (debug_redact_names, the API-key header
+	// names); nil: the defaults.
+	Settings SettingsSource
+	Logger   *slog.Logger
+	// MaxPayloadMB, when set, replaces the snapshot's max_payload_mb
+	// (tests).
 	MaxPayloadMB func() int
 	// Registerer receives the ingest metrics; nil: none.
 	Registerer prometheus.Registerer
@@ -65,10 +77,6 @@ type Service struct {
 
 	matchMu sync.Mutex
 	matcher atomic.Pointer[matcher]
-	// redactor masks credentials in ingested headers and payloads
-	// (setting debug_redact_names, backend API-key headers); reloaded with
-	// the matcher on every configuration revision.
-	redactor atomic.Pointer[redact.Redactor]
 }
 
 // New returns the service; Run starts its background jobs.
@@ -79,9 +87,6 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = adminapi.Now
 	}
-	if cfg.MaxPayloadMB == nil {
-		cfg.MaxPayloadMB = func() int { return httpx.DefaultMaxPayloadMB }
-	}
 	cfg.AuthCacheTTL = orDefault(cfg.AuthCacheTTL, 2*time.Second)
 	cfg.SeenFlushInterval = orDefault(cfg.SeenFlushInterval, 5*time.Second)
 	cfg.RetentionInterval = orDefault(cfg.RetentionInterval, time.Hour)
@@ -90,14 +95,30 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{
+	s := &Service{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		auth:    newAuthenticator(cfg.Store, cfg.AuthCacheTTL, cfg.Now),
 		seen:    newLastSeen(),
 		metrics: m,
-	}, nil
+	}
+	if s.cfg.MaxPayloadMB == nil {
+		s.cfg.MaxPayloadMB = func() int { return s.settings().MaxPayloadMB }
+	}
+	return s, nil
 }
+
+// settings returns the current settings snapshot.
+func (s *Service) settings() routing.Settings {
+	if s.cfg.Settings == nil {
+		return routing.DefaultSettings()
+	}
+	return s.cfg.Settings.Settings()
+}
+
+// redactor returns the redactor of ingested traffic of the current
+// snapshot: an atomic load, no store read, on the ingest path.
+func (s *Service) redactor() *redact.Redactor { return s.settings().Redactor }
 
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
@@ -159,34 +180,6 @@ func (s *Service) currentMatcher(ctx context.Context) *matcher {
 	return m
 }
 
-// currentRedactor returns the ingest redactor, loading it the first time
-// (a load failure masks by the default names until the next reload).
-func (s *Service) currentRedactor(ctx context.Context) *redact.Redactor {
-	if r := s.redactor.Load(); r != nil {
-		return r
-	}
-	r, err := loadRedactor(ctx, s.cfg.Store)
-	if err != nil {
-		s.log.Warn("discovery: redaction settings not loaded, masking by the default names", "error", err.Error())
-	}
-	s.redactor.CompareAndSwap(nil, r)
-	return s.redactor.Load()
-}
-
-// loadRedactor builds the redactor of the current settings; on an error
-// it returns the default one with the error.
-func loadRedactor(ctx context.Context, st *store.Store) (*redact.Redactor, error) {
-	settings, err := st.Settings(ctx)
-	if err != nil {
-		return redact.New(model.DefaultDebugRedactNames(), nil), err
-	}
-	keys, err := st.APIKeyHeaderNames(ctx)
-	if err != nil {
-		return redact.New(settings.DebugRedactNames, nil), err
-	}
-	return redact.New(settings.DebugRedactNames, keys), nil
-}
-
 // watchServices reloads the matcher whenever the configuration revision
 // changes (services and backend profiles are configuration) and re-matches
 // the rows. It polls the revision (one small query every RevisionPoll).
@@ -211,17 +204,9 @@ func (s *Service) watchServices(ctx context.Context) error {
 	}
 }
 
-// refreshServices reloads the redactor and the matcher and re-matches the
-// rows; false when either could not be loaded.
+// refreshServices reloads the matcher and re-matches the rows; false
+// when it could not be loaded.
 func (s *Service) refreshServices(ctx context.Context) bool {
-	red, err := loadRedactor(ctx, s.cfg.Store)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Warn("discovery: reloading redaction settings failed", "error", err.Error())
-		}
-		return false
-	}
-	s.redactor.Store(red)
 	m, err := loadMatcher(ctx, s.cfg.Store)
 	if err != nil {
 		if ctx.Err() == nil {

@@ -51,19 +51,16 @@ type Report struct {
 }
 
 // Evaluate runs one evaluation unless another instance is running one:
-// it reads the settings, prunes the mail history past
-// default_retention_days (at most hourly), and, when alerts_enabled,
-// evaluates every rule and mails the changes that are due. The settings
-// are read first, by every instance, so that Next is the configured
-// interval also where another instance evaluates: that is how often an
-// instance asks, and so how soon it takes over from one that died.
+// it takes the settings from the current snapshot, prunes the mail
+// history past default_retention_days (at most hourly), and, when
+// alerts_enabled, evaluates every rule and mails the changes that are
+// due. The settings are taken first, by every instance, so that Next is
+// the configured interval also where another instance evaluates: that is
+// how often an instance asks, and so how soon it takes over from one that
+// died.
 func (n *Notifier) Evaluate(ctx context.Context) (Report, error) {
-	rep := Report{Next: time.Duration(model.DefaultSettings().AlertEvaluationIntervalSeconds) * time.Second}
-	settings, err := n.cfg.Store.Settings(ctx)
-	if err != nil {
-		return rep, fmt.Errorf("notify: settings: %w", err)
-	}
-	rep.Next = time.Duration(settings.AlertEvaluationIntervalSeconds) * time.Second
+	settings := n.settings().Stored()
+	rep := Report{Next: time.Duration(settings.AlertEvaluationIntervalSeconds) * time.Second}
 	ran, err := n.cfg.Store.TryExclusive(ctx, evaluationJob, func(ctx context.Context) error {
 		return n.evaluate(ctx, settings, &rep)
 	})

@@ -12,6 +12,8 @@ import (
 	"github.com/s2r-project/s2r/internal/admin/admintest"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/notify/smtptest"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -74,10 +76,12 @@ func (c *clock) advance(d time.Duration) {
 }
 
 // harness is a Notifier on a real store, with the real admin API (its
-// routes included) on 127.0.0.1 and a real SMTP server.
+// routes included) on 127.0.0.1, a real SMTP server, and the route
+// reloader whose settings snapshot the notifier reads, as in s2r serve.
 type harness struct {
 	t        *testing.T
 	store    *store.Store
+	routes   *routing.Reloader
 	box      *secret.Box
 	notifier *Notifier
 	figures  *fixedFigures
@@ -111,7 +115,8 @@ func newHarness(t *testing.T, st *store.Store, smtpOpts smtptest.Options, settin
 	h := &harness{t: t, store: st, box: box, figures: &fixedFigures{}, logs: logs,
 		clock: &clock{now: time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)}}
 	h.smtp = smtptest.Start(t, smtpOpts)
-	h.notifier, err = New(Config{Store: st, Secrets: box, Candidates: h.figures, Logger: logger,
+	h.routes = loadtest.Follow(t, st)
+	h.notifier, err = New(Config{Store: st, Settings: h.routes, Secrets: box, Candidates: h.figures, Logger: logger,
 		PublicBaseURL: publicBase, TLSConfig: h.smtp.ClientTLS(), SendTimeout: 5 * time.Second,
 		RetryAfterFailure: 5 * time.Minute, Now: h.clock.Now})
 	if err != nil {
@@ -142,11 +147,13 @@ func newHarness(t *testing.T, st *store.Store, smtpOpts smtptest.Options, settin
 	return h
 }
 
-// patchSettings PATCHes settings as the bootstrap admin.
+// patchSettings PATCHes settings as the bootstrap admin and waits until
+// the reloader has swapped in the snapshot of the new revision.
 func (h *harness) patchSettings(patch map[string]any) {
 	h.t.Helper()
 	body, _ := json.Marshal(patch)
 	h.api.Do("PATCH", "/admin/v1/settings", rootEmail, string(body)).WantStatus(h.t, http.StatusOK)
+	loadtest.CaughtUp(h.t, h.store, h.routes)
 }
 
 // evaluate runs one evaluation and fails the test on error.

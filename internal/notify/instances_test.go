@@ -8,6 +8,7 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/notify/smtptest"
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -19,8 +20,9 @@ func TestOneInstanceAtATime(t *testing.T) {
 	cfg := storetest.PostgresConfig(t)
 	ctx := context.Background()
 	a := newHarness(t, storetest.Open(t, cfg), smtptest.Options{Username: smtpUser, Password: smtpPassword}, nil)
-	other, err := New(Config{Store: storetest.Open(t, cfg), Secrets: a.box, Candidates: a.figures, Logger: a.notifier.cfg.Logger,
-		TLSConfig: a.smtp.ClientTLS(), SendTimeout: 5 * time.Second, Now: a.clock.Now})
+	otherStore := storetest.Open(t, cfg)
+	other, err := New(Config{Store: otherStore, Settings: loadtest.Follow(t, otherStore), Secrets: a.box, Candidates: a.figures,
+		Logger: a.notifier.cfg.Logger, TLSConfig: a.smtp.ClientTLS(), SendTimeout: 5 * time.Second, Now: a.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,8 @@ func TestRestartDoesNotResend(t *testing.T) {
 		h := newHarness(t, st, smtptest.Options{Username: smtpUser, Password: smtpPassword}, nil)
 		h.figures.set(failing(3))
 		h.evaluate()
-		restarted, err := New(Config{Store: st, Secrets: h.box, Candidates: h.figures, TLSConfig: h.smtp.ClientTLS(), Now: h.clock.Now})
+		restarted, err := New(Config{Store: st, Settings: loadtest.Follow(t, st), Secrets: h.box, Candidates: h.figures,
+			TLSConfig: h.smtp.ClientTLS(), Now: h.clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

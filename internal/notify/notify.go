@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/secret"
 	"github.com/s2r-project/s2r/internal/store"
 )
@@ -70,9 +71,22 @@ const (
 	retentionEvery = time.Hour
 )
 
+// SettingsSource gives the runtime's current settings snapshot: the
+// routing.Reloader in s2r serve, which compiles it with the route table at
+// every configuration revision. The job reads the alert settings from it
+// (routing.Settings.Stored) and waits on its Replaced channel.
+type SettingsSource interface {
+	Settings() routing.Settings
+}
+
 // Config configures a Notifier. Store is required.
 type Config struct {
 	Store *store.Store
+	// Settings gives the settings the job runs by (alerts_enabled, the
+	// SMTP settings, the intervals); nil: the defaults, with which alerts
+	// are off. The test-mail route reads the store instead, so a test
+	// right after a PATCH uses what was just saved.
+	Settings SettingsSource
 	// Secrets opens the stored smtp_password; nil: authentication cannot
 	// be used (a mail with smtp_username set fails).
 	Secrets *secret.Box
@@ -123,18 +137,12 @@ func New(cfg Config) (*Notifier, error) {
 
 // Run evaluates the rules at start and then every
 // alert_evaluation_interval_seconds until ctx ends; then it returns nil.
-// The interval is read again after each run and whenever the configuration
-// changes, so a shorter interval applies at once. A failed run (e.g. the
-// database is unreachable) is logged and retried after at most
-// retryAfterError, so evaluation resumes soon after the database is back.
+// The interval is read again after each run and whenever a new settings
+// snapshot replaces the one it read, so a shorter interval applies at
+// once. A failed run (e.g. the database is unreachable) is logged and
+// retried after at most retryAfterError, so evaluation resumes soon after
+// the database is back.
 func (n *Notifier) Run(ctx context.Context) error {
-	changed := make(chan struct{}, 1)
-	go n.cfg.Store.WatchRevision(ctx, time.Minute, func(int64) {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	})
 	for {
 		started := time.Now()
 		rep, err := n.Evaluate(ctx)
@@ -143,32 +151,42 @@ func (n *Notifier) Run(ctx context.Context) error {
 			n.cfg.Logger.Warn("alerts: evaluation failed", "error", err.Error())
 			next = min(next, retryAfterError)
 		}
-		if !n.wait(ctx, started, next, changed) {
+		if !n.wait(ctx, started, next) {
 			return nil
 		}
 	}
 }
 
+// settings returns the current settings snapshot.
+func (n *Notifier) settings() routing.Settings {
+	if n.cfg.Settings == nil {
+		return routing.DefaultSettings()
+	}
+	return n.cfg.Settings.Settings()
+}
+
 // retryAfterError is the longest wait after a failed evaluation.
 const retryAfterError = 5 * time.Second
 
-// wait waits until next after started, moving the deadline earlier when a
-// configuration change shortens the interval; false when ctx ended.
-func (n *Notifier) wait(ctx context.Context, started time.Time, next time.Duration, changed <-chan struct{}) bool {
+// wait waits until next after started, moving the deadline earlier when
+// the settings snapshot (the current one, then each that replaces it)
+// shortens the interval; false when ctx ended.
+func (n *Notifier) wait(ctx context.Context, started time.Time, next time.Duration) bool {
 	t := time.NewTimer(time.Until(started.Add(next)))
 	defer t.Stop()
+	s := n.settings()
 	for {
+		if iv := time.Duration(s.Stored().AlertEvaluationIntervalSeconds) * time.Second; iv < next {
+			next = iv
+			t.Reset(time.Until(started.Add(next)))
+		}
 		select {
 		case <-ctx.Done():
 			return false
 		case <-t.C:
 			return true
-		case <-changed:
-			s, err := n.cfg.Store.Settings(ctx)
-			if iv := time.Duration(s.AlertEvaluationIntervalSeconds) * time.Second; err == nil && iv < next {
-				next = iv
-				t.Reset(time.Until(started.Add(next)))
-			}
+		case <-s.Replaced():
+			s = n.settings()
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 	"github.com/s2r-project/s2r/internal/tests/poll"
@@ -44,10 +45,12 @@ func runs(st *store.Store) int64 {
 
 // TestRunIntervalChangeAppliesAtOnce: with the default interval (60 s)
 // the second evaluation would be a minute away; lowering the interval
-// through the settings brings it forward without a restart.
+// through the settings brings it forward without a restart, through the
+// reloader's settings snapshot (the notifier never reads the store's
+// settings).
 func TestRunIntervalChangeAppliesAtOnce(t *testing.T) {
 	st := storetest.SQLite(t)
-	n, err := New(Config{Store: st})
+	n, err := New(Config{Store: st, Settings: loadtest.Follow(t, st)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +81,8 @@ func TestFollowerAsksAtTheInterval(t *testing.T) {
 	ctx := context.Background()
 	leaderStore, followerStore := storetest.Open(t, cfg), storetest.Open(t, cfg)
 	setInterval(t, leaderStore, 7)
-	leader, _ := New(Config{Store: leaderStore})
-	follower, _ := New(Config{Store: followerStore})
+	leader, _ := New(Config{Store: leaderStore, Settings: loadtest.Follow(t, leaderStore)})
+	follower, _ := New(Config{Store: followerStore, Settings: loadtest.Follow(t, followerStore)})
 	if rep, err := leader.Evaluate(ctx); err != nil || !rep.Ran {
 		t.Fatalf("leader: %+v, %v", rep, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -33,9 +34,13 @@ const (
 
 // AggregatorConfig configures an Aggregator. Store is required.
 type AggregatorConfig struct {
-	Store  *store.Store
-	Logger *slog.Logger
-	Now    func() time.Time
+	Store *store.Store
+	// Settings gives aggregation_interval_seconds and
+	// default_retention_days (the routing.Reloader in s2r serve); nil:
+	// the defaults.
+	Settings SettingsSource
+	Logger   *slog.Logger
+	Now      func() time.Time
 	// Settle is DefaultSettle when 0.
 	Settle time.Duration
 	// Interval, when not 0, replaces setting aggregation_interval_seconds
@@ -72,43 +77,56 @@ func NewAggregator(cfg AggregatorConfig) (*Aggregator, error) {
 	return &Aggregator{cfg: cfg}, nil
 }
 
-// intervalRecheck is how often a wait for the next run re-reads
-// aggregation_interval_seconds, so a shorter interval applies within
-// seconds rather than after the longer one has passed.
-const intervalRecheck = 5 * time.Second
-
 // Run aggregates at start and then every interval until ctx ends. A
-// failed run is logged and retried at the next interval.
+// failed run is logged and retried at the next interval. A wait is
+// measured again whenever a new settings snapshot replaces the one it
+// read, so a shorter interval applies at once.
 func (a *Aggregator) Run(ctx context.Context) error {
 	for {
 		started := time.Now()
 		if _, err := a.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			a.cfg.Logger.Warn("aggregation failed", "error", err.Error())
 		}
-		for {
-			wait := time.Until(started.Add(a.interval(ctx)))
-			if wait <= 0 {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(min(wait, intervalRecheck)):
-			}
+		if !a.wait(ctx, started) {
+			return nil
 		}
 	}
 }
 
+// wait waits until one interval after started; false when ctx ended.
+func (a *Aggregator) wait(ctx context.Context, started time.Time) bool {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for {
+		s := a.settings()
+		wait := time.Until(started.Add(a.interval(s)))
+		if wait <= 0 {
+			return true
+		}
+		t.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-s.Replaced():
+		case <-t.C:
+		}
+	}
+}
+
+// settings returns the current settings snapshot.
+func (a *Aggregator) settings() routing.Settings {
+	if a.cfg.Settings == nil {
+		return routing.DefaultSettings()
+	}
+	return a.cfg.Settings.Settings()
+}
+
 // interval is Config.Interval or setting aggregation_interval_seconds.
-func (a *Aggregator) interval(ctx context.Context) time.Duration {
+func (a *Aggregator) interval(s routing.Settings) time.Duration {
 	if a.cfg.Interval > 0 {
 		return a.cfg.Interval
 	}
-	secs := model.DefaultSettings().AggregationIntervalSeconds
-	if s, err := a.cfg.Store.Settings(ctx); err == nil && s.AggregationIntervalSeconds > 0 {
-		secs = s.AggregationIntervalSeconds
-	}
-	return time.Duration(secs) * time.Second
+	return s.AggregationInterval
 }
 
 // RunResult reports one run.
@@ -127,10 +145,7 @@ func (a *Aggregator) RunOnce(ctx context.Context) (RunResult, error) {
 		var errs []error
 		// Edge hours older than the retention of their raw events are
 		// left as they are: retention is removing what they were made of.
-		edgeCut, err := a.edgeCut(ctx)
-		if err != nil {
-			return err
-		}
+		edgeCut := a.edgeCut()
 		// Discovery rows whose service match changed have their hours
 		// marked, so the edge aggregates follow the match.
 		if _, err := a.cfg.Store.DirtyRematchedRows(ctx, edgeCut); err != nil {
@@ -158,12 +173,9 @@ func (a *Aggregator) RunOnce(ctx context.Context) (RunResult, error) {
 
 // edgeCut is the start of the oldest hour of edge traffic the job
 // re-aggregates: default_retention_days ago.
-func (a *Aggregator) edgeCut(ctx context.Context) (time.Time, error) {
-	s, err := a.cfg.Store.Settings(ctx)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return a.cfg.Now().Add(-time.Duration(s.DefaultRetentionDays) * 24 * time.Hour).UTC().Truncate(time.Hour), nil
+func (a *Aggregator) edgeCut() time.Time {
+	days := a.settings().RetentionDays
+	return a.cfg.Now().Add(-time.Duration(days) * 24 * time.Hour).UTC().Truncate(time.Hour)
 }
 
 // aggregateSource re-aggregates the hours named by source's change log
@@ -245,12 +257,8 @@ func (a *Aggregator) retain(ctx context.Context) error {
 	if now.Sub(a.lastRetention) < aggregateRetentionEvery {
 		return nil
 	}
-	s, err := a.cfg.Store.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	keep := max(time.Duration(s.DefaultRetentionDays)*24*time.Hour, aggregateRetentionFloor)
-	err = a.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
+	keep := max(time.Duration(a.settings().RetentionDays)*24*time.Hour, aggregateRetentionFloor)
+	err := a.cfg.Store.Transact(ctx, func(tx *store.Tx) error {
 		if _, err := tx.DeleteTrafficHourlyBefore(ctx, now.Add(-keep).Truncate(time.Hour)); err != nil {
 			return err
 		}

@@ -4,6 +4,12 @@
 // into the store's runtime_tx_logs, keeps the per-service Prometheus
 // metrics, and deletes records older than default_retention_days.
 //
+// The settings the recorder follows (debug_max_payload_kb,
+// default_retention_days, the redactor of debug_redact_names and the
+// API-key header names) come from the runtime's one settings snapshot
+// (routing.Settings, Config.Settings), read where they are used: the
+// recorder neither reads nor watches them in the store.
+//
 // When the queue is full a record is dropped, counted in
 // s2r_tx_records_dropped_total{reason="queue_full"} and reported by a
 // rate-limited warning; a batch that still fails after a few retries is
@@ -27,7 +33,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/s2r-project/s2r/internal/model"
-	"github.com/s2r-project/s2r/internal/redact"
+	"github.com/s2r-project/s2r/internal/routing"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -51,16 +57,21 @@ const (
 	DefaultSpoolMaxAge       = 72 * time.Hour
 	// dropWarnEvery rate-limits the queue-full warning.
 	dropWarnEvery = 10 * time.Second
-	// settingsPoll is the fallback poll of the settings the recorder
-	// follows (debug_max_payload_kb, default_retention_days,
-	// debug_redact_names) and of the API-key header names of backend
-	// profiles.
-	settingsPoll = 5 * time.Second
 )
+
+// SettingsSource gives the runtime's current settings snapshot: the
+// routing.Reloader in s2r serve, which compiles it with the route table at
+// every configuration revision. Each call is an atomic load.
+type SettingsSource interface {
+	Settings() routing.Settings
+}
 
 // Config configures a Recorder. Store is required.
 type Config struct {
-	Store      *store.Store
+	Store *store.Store
+	// Settings gives debug_max_payload_kb, default_retention_days and the
+	// redactor; nil: the defaults.
+	Settings   SettingsSource
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer // nil: metrics are not exported
 
@@ -89,13 +100,6 @@ type Recorder struct {
 	w       *batchWriter[*model.TxRecord, model.TxLog]
 	metrics *metrics
 	spool   *spoolState // nil: no spool
-
-	// Settings followed from the store (see watchSettings).
-	maxPayloadBytes atomic.Int64
-	retentionDays   atomic.Int64
-	// redactor masks credentials in debug captures (debug_redact_names
-	// and the API-key header names of backend profiles).
-	redactor atomic.Pointer[redact.Redactor]
 
 	dropped      atomic.Int64 // queue_full
 	writeDropped atomic.Int64 // write_failed
@@ -163,11 +167,15 @@ func New(cfg Config) (*Recorder, error) {
 			return nil, fmt.Errorf("observe: register metrics: %w", err)
 		}
 	}
-	def := model.DefaultSettings()
-	r.maxPayloadBytes.Store(def.DebugMaxPayloadKB << 10)
-	r.retentionDays.Store(def.DefaultRetentionDays)
-	r.redactor.Store(redact.New(def.DebugRedactNames, nil))
 	return r, nil
+}
+
+// settings returns the current settings snapshot.
+func (r *Recorder) settings() routing.Settings {
+	if r.cfg.Settings == nil {
+		return routing.DefaultSettings()
+	}
+	return r.cfg.Settings.Settings()
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -230,52 +238,15 @@ func (r *Recorder) Stats() Stats {
 	return st
 }
 
-// Run writes queued records in batches, follows the settings and runs
-// retention until ctx ends; then it drains the queue (within DrainTimeout)
-// and returns nil. It returns an error only when it cannot start.
+// Run writes queued records in batches and runs retention until ctx
+// ends; then it drains the queue (within DrainTimeout) and returns nil.
+// It returns an error only when it cannot start.
 func (r *Recorder) Run(ctx context.Context) error {
-	if err := r.loadSettings(ctx); err != nil {
-		r.cfg.Logger.Warn("recorder: settings not loaded, using defaults", "error", err.Error())
-	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { r.w.run(gctx); return nil })
-	g.Go(func() error { return r.watchSettings(gctx) })
 	g.Go(func() error { r.retain(gctx); return nil })
 	if r.spool != nil {
 		g.Go(func() error { r.replay(gctx); return nil })
 	}
 	return g.Wait()
-}
-
-func (r *Recorder) loadSettings(ctx context.Context) error {
-	s, err := r.cfg.Store.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	if s.DebugMaxPayloadKB > 0 {
-		r.maxPayloadBytes.Store(s.DebugMaxPayloadKB << 10)
-	}
-	if s.DefaultRetentionDays > 0 {
-		r.retentionDays.Store(s.DefaultRetentionDays)
-	}
-	keys, err := r.cfg.Store.APIKeyHeaderNames(ctx)
-	if err != nil {
-		return err
-	}
-	r.redactor.Store(redact.New(s.DebugRedactNames, keys))
-	return nil
-}
-
-// watchSettings reloads the settings on every revision change. A watcher
-// failure is logged, not returned: recording goes on with the last values.
-func (r *Recorder) watchSettings(ctx context.Context) error {
-	err := r.cfg.Store.WatchRevision(ctx, settingsPoll, func(int64) {
-		if err := r.loadSettings(ctx); err != nil && ctx.Err() == nil {
-			r.cfg.Logger.Warn("recorder: reloading settings failed", "error", err.Error())
-		}
-	})
-	if err != nil && ctx.Err() == nil {
-		r.cfg.Logger.Error("recorder: settings watcher stopped", "error", err.Error())
-	}
-	return nil
 }

@@ -241,11 +241,11 @@ func TestRetention(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond, RetentionInterval: time.Hour})
+		r, _ := newRecorder(t, Config{Store: s, Settings: follow(t, s), FlushInterval: time.Millisecond, RetentionInterval: time.Hour})
 		for i := range 10 {
 			r.Record(record(i, now.Add(-time.Duration(i)*12*time.Hour))) // 0h .. 108h old
 		}
-		// Run: settings load, the queue drains, retention runs at start
+		// Run: the queue drains, retention runs at start
 		// (possibly before the writes), so run it again after.
 		stop := started(t, r)
 		waitFor(t, "records written", func() bool { return r.Stats().Written == 10 })
@@ -270,7 +270,7 @@ func TestDebugPayloadsAndSecrets(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
+		r, _ := newRecorder(t, Config{Store: s, Settings: follow(t, s), FlushInterval: time.Millisecond})
 		stop := started(t, r)
 		debug := record(1, time.Now())
 		debug.CorrelationID = "cid-debug"
@@ -467,37 +467,6 @@ func TestRetentionOneAtATime(t *testing.T) {
 			t.Errorf("%d left, want the fresh one", got)
 		}
 	})
-}
-
-// TestSettingsFollowed changes debug_max_payload_kb while the recorder
-// runs: records after the change are cut at the new size.
-func TestSettingsFollowed(t *testing.T) {
-	s := storetest.SQLite(t)
-	ctx := context.Background()
-	r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
-	started(t, r)
-	waitFor(t, "defaults loaded", func() bool { return r.maxPayloadBytes.Load() == 64<<10 })
-	if err := s.Transact(ctx, func(tx *store.Tx) error {
-		if err := tx.PutSetting(ctx, store.SettingRow{Name: "debug_max_payload_kb", Value: json.RawMessage("2"), UpdatedAt: time.Now()}); err != nil {
-			return err
-		}
-		_, err := tx.BumpRevision(ctx)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the new limit", func() bool { return r.maxPayloadBytes.Load() == 2<<10 })
-	rec := record(1, time.Now())
-	rec.Debug, rec.RequestPayload = true, []byte(strings.Repeat("x", 5000))
-	r.Record(rec)
-	waitFor(t, "written", func() bool { return r.Stats().Written == 1 })
-	got, err := s.TxLogsByCorrelation(ctx, rec.CorrelationID)
-	if err != nil || len(got) != 1 {
-		t.Fatal(err, got)
-	}
-	if !strings.HasPrefix(string(got[0].RequestPayload), strings.Repeat("x", 2048)+"\n[truncated") {
-		t.Errorf("payload not cut at 2 KB: %d bytes", len(got[0].RequestPayload))
-	}
 }
 
 // TestHostileStrings: a path with bytes PostgreSQL refuses in TEXT

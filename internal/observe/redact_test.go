@@ -29,11 +29,11 @@ func TestDebugCaptureMasked(t *testing.T) {
 	ctx := context.Background()
 	s := openMigrated(t, cfg)
 	seedRedactConfig(t, s)
-	r, _ := newRecorder(t, Config{Store: s, FlushInterval: time.Millisecond})
+	r, _ := newRecorder(t, Config{Store: s, Settings: follow(t, s), FlushInterval: time.Millisecond})
 	stop := started(t, r)
-	waitFor(t, "settings loaded", func() bool {
-		return string(r.redactor.Load().Payload([]byte("<pin>x</pin>"))) == "<pin>"+redact.Mask+"</pin>"
-	})
+	if got := string(r.settings().Redactor.Payload([]byte("<pin>x</pin>"))); got != "<pin>"+redact.Mask+"</pin>" {
+		t.Fatalf("the snapshot does not mask pin: %q", got)
+	}
 	soap := `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Header><wsse:Security><wsse:UsernameToken>` +
 		`<wsse:Username>keep-user</wsse:Username><wsse:Password>` + canary + `</wsse:Password><wsse:Nonce>` + canary +
 		`</wsse:Nonce></wsse:UsernameToken><wsse:BinarySecurityToken>` + canary + `</wsse:BinarySecurityToken></wsse:Security>` +

@@ -24,7 +24,7 @@ func (r *Recorder) retain(ctx context.Context) {
 		if n, err := r.Retain(ctx); err != nil && ctx.Err() == nil {
 			r.cfg.Logger.Warn("recorder: retention failed", "error", err.Error())
 		} else if n > 0 {
-			r.cfg.Logger.Info("recorder: retention removed runtime logs", "removed", n, "retentionDays", r.retentionDays.Load())
+			r.cfg.Logger.Info("recorder: retention removed runtime logs", "removed", n, "retentionDays", r.settings().RetentionDays)
 		}
 		select {
 		case <-ctx.Done():
@@ -38,7 +38,7 @@ func (r *Recorder) retain(ctx context.Context) {
 // returns how many it removed. When another instance is already running
 // the job it returns 0 at once.
 func (r *Recorder) Retain(ctx context.Context) (int64, error) {
-	cut := r.cfg.Now().Add(-time.Duration(r.retentionDays.Load()) * 24 * time.Hour)
+	cut := r.cfg.Now().Add(-time.Duration(r.settings().RetentionDays) * 24 * time.Hour)
 	var removed int64
 	_, err := r.cfg.Store.TryExclusive(ctx, retentionJob, func(ctx context.Context) error {
 		for {

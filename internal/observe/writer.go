@@ -88,8 +88,9 @@ func (r *Recorder) toLog(rec *model.TxRecord) model.TxLog {
 	}
 	if rec.Debug {
 		// Masked here, before anything is stored (docs/decisions-observe.md).
-		red := r.redactor.Load()
-		limit := int(r.maxPayloadBytes.Load())
+		// One atomic load of the snapshot per debug record.
+		s := r.settings()
+		red, limit := s.Redactor, s.DebugMaxPayloadBytes
 		l.RequestPayload = capPayload(red, rec.RequestPayload, limit)
 		l.ResponsePayload = capPayload(red, rec.ResponsePayload, limit)
 		l.BackendRequest = capPayload(red, rec.BackendRequest, limit)

@@ -69,11 +69,12 @@ func (r *Reloader) Table() *Table { return r.cur.Load() }
 func (r *Reloader) Settings() Settings { return r.Table().Settings() }
 
 // MaxPayloadMB returns max_payload_mb of the current table; it has the
-// httpx.MaxPayloadFunc shape.
-func (r *Reloader) MaxPayloadMB() int { return r.Table().Settings().MaxPayloadMB }
+// httpx.MaxPayloadFunc shape. Called per request, it reads the one field
+// rather than copying the snapshot (Table never returns nil).
+func (r *Reloader) MaxPayloadMB() int { return r.Table().settings.MaxPayloadMB }
 
 // TrustedProxies returns gateway_trusted_proxies of the current table.
-func (r *Reloader) TrustedProxies() []netip.Prefix { return r.Table().Settings().TrustedProxies }
+func (r *Reloader) TrustedProxies() []netip.Prefix { return r.Table().settings.TrustedProxies }
 
 // Revision returns the configuration revision the current table was built
 // from.
@@ -161,6 +162,9 @@ func (r *Reloader) Reload(ctx context.Context) error {
 		return err
 	}
 	old := r.cur.Swap(t)
+	if old.replaced != t.replaced {
+		old.markReplaced() // after the swap: whoever wakes reads t
+	}
 	if r.cfg.OnSwap != nil {
 		r.cfg.OnSwap(t)
 	}

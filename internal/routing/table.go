@@ -45,6 +45,9 @@ type Table struct {
 	byID     map[string]*Service
 	errors   []ServiceError
 	settings Settings
+	// replaced is closed by the Reloader when it swaps in the next table
+	// (Settings.Replaced).
+	replaced chan struct{}
 }
 
 // NewTable builds a table of services at revision rev. errs lists the
@@ -58,7 +61,9 @@ func NewTable(rev int64, services []*Service, errs []ServiceError) *Table {
 		byID:     make(map[string]*Service, len(services)),
 		errors:   errs,
 		settings: defaultSettings,
+		replaced: make(chan struct{}),
 	}
+	t.settings.replaced = t.replaced
 	for _, s := range services {
 		k := s.Key()
 		if _, dup := t.services[k]; dup {
@@ -72,16 +77,31 @@ func NewTable(rev int64, services []*Service, errs []ServiceError) *Table {
 
 // defaultSettings is the snapshot of the default settings, which a table
 // carries until WithSettings gives it the stored ones.
-var defaultSettings = CompileSettings(model.DefaultSettings())
+var defaultSettings = CompileSettings(model.DefaultSettings(), nil)
 
 // DefaultSettings returns the snapshot of the default settings.
 func DefaultSettings() Settings { return defaultSettings }
 
-// WithSettings returns a copy of t that carries s; t is unchanged.
+// WithSettings returns a copy of t that carries s; t is unchanged. The
+// copy shares t's Replaced channel: it stands in for t.
 func (t *Table) WithSettings(s Settings) *Table {
 	c := *t
 	c.settings = s
+	c.settings.replaced = t.replaced
 	return &c
+}
+
+// markReplaced closes t's Replaced channel, once. Only the Reloader
+// calls it, under its load lock.
+func (t *Table) markReplaced() {
+	if t.replaced == nil {
+		return
+	}
+	select {
+	case <-t.replaced:
+	default:
+		close(t.replaced)
+	}
 }
 
 // Settings returns the settings compiled with the table. A nil table has

@@ -29,6 +29,8 @@ import (
 
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
+	"github.com/s2r-project/s2r/internal/routing"
+	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -115,7 +117,11 @@ func run() error {
 	if !c.aggregate {
 		return nil
 	}
-	agg, err := observe.NewAggregator(observe.AggregatorConfig{Store: st})
+	settings, err := routeload.Settings(ctx, st) // default_retention_days bounds the edge hours
+	if err != nil {
+		return err
+	}
+	agg, err := observe.NewAggregator(observe.AggregatorConfig{Store: st, Settings: routing.Fixed{Snapshot: settings}})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/s2r-project/s2r/internal/admin"
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
+	"github.com/s2r-project/s2r/internal/routing"
+	routeload "github.com/s2r-project/s2r/internal/routing/load"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -52,7 +54,12 @@ func newBenchServer(b *testing.B) *benchServer {
 	}
 	b.Cleanup(func() { st.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	disc, err := discovery.New(discovery.Config{Store: st, Logger: quiet, Now: func() time.Time { return end }})
+	settings, err := routeload.Settings(context.Background(), st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	disc, err := discovery.New(discovery.Config{Store: st, Settings: routing.Fixed{Snapshot: settings}, Logger: quiet,
+		Now: func() time.Time { return end }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -215,10 +215,17 @@ func (a *API) dashboard(ctx context.Context, p dashboardParams, tenant string, n
 		return d, err
 	}
 	d.fillServiceKPIs(services, recent)
-	if err := a.fillFreshness(ctx, &d, now); err != nil {
+	// The settings are read once, as saved (an admin read follows a
+	// PATCH at once), and judge the aggregation and the ingest freshness
+	// alike.
+	settings, err := a.store.Settings(ctx)
+	if err != nil {
 		return d, err
 	}
-	if err := a.fillIngest(ctx, &d, tenant, now); err != nil {
+	if err := a.fillFreshness(ctx, &d, now, settings.DashboardFreshnessStaleMinutes); err != nil {
+		return d, err
+	}
+	if err := a.fillIngest(ctx, &d, tenant, now, settings.DashboardFreshnessStaleMinutes); err != nil {
 		return d, err
 	}
 	if err := a.fillVSFailures(ctx, &d, tenant, now); err != nil {
@@ -304,19 +311,15 @@ func serviceIssue(typ, severity string, s model.MetricRow, value, target float64
 		Value: &value, Target: &target}
 }
 
-// fillFreshness reports every aggregation source's last refresh; a stale
-// one raises a critical issue (SPEC 4.11 rule 6).
-func (a *API) fillFreshness(ctx context.Context, d *dashboard, now time.Time) error {
-	settings, err := a.store.Settings(ctx)
-	if err != nil {
-		return err
-	}
+// fillFreshness reports every aggregation source's last refresh; one
+// older than staleMinutes raises a critical issue (SPEC 4.11 rule 6).
+func (a *API) fillFreshness(ctx context.Context, d *dashboard, now time.Time, staleMinutes int64) error {
 	states, err := a.store.AggregationStates(ctx)
 	if err != nil {
 		return err
 	}
-	f := dataFreshness{StaleAfterMinutes: settings.DashboardFreshnessStaleMinutes, Sources: []sourceFreshness{}}
-	staleAfter := time.Duration(settings.DashboardFreshnessStaleMinutes) * time.Minute
+	f := dataFreshness{StaleAfterMinutes: staleMinutes, Sources: []sourceFreshness{}}
+	staleAfter := time.Duration(staleMinutes) * time.Minute
 	for _, src := range store.TrafficSources() {
 		sf := sourceFreshness{Source: src, Stale: true}
 		if i := slices.IndexFunc(states, func(s model.AggregationState) bool { return s.Source == src }); i >= 0 {
@@ -332,7 +335,7 @@ func (a *API) fillFreshness(ctx context.Context, d *dashboard, now time.Time) er
 			}
 			d.UrgentIssues = append(d.UrgentIssues, urgentIssue{Type: issueStaleSource, Severity: severityCritical, Source: src,
 				Message: fmt.Sprintf("traffic aggregation of source %s is stale (%s; stale after %d minutes): figures over 1 hour may be missing traffic",
-					src, last, settings.DashboardFreshnessStaleMinutes)})
+					src, last, staleMinutes)})
 		}
 		f.Sources = append(f.Sources, sf)
 	}

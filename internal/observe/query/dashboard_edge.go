@@ -37,13 +37,13 @@ func wantsSource(sources []string, source string) bool {
 }
 
 // fillIngest sets kpis.f5IngestStale and adds the urgent issues of the
-// caller's tenant's stale connector instances (discovery.Freshness),
-// unless the dashboard shows runtime traffic only.
-func (a *API) fillIngest(ctx context.Context, d *dashboard, tenant string, now time.Time) error {
+// caller's tenant's stale connector instances (discovery.Freshness, by
+// staleMinutes), unless the dashboard shows runtime traffic only.
+func (a *API) fillIngest(ctx context.Context, d *dashboard, tenant string, now time.Time, staleMinutes int64) error {
 	if a.ingest == nil || !wantsSource(d.Parameters.Sources, model.SourceLB) && !wantsSource(d.Parameters.Sources, model.SourceGeneric) {
 		return nil
 	}
-	fr, err := a.ingest.Freshness(ctx, now)
+	fr, err := a.ingest.Freshness(ctx, now, staleMinutes)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/s2r-project/s2r/internal/loadgen"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
 )
@@ -42,7 +43,7 @@ func seedEdgeLogs(t *testing.T, api *testAPI, now time.Time) edgeLogFixture {
 	t.Helper()
 	ctx := context.Background()
 	names, _ := json.Marshal(append(model.DefaultDebugRedactNames(), "pin"))
-	err := api.store.Transact(ctx, func(tx *store.Tx) error {
+	err := api.store.ChangeConfig(ctx, func(tx *store.Tx) error {
 		if err := tx.PutSetting(ctx, store.SettingRow{Name: "debug_redact_names", Value: names, UpdatedAt: now}); err != nil {
 			return err
 		}
@@ -58,6 +59,7 @@ func seedEdgeLogs(t *testing.T, api *testAPI, now time.Time) edgeLogFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	loadtest.CaughtUp(t, api.store, api.routes) // ingest masks by the snapshot of this change
 	soap := `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Header><wsse:Security><wsse:UsernameToken>` +
 		`<wsse:Username>keep-user</wsse:Username><wsse:Password>` + edgeCanary + `</wsse:Password><wsse:Nonce>` + edgeCanary +
 		`</wsse:Nonce></wsse:UsernameToken></wsse:Security></s:Header><s:Body><m:Add><m:PIN>` + edgeCanary +

@@ -14,6 +14,8 @@ import (
 	"github.com/s2r-project/s2r/internal/discovery"
 	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/observe"
+	"github.com/s2r-project/s2r/internal/routing"
+	"github.com/s2r-project/s2r/internal/routing/load/loadtest"
 	"github.com/s2r-project/s2r/internal/store"
 )
 
@@ -34,6 +36,7 @@ type testAPI struct {
 	api    *API
 	c      *admintest.Client
 	store  *store.Store
+	routes *routing.Reloader // the settings snapshot discovery reads
 	now    time.Time
 	disc   *discovery.Service
 	ingest *httptest.Server
@@ -42,9 +45,9 @@ type testAPI struct {
 // newTestAPI serves the admin API for st with a clock fixed at now.
 func newTestAPI(t *testing.T, st *store.Store, now time.Time) *testAPI {
 	t.Helper()
-	ta := &testAPI{t: t, store: st, now: now}
+	ta := &testAPI{t: t, store: st, now: now, routes: loadtest.Follow(t, st)}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	disc, err := discovery.New(discovery.Config{Store: st, Logger: quiet, Now: func() time.Time { return now },
+	disc, err := discovery.New(discovery.Config{Store: st, Settings: ta.routes, Logger: quiet, Now: func() time.Time { return now },
 		RevisionPoll: 20 * time.Millisecond, AuthCacheTTL: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,9 @@ type Config struct {
 // IngestFreshness is the part of discovery the dashboard reads
 // (*discovery.Service).
 type IngestFreshness interface {
-	Freshness(ctx context.Context, now time.Time) (discovery.Freshness, error)
+	// Freshness judges by staleMinutes (dashboard_freshness_stale_minutes,
+	// as the dashboard read it).
+	Freshness(ctx context.Context, now time.Time, staleMinutes int64) (discovery.Freshness, error)
 }
 
 // API serves the observability routes.

@@ -45,9 +45,9 @@ type Config struct {
 // Table builds the route table from the store: every active service with
 // an active version (disabled and deprecated services are absent, so they
 // answer 404), with the settings snapshot of the same revision
-// (routing.Settings). A service that does not compile is left out and
-// listed in Table.Errors; a failure to read the store fails the whole
-// load.
+// (routing.Settings, which the background jobs read too). A service that
+// does not compile is left out and listed in Table.Errors; a failure to
+// read the store fails the whole load.
 func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	if cfg.Contracts == nil {
 		cfg.Contracts = contracts.New(cfg.Store)
@@ -62,7 +62,7 @@ func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, err := st.Settings(ctx)
+	settings, snapshot, err := readSettings(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,31 @@ func Table(ctx context.Context, cfg Config) (*routing.Table, error) {
 			Key: routing.Key{Direction: m.Direction, Environment: m.Environment, ServiceKey: m.ServiceKey}, Err: err})
 	}
 	ok = true
-	return routing.NewTable(rev, out, bad).WithSettings(routing.CompileSettings(settings)), nil
+	return routing.NewTable(rev, out, bad).WithSettings(snapshot), nil
+}
+
+// Settings reads the stored settings and compiles them into a snapshot
+// without a route table, for one-shot commands that run a job once
+// (routing.Fixed). s2r serve reads its snapshot from the Reloader.
+func Settings(ctx context.Context, st *store.Store) (routing.Settings, error) {
+	_, s, err := readSettings(ctx, st)
+	return s, err
+}
+
+// readSettings reads what the settings snapshot is compiled from: the
+// settings and the API-key header names of every backend profile (of
+// any service, active or not: a captured header is masked by the name
+// whatever service it passed through).
+func readSettings(ctx context.Context, st *store.Store) (model.Settings, routing.Settings, error) {
+	settings, err := st.Settings(ctx)
+	if err != nil {
+		return settings, routing.Settings{}, err
+	}
+	keys, err := st.APIKeyHeaderNames(ctx)
+	if err != nil {
+		return settings, routing.Settings{}, err
+	}
+	return settings, routing.CompileSettings(settings, keys), nil
 }
 
 // isStoreFailure tells a database failure (the whole load fails and the
