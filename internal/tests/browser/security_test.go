@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
 
 // check clicks the checkbox a label wraps.
@@ -102,14 +103,14 @@ func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 	f.admin(t, devAdmin, "POST", "/wsdl/import-xml:autopilot", map[string]any{"xml": string(wsdl), "environment": "dev",
 		"serviceKey": "inbound-echo", "direction": "consume", "backendUrl": "http://127.0.0.1:9/api"}, 201, &res)
 	id := res.Service.ServiceID
-	partner := newKeyPair(t, "partner-b")
+	partner := loopback.NewRSAIdentity(t, "partner-b")
 	ctx := f.tab(t, "")
 	run(t, ctx, "an inbound policy with a username",
 		chromedp.Navigate(f.base+"/console/services/"+id+"?tab=security"),
 		chromedp.WaitVisible(chromedp.CSS(`form[aria-label="Inbound WS-Security"]`)),
 		fillLabel("Mode", "required"),
 		check("Require a timestamp"),
-		fillLabel("Trusted certificates (PEM)", partner.certPEM),
+		fillLabel("Trusted certificates (PEM)", partner.CertPEM),
 		chromedp.Click(chromedp.Search(byText("button", "Add a username"))),
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Password (write-only)"]`)),
 		fillLabel("Username", "partner-a"),
@@ -127,7 +128,7 @@ func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 	}
 	f.admin(t, devAdmin, "GET", "/services/"+id+"/inbound-ws-security", nil, 200, &policy)
 	if policy.Mode != "required" || !policy.RequireTimestamp || len(policy.UsernameTokens) != 1 || policy.UsernameTokens[0].Username != "partner-a" || !policy.UsernameTokens[0].Password.Set ||
-		len(policy.TrustedCertificatesPem) != 1 || strings.TrimSpace(policy.TrustedCertificatesPem[0]) != strings.TrimSpace(partner.certPEM) {
+		len(policy.TrustedCertificatesPem) != 1 || strings.TrimSpace(policy.TrustedCertificatesPem[0]) != strings.TrimSpace(partner.CertPEM) {
 		t.Errorf("policy = %+v", policy)
 	}
 
@@ -140,7 +141,7 @@ func TestInboundWSSecurityAndRateLimit(t *testing.T) {
 	if !isChecked(t, ctx, `//label[normalize-space()="Require a timestamp"]/input`) || isChecked(t, ctx, `//label[normalize-space()="Require a signature"]/input`) {
 		t.Errorf("the required parts are not shown as saved")
 	}
-	if got := labelValue(t, ctx, "Trusted certificates (PEM)"); strings.TrimSpace(got) != strings.TrimSpace(partner.certPEM) {
+	if got := labelValue(t, ctx, "Trusted certificates (PEM)"); strings.TrimSpace(got) != strings.TrimSpace(partner.CertPEM) {
 		t.Errorf("trusted certificates = %q", got)
 	}
 	hint, _ := labelNote(t, ctx, "Password (write-only)")

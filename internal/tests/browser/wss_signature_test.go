@@ -2,15 +2,8 @@ package browser
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha1"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,54 +15,12 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/s2r-project/s2r/internal/admin/admintest"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 )
-
-// keyPair is a signing key and its self-signed certificate, in PEM.
-type keyPair struct{ certPEM, keyPEM string }
-
-// newKeyPair makes an RSA-2048 key (PKCS#8) and a self-signed certificate
-// with a subject key identifier, so every keyIdentifier works with it.
-// Nothing is written to the repository: the test owns its key material.
-func newKeyPair(t *testing.T, cn string) keyPair {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ski := sha1.Sum(pub)
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: cn, Organization: []string{"s2r browser test"}},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		SubjectKeyId: ski[:],
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keyPair{
-		certPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
-		keyPEM:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk})),
-	}
-}
 
 // secretLine is a line from the middle of a PEM key: text that appears in
 // nothing but the key, to look for in answers and pages.
-func (k keyPair) secretLine() string { return strings.Split(k.keyPEM, "\n")[5] }
+func secretLine(k loopback.RSAIdentity) string { return strings.Split(k.KeyPEM, "\n")[5] }
 
 // tempFile writes content to a file of the test's temporary directory, for
 // a file input to choose.
@@ -192,7 +143,7 @@ type wssProfile struct {
 // saved but the key. A new certificate without its key is refused too.
 func TestProfileSignatureThroughTheForm(t *testing.T) {
 	f := setup(t)
-	good, other := newKeyPair(t, "s2r-orders"), newKeyPair(t, "someone-else")
+	good, other := loopback.NewRSAIdentity(t, "s2r-orders"), loopback.NewRSAIdentity(t, "someone-else")
 	id := onboardByAPI(t, f, "wss-sign")
 	backend := newWSSFaultBackend(t)
 	var list []struct{ ProfileID string }
@@ -223,13 +174,13 @@ func TestProfileSignatureThroughTheForm(t *testing.T) {
 		fillLabel("Timestamp lifetime (s)", "90"),
 		check("Signature (X.509)"),
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="`+certLabel+`"]`)),
-		fillLabel(certLabel, good.certPEM),
+		fillLabel(certLabel, good.CertPEM),
 		fillLabel("Key identifier", "SubjectKeyIdentifier"),
 		fillLabel("Signature algorithm", "rsa-sha1"),
 		fillLabel("Digest algorithm", "sha1"),
 		chromedp.Click(chromedp.Search(signedPart("Timestamp"))),
 		chromedp.Click(chromedp.Search(signedPart("UsernameToken"))),
-		fillLabel(keyLabel, other.keyPEM),
+		fillLabel(keyLabel, other.KeyPEM),
 		chromedp.Click(chromedp.Search(byText("button", "Save profile"))),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-labelledby="profile-form"] [role=alert]`)))
 	if _, e := labelNote(t, ctx, keyLabel); !strings.Contains(e, "does not match wsSecurity.signature.certificatePem") {
@@ -243,13 +194,13 @@ func TestProfileSignatureThroughTheForm(t *testing.T) {
 	}
 
 	run(t, ctx, "choose the matching key as a file and save",
-		chromedp.SetUploadFiles(chromedp.Search(keyFile), []string{tempFile(t, "wss-key.pem", good.keyPEM)}),
-		waitValue(keyLabel, good.keyPEM),
+		chromedp.SetUploadFiles(chromedp.Search(keyFile), []string{tempFile(t, "wss-key.pem", good.KeyPEM)}),
+		waitValue(keyLabel, good.KeyPEM),
 		chromedp.Click(chromedp.Search(byText("button", "Save profile"))),
 		chromedp.WaitVisible(chromedp.Search(`//*[@role="status" and contains(., "Backend profile saved")]`)))
 	p, raw := read()
 	w := p.WSSecurity
-	if w == nil || w.Signature == nil || strings.TrimSpace(w.Signature.CertificatePem) != strings.TrimSpace(good.certPEM) ||
+	if w == nil || w.Signature == nil || strings.TrimSpace(w.Signature.CertificatePem) != strings.TrimSpace(good.CertPEM) ||
 		w.Signature.KeyIdentifier != "SubjectKeyIdentifier" || w.Signature.SignatureAlgorithm != "rsa-sha1" || w.Signature.DigestAlgorithm != "sha1" ||
 		strings.Join(w.Signature.SignParts, ",") != "Body,UsernameToken" {
 		t.Fatalf("wsSecurity = %+v (signature %+v)", w, w.Signature)
@@ -267,14 +218,14 @@ func TestProfileSignatureThroughTheForm(t *testing.T) {
 			t.Errorf("credentials.wssSigningKeyPem answers %q", k)
 		}
 	}
-	if strings.Contains(raw, "PRIVATE KEY") || strings.Contains(raw, good.secretLine()) || strings.Contains(raw, "sign-s3cret") {
+	if strings.Contains(raw, "PRIVATE KEY") || strings.Contains(raw, secretLine(good)) || strings.Contains(raw, "sign-s3cret") {
 		t.Errorf("the API answers the signing key or password")
 	}
 
 	run(t, ctx, "open the form again",
 		chromedp.Click(chromedp.Search(`//tr//button[normalize-space()="Edit"]`)),
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="`+certLabel+`"]`)))
-	if got := labelValue(t, ctx, certLabel); strings.TrimSpace(got) != strings.TrimSpace(good.certPEM) {
+	if got := labelValue(t, ctx, certLabel); strings.TrimSpace(got) != strings.TrimSpace(good.CertPEM) {
 		t.Errorf("certificate field = %q", got)
 	}
 	if hint, _ := labelNote(t, ctx, keyLabel); labelValue(t, ctx, keyLabel) != "" || !strings.Contains(hint, "Currently set") {
@@ -291,19 +242,19 @@ func TestProfileSignatureThroughTheForm(t *testing.T) {
 			t.Errorf("signed part %s checked = %v, want %v", part, got, want)
 		}
 	}
-	if html := value(t, ctx, "page", chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(html, good.secretLine()) || strings.Contains(html, "sign-s3cret") {
+	if html := value(t, ctx, "page", chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(html, secretLine(good)) || strings.Contains(html, "sign-s3cret") {
 		t.Errorf("the page shows the signing key or password")
 	}
 
 	run(t, ctx, "choose another certificate without its key",
-		chromedp.SetUploadFiles(chromedp.Search(certFile), []string{tempFile(t, "other-cert.pem", other.certPEM)}),
-		waitValue(certLabel, other.certPEM),
+		chromedp.SetUploadFiles(chromedp.Search(certFile), []string{tempFile(t, "other-cert.pem", other.CertPEM)}),
+		waitValue(certLabel, other.CertPEM),
 		chromedp.Click(chromedp.Search(byText("button", "Save profile"))),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-labelledby="profile-form"] [role=alert]`)))
 	if _, e := labelNote(t, ctx, keyLabel); !strings.Contains(e, "does not match") {
 		t.Errorf("error under the key field = %q", e)
 	}
-	if p, _ := read(); p.WSSecurity == nil || p.WSSecurity.Signature == nil || strings.TrimSpace(p.WSSecurity.Signature.CertificatePem) != strings.TrimSpace(good.certPEM) {
+	if p, _ := read(); p.WSSecurity == nil || p.WSSecurity.Signature == nil || strings.TrimSpace(p.WSSecurity.Signature.CertificatePem) != strings.TrimSpace(good.CertPEM) {
 		t.Errorf("a refused certificate was saved")
 	}
 }
@@ -314,15 +265,15 @@ func TestProfileSignatureThroughTheForm(t *testing.T) {
 // password and then for an expired message.
 func TestConnectionExplainsRefusedWSSecurity(t *testing.T) {
 	f := setup(t)
-	kp := newKeyPair(t, "s2r-probe")
+	kp := loopback.NewRSAIdentity(t, "s2r-probe")
 	id := onboardByAPI(t, f, "wss-refused")
 	backend := newWSSFaultBackend(t)
 	var list []struct{ ProfileID string }
 	f.admin(t, devAdmin, "GET", "/services/"+id+"/backend-profiles", nil, 200, &list)
 	f.admin(t, devAdmin, "PATCH", "/backend-profiles/"+list[0].ProfileID, map[string]any{"endpointUrl": backend.URL,
 		"wsSecurity": map[string]any{"usernameToken": map[string]any{"username": "svc-user", "passwordType": "PasswordDigest"},
-			"timestamp": map[string]any{"ttlSeconds": 300}, "signature": map[string]any{"certificatePem": kp.certPEM}, "mustUnderstand": true},
-		"credentials": map[string]any{"wssPassword": "wrong", "wssSigningKeyPem": kp.keyPEM}}, 200, nil)
+			"timestamp": map[string]any{"ttlSeconds": 300}, "signature": map[string]any{"certificatePem": kp.CertPEM}, "mustUnderstand": true},
+		"credentials": map[string]any{"wssPassword": "wrong", "wssSigningKeyPem": kp.KeyPEM}}, 200, nil)
 
 	ctx := f.tab(t, "")
 	run(t, ctx, "test the connection: the password is refused",
@@ -356,7 +307,7 @@ func TestConnectionExplainsRefusedWSSecurity(t *testing.T) {
 // saves and signs the Body, the one part there is to sign.
 func TestProfileSignatureAlone(t *testing.T) {
 	f := setup(t)
-	kp := newKeyPair(t, "s2r-alone")
+	kp := loopback.NewRSAIdentity(t, "s2r-alone")
 	id := onboardByAPI(t, f, "wss-sign-alone")
 	ctx := f.tab(t, "")
 	run(t, ctx, "a signature alone with the default parts",
@@ -367,8 +318,8 @@ func TestProfileSignatureAlone(t *testing.T) {
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="Signature (X.509)"]`)),
 		check("Signature (X.509)"),
 		chromedp.WaitVisible(chromedp.Search(`//label[normalize-space()="`+certLabel+`"]`)),
-		fillLabel(certLabel, kp.certPEM),
-		fillLabel(keyLabel, kp.keyPEM))
+		fillLabel(certLabel, kp.CertPEM),
+		fillLabel(keyLabel, kp.KeyPEM))
 	for _, part := range []string{"Timestamp", "UsernameToken"} {
 		if value(t, ctx, "read "+part, chromedp.Evaluate[bool](fmt.Sprintf(`document.evaluate(%q, document, null, 9, null).singleNodeValue.disabled`, signedPart(part)))) == false ||
 			isChecked(t, ctx, signedPart(part)) {
