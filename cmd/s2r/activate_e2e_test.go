@@ -33,14 +33,8 @@ func TestAdminWritesReadTheirWrites(t *testing.T) {
 			`<AddResponse xmlns="http://example.com/calc"><result>3</result></AddResponse></soap:Body></soap:Envelope>`)
 	}))
 	defer backend.Close()
-	logs, stop := startServe(t, map[string]string{
-		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
-		"S2R_DATA_DIR":         t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
-	})
+	base, adminURL, stop := serveFresh(t)
 	defer stop()
-	base := logs.addr(t, "main")
-	adminURL := base + "/admin/v1"
 	const activations = 20
 	var last string // the last service activated
 	for i := range activations {

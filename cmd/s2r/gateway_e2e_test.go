@@ -30,14 +30,8 @@ func TestGatewayEndToEnd(t *testing.T) {
 		w.Write(b)
 	}))
 	defer backend.Close()
-	logs, stop := startServe(t, map[string]string{
-		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
-		"S2R_DATA_DIR":         t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
-	})
+	base, admin, stop := serveFresh(t)
 	defer stop()
-	base := logs.addr(t, "main")
-	admin := base + "/admin/v1"
 	var auto struct {
 		Service        struct{ ServiceID string } `json:"service"`
 		Version        struct{ VersionID string } `json:"version"`

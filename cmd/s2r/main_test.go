@@ -90,6 +90,20 @@ func startServe(t *testing.T, env map[string]string) (*logWatcher, func() error)
 	return logs, stop
 }
 
+// serveFresh runs `s2r serve` on a fresh SQLite data directory with
+// ops@example.com as its bootstrap admin, and returns the main listener's
+// base URL, the admin API's URL on it and the stop function.
+func serveFresh(t *testing.T) (base, admin string, stop func() error) {
+	t.Helper()
+	logs, stop := startServe(t, map[string]string{
+		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
+		"S2R_DATA_DIR":         t.TempDir(),
+		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
+	})
+	base = logs.addr(t, "main")
+	return base, base + "/admin/v1", stop
+}
+
 func get(t *testing.T, url string, header map[string]string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", url, nil)

@@ -219,14 +219,8 @@ func TestTracingEndToEnd(t *testing.T) {
 func TestResponseValidationEndToEnd(t *testing.T) {
 	backend := newCalcBackend(t)
 	backend.answer = `<AddResponse xmlns="http://example.com/calc"><result>3</result><bonus>1</bonus></AddResponse>`
-	logs, stop := startServe(t, map[string]string{
-		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
-		"S2R_DATA_DIR":         t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
-	})
+	base, admin, stop := serveFresh(t)
 	defer stop()
-	base := logs.addr(t, "main")
-	admin := base + "/admin/v1"
 	onboardCalc(t, admin, backend.URL, func(ids map[string]string) {
 		adminCall(t, "PATCH", admin+"/operations/"+ids["add"], `{"responseValidation":"detect"}`, http.StatusOK, nil)
 		adminCall(t, "PATCH", admin+"/operations/"+ids["lookup"], `{"responseValidation":"bogus"}`, http.StatusBadRequest, nil)

@@ -20,14 +20,8 @@ import (
 // /metrics, not listed.
 func TestDetectListsEveryIssueEndToEnd(t *testing.T) {
 	backend := newCalcBackend(t)
-	logs, stop := startServe(t, map[string]string{
-		"S2R_LISTEN_ADDR":      "127.0.0.1:0",
-		"S2R_DATA_DIR":         t.TempDir(),
-		"S2R_BOOTSTRAP_ADMINS": "ops@example.com",
-	})
+	base, admin, stop := serveFresh(t)
 	defer stop()
-	base := logs.addr(t, "main")
-	admin := base + "/admin/v1"
 	onboardCalc(t, admin, backend.URL, func(ids map[string]string) {
 		for _, op := range []string{"add", "echo"} {
 			adminCall(t, "PATCH", admin+"/operations/"+ids[op], `{"responseValidation":"detect"}`, http.StatusOK, nil)
