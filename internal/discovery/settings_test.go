@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/s2r-project/s2r/internal/loadgen"
-	"github.com/s2r-project/s2r/internal/model"
 	"github.com/s2r-project/s2r/internal/redact"
 	"github.com/s2r-project/s2r/internal/store"
 	"github.com/s2r-project/s2r/internal/store/storetest"
@@ -52,14 +51,7 @@ func TestSettingsFollowed(t *testing.T) {
 
 	e.admin("PATCH", "/settings", adminEmail, `{"debug_redact_names":["password","pin"],"default_retention_days":2}`).WantStatus(t, 200)
 	err := st.ChangeConfig(ctx, func(tx *store.Tx) error {
-		now := time.Now()
-		if err := tx.CreateService(ctx, model.Service{ServiceID: "svc-k", ServiceKey: "k", ServiceName: "k", Environment: "dev",
-			Direction: "publish", Status: "active", CreatedAt: now, UpdatedAt: now}); err != nil {
-			return err
-		}
-		return tx.CreateBackendProfile(ctx, model.BackendProfile{ProfileID: "p-k", ServiceID: "svc-k", Name: "main",
-			EndpointURL: "http://10.0.0.1/", AuthType: model.AuthAPIKeyHeader, APIKeyHeaderName: "X-Tenant-Key", RoutingWeight: 1,
-			CreatedAt: now, UpdatedAt: now})
+		return storetest.AddAPIKeyService(ctx, tx, "k", "X-Tenant-Key")
 	})
 	if err != nil {
 		t.Fatal(err)

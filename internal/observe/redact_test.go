@@ -87,14 +87,7 @@ func seedRedactConfig(t *testing.T, s *store.Store) {
 		if err := tx.PutSetting(ctx, store.SettingRow{Name: "debug_redact_names", Value: names, UpdatedAt: time.Now()}); err != nil {
 			return err
 		}
-		now := time.Now()
-		if err := tx.CreateService(ctx, model.Service{ServiceID: "svc-r", ServiceKey: "r", ServiceName: "r", Environment: "dev",
-			Direction: "publish", Status: "active", CreatedAt: now, UpdatedAt: now}); err != nil {
-			return err
-		}
-		return tx.CreateBackendProfile(ctx, model.BackendProfile{ProfileID: "p-r", ServiceID: "svc-r", Name: "main",
-			EndpointURL: "http://10.0.0.1/", AuthType: model.AuthAPIKeyHeader, APIKeyHeaderName: "X-Tenant-Key", RoutingWeight: 1,
-			CreatedAt: now, UpdatedAt: now})
+		return storetest.AddAPIKeyService(ctx, tx, "r", "X-Tenant-Key")
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -79,14 +79,7 @@ func TestSettingsFollowed(t *testing.T) {
 	names, _ := json.Marshal(append(model.DefaultDebugRedactNames(), "pin"))
 	changeSettings(t, s, map[string]string{"debug_max_payload_kb": "2", "debug_redact_names": string(names),
 		"default_retention_days": "2"}, func(tx *store.Tx) error {
-		now := time.Now()
-		if err := tx.CreateService(ctx, model.Service{ServiceID: "svc-k", ServiceKey: "k", ServiceName: "k", Environment: "dev",
-			Direction: "publish", Status: "active", CreatedAt: now, UpdatedAt: now}); err != nil {
-			return err
-		}
-		return tx.CreateBackendProfile(ctx, model.BackendProfile{ProfileID: "p-k", ServiceID: "svc-k", Name: "main",
-			EndpointURL: "http://10.0.0.1/", AuthType: model.AuthAPIKeyHeader, APIKeyHeaderName: "X-Tenant-Key", RoutingWeight: 1,
-			CreatedAt: now, UpdatedAt: now})
+		return storetest.AddAPIKeyService(ctx, tx, "k", "X-Tenant-Key")
 	})
 	waitFor(t, "the new snapshot", func() bool { return r.settings().DebugMaxPayloadBytes == 2<<10 })
 
