@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Querier runs statements on the reader pool or inside a transaction, with
@@ -153,7 +154,7 @@ func settle(sqlTx *sql.Tx, p any, errp *error) {
 		panic(p)
 	}
 	if *errp != nil {
-		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) && !rolledBackAlready(rbErr) {
 			*errp = errors.Join(*errp, fmt.Errorf("store: rollback: %w", rbErr))
 		}
 		return
@@ -161,4 +162,12 @@ func settle(sqlTx *sql.Tx, p any, errp *error) {
 	if cErr := sqlTx.Commit(); cErr != nil {
 		*errp = fmt.Errorf("store: commit: %w", mapError(cErr))
 	}
+}
+
+// rolledBackAlready reports whether a rollback failed only because SQLite
+// had already ended the transaction: a statement with an OR ROLLBACK
+// conflict clause (CopyTxLogs) rolls it back itself when it fails, and the
+// statement's own error already says why.
+func rolledBackAlready(err error) bool {
+	return strings.Contains(err.Error(), "no transaction is active")
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -265,8 +266,12 @@ func TestCopyTxLogsFailureStoresNothing(t *testing.T) {
 	for _, dup := range []int{10, 650} { // in the first 500-row chunk; in the remainder
 		logs := txLogFixture(now, 700)
 		logs[dup].CorrelationID = logs[0].CorrelationID
-		if err := s.CopyTxLogs(ctx, logs); err == nil {
+		err := s.CopyTxLogs(ctx, logs)
+		if err == nil {
 			t.Fatalf("duplicate at %d: CopyTxLogs succeeded", dup)
+		}
+		if strings.Contains(err.Error(), "rollback") {
+			t.Errorf("duplicate at %d: the error names a failed rollback SQLite already did: %v", dup, err)
 		}
 		if n := count(); n != 0 {
 			t.Fatalf("duplicate at %d: %d rows stored, want 0", dup, n)
