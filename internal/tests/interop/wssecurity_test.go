@@ -104,7 +104,7 @@ func putInboundPolicy(t *testing.T, base, id, url string, policy map[string]any)
 }
 
 // TestConsumeWSSecurityClients: a consume service with mode required
-// accepts zeep's UsernameToken (text and digest) and BinarySignature by a
+// accepts zeep's UsernameToken (text and digest), Signature and BinarySignature by a
 // trusted certificate and the npm soap package's WSSecurity and
 // WSSecurityCert; it refuses a wrong password (FailedAuthentication), an
 // expired Timestamp (MessageExpired), a replayed nonce and a signature
@@ -141,6 +141,7 @@ func TestConsumeWSSecurityClients(t *testing.T) {
 		{"zeep text", "text", "partner-a", "pw-a", ""},
 		{"zeep digest", "digest", "partner-a", "pw-a", ""},
 		{"zeep binary signature", "binsig", "", "", ""},
+		{"zeep signature, X509Data key info", "sig", "", "", ""},
 		{"zeep wrong password", "text", "partner-a", "nope", "wsse:FailedAuthentication"},
 		{"zeep unknown user digest", "digest", "mallory", "pw-a", "wsse:FailedAuthentication"},
 		{"zeep expired timestamp", "expired", "partner-a", "pw-a", "wsse:MessageExpired"},

@@ -8,6 +8,8 @@ printing {"result": ...} or {"fault": {"code", "subcodes", "message"}}:
   text       UsernameToken PasswordText
   digest     UsernameToken PasswordDigest (Nonce and Created)
   binsig     BinarySignature by KEY_PEM/CERT_PEM over the Body
+  sig        Signature by KEY_PEM/CERT_PEM over the Body (the certificate
+             in a SecurityTokenReference's X509Data, with IssuerSerial)
   expired    UsernameToken with a Timestamp that expired an hour ago
   text12     PasswordText on the SOAP 1.2 port
 The envelope actions print {"envelope": "..."}, the message zeep would send,
@@ -26,7 +28,7 @@ import zeep
 import zeep.exceptions
 import zeep.helpers
 from zeep.wsse import utils
-from zeep.wsse.signature import BinarySignature
+from zeep.wsse.signature import BinarySignature, Signature
 from zeep.wsse.username import UsernameToken
 
 SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
@@ -34,6 +36,13 @@ SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
 
 class SignOnly(BinarySignature):
     """BinarySignature that does not ask s2r's answers to be signed."""
+
+    def verify(self, envelope):
+        return envelope
+
+
+class SignOnlyX509(Signature):
+    """Signature that does not ask s2r's answers to be signed."""
 
     def verify(self, envelope):
         return envelope
@@ -52,6 +61,8 @@ def plugin(action, user, password, key, cert):
         return UsernameToken(user, password, use_digest=True)
     if action in ("binsig", "wrapped-envelope"):
         return SignOnly(key, cert)
+    if action == "sig":
+        return SignOnlyX509(key, cert)
     if action == "expired":
         old = now - datetime.timedelta(hours=2)
         return UsernameToken(user, password, timestamp_token=timestamp(old, old + datetime.timedelta(hours=1)))
