@@ -24,8 +24,9 @@ make test: the full suite, on SQLite and a throwaway PostgreSQL.
   WSS4J with Java), and an unprivileged user s2rtest that runs PostgreSQL
   (initdb refuses root).
   How long: the first run spends a few minutes installing; the tests took
-  under 3 minutes on a 2-core machine (167 s, 2026-11-28), several times
-  that while other builds share the cores.
+  about 4 minutes on a 2-core machine (250 s, 2026-11-28, a 60 s PostgreSQL
+  outage test included), several times that while other builds share the
+  cores.
   In a hurry? make test-short needs Go alone, installs nothing and takes a
   few minutes.
 EOF
