@@ -51,6 +51,10 @@ func withMaxMB(mb int) envOption {
 	return func(c *discovery.Config) { c.MaxPayloadMB = func() int { return mb } }
 }
 
+func withRevisionPoll(d time.Duration) envOption {
+	return func(c *discovery.Config) { c.RevisionPoll = d }
+}
+
 // newEnv binds the test identities on st (kept when a first env, another
 // s2r instance, bound them already) and serves discovery.
 func newEnv(t testing.TB, st *store.Store, opts ...envOption) *env {

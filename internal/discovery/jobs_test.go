@@ -26,6 +26,24 @@ func runService(t *testing.T, svc *discovery.Service) {
 	})
 }
 
+// TestMatcherFollowsTheRouteTable: with the revision poll an hour away,
+// a service onboarded through the admin API still re-matches the rows at
+// once, because discovery wakes when the route table's snapshot is
+// replaced.
+func TestMatcherFollowsTheRouteTable(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		e := newEnv(t, st, withRevisionPoll(time.Hour))
+		runService(t, e.svc)
+		f5 := e.register("f5", "bigip-1", "")
+		e.send(f5.Token, tx("/publish/dev/ledger/post", "10.1.0.1", time.Now().UTC().Add(-time.Minute), 1, false))
+		var svc model.Service
+		e.admin("POST", "/services", operatorEmail, `{"serviceKey":"ledger","environment":"dev"}`).WantStatus(t, 201).Decode(t, &svc)
+		poll.Until(t, 10*time.Second, "the row re-matched without the poll", func() bool {
+			return e.rowByURI("/publish/dev/ledger/post").OnboardedServiceID == svc.ServiceID
+		})
+	})
+}
+
 // TestOnboardedServicesMatch onboards services through the admin API
 // while traffic flows: rows move from shadow services to the service
 // their URI matches (s2r's runtime path, or the backend endpoint's path),

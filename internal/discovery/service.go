@@ -182,15 +182,18 @@ func (s *Service) currentMatcher(ctx context.Context) *matcher {
 
 // watchServices reloads the matcher whenever the configuration revision
 // changes (services and backend profiles are configuration) and re-matches
-// the rows. It polls the revision (one small query every RevisionPoll).
-// (It was written when Store.WatchRevision held a pool connection per
-// watcher; since issue 14 every watcher shares one LISTEN connection
-// outside the pool, so WatchRevision would serve here too.)
+// the rows. It wakes when the route table's snapshot is replaced (in s2r
+// serve the reloader follows every revision), and polls the revision every
+// RevisionPoll besides, for a Config without Settings and in case a
+// reload fails.
 func (s *Service) watchServices(ctx context.Context) error {
 	t := time.NewTicker(s.cfg.RevisionPoll)
 	defer t.Stop()
 	last := int64(-1)
 	for {
+		// Taken before the revision is read, so a swap in between wakes
+		// the next wait instead of being missed.
+		replaced := s.settings().Replaced()
 		if rev, err := s.cfg.Store.Revision(ctx); err == nil && rev != last {
 			if s.refreshServices(ctx) {
 				last = rev
@@ -200,6 +203,7 @@ func (s *Service) watchServices(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-replaced:
 		}
 	}
 }
