@@ -6,11 +6,11 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/s2r-project/s2r/internal/dataplane"
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/upstream"
 )
 
@@ -75,57 +75,22 @@ func TestGatewayHopByHopBothWays(t *testing.T) {
 // client as it arrives; its first bytes are read while the backend is
 // still holding the rest.
 func TestGatewayStreamsSlowAnswer(t *testing.T) {
-	release := make(chan struct{})
-	var once sync.Once
-	finish := func() { once.Do(func() { close(release) }) }
+	held := loopback.NewHeldAnswer()
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
-		io.WriteString(w, "<first/>")
-		w.(http.Flusher).Flush()
-		<-release
-		io.WriteString(w, "<last/>")
+		held.Write(w)
 	}))
 	defer backend.Close()
-	defer finish() // before the backend closes: its handler may still wait
+	defer held.Release() // before the backend closes: its handler may still wait
 	gw := newGW(t, gwService(upstream.RoutingSingle, backend.URL), 1, dataplane.GatewayConfig{})
-	type answer struct {
-		resp  *http.Response
-		first []byte
-		err   error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		// The head and the first bytes, both needed before the backend
-		// is released.
+	held.CheckStreamed(t, 5*time.Second, func() (*http.Response, []byte, error) {
 		resp, err := http.Post(gw.front.URL+"/gateway/dev/calc", "text/xml", strings.NewReader("<x/>"))
 		if err != nil {
-			got <- answer{err: err}
-			return
+			return nil, nil, err
 		}
-		first := make([]byte, len("<first/>"))
-		_, err = io.ReadFull(resp.Body, first)
-		got <- answer{resp, first, err}
-	}()
-	var a answer
-	select {
-	case a = <-got:
-	case <-time.After(5 * time.Second):
-		finish()
-		a = <-got
-		if a.resp != nil {
-			a.resp.Body.Close()
-		}
-		t.Fatal("the first bytes did not reach the client while the backend held the rest")
-	}
-	if a.err != nil || string(a.first) != "<first/>" {
-		t.Fatalf("first bytes %q, %v", a.first, a.err)
-	}
-	defer a.resp.Body.Close()
-	finish()
-	rest, err := io.ReadAll(a.resp.Body)
-	if err != nil || string(rest) != "<last/>" {
-		t.Fatalf("rest %q, %v", rest, err)
-	}
+		first, err := loopback.ReadFirst(resp)
+		return resp, first, err
+	})
 }
 
 // TestGatewayKnownLengthAndTrailers: an answer of known length keeps its

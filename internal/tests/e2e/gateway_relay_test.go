@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s2r-project/s2r/internal/tests/loopback"
 	"github.com/s2r-project/s2r/internal/tests/poll"
 )
 
@@ -28,19 +29,14 @@ func TestGatewayRelayThroughServer(t *testing.T) {
 }
 
 func checkGatewayRelay(t *testing.T, s *server) {
-	release := make(chan struct{})
-	var once sync.Once
-	finish := func() { once.Do(func() { close(release) }) }
+	held := loopback.NewHeldAnswer()
 	var mu sync.Mutex
 	var seen http.Header
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		if strings.HasSuffix(r.URL.Path, "/slow") {
-			_, _ = io.WriteString(w, "<first/>")
-			w.(http.Flusher).Flush()
-			<-release
-			_, _ = io.WriteString(w, "<last/>")
+			held.Write(w)
 			return
 		}
 		mu.Lock()
@@ -52,7 +48,7 @@ func checkGatewayRelay(t *testing.T, s *server) {
 		_, _ = io.WriteString(w, envelope11(`<t:AddResponse xmlns:t="http://tempuri.org/"><AddResult>9</AddResult></t:AddResponse>`))
 	}))
 	t.Cleanup(backend.Close)
-	t.Cleanup(finish) // runs first: the slow handler may still wait
+	t.Cleanup(held.Release) // runs first: the slow handler may still wait
 	g := s.onboard(t, corpusFile(t, postmanDir+"calculator-soap11and12.wsdl"), nil, "calcrelay", "gateway", backend.URL+"/initial")
 	s.pointBackend(t, g, backend.URL+"/hop")
 	s.admin(t, "PUT", "/services/"+g.serviceID+"/consumer-grants", map[string]any{"cidrs": []string{"127.0.0.1/32"}}).WantStatus(t, 200)
@@ -92,50 +88,21 @@ func checkGatewayRelay(t *testing.T, s *server) {
 	mu.Unlock()
 
 	s.pointBackend(t, g, backend.URL+"/slow")
-	type answer struct {
-		resp  *http.Response
-		first []byte
-		err   error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		// The route table reloads asynchronously: wait for the slow
-		// backend's answer, recognised by its first bytes.
+	// The route table reloads asynchronously: post until the slow
+	// backend's answer comes, recognised by its first bytes.
+	held.CheckStreamed(t, settle+5*time.Second, func() (*http.Response, []byte, error) {
 		deadline := time.Now().Add(settle)
 		for {
 			r, err := post()
 			if err != nil {
-				got <- answer{err: err}
-				return
+				return nil, nil, err
 			}
-			first := make([]byte, len("<first/>"))
-			_, err = io.ReadFull(r.Body, first)
-			if string(first) == "<first/>" || time.Now().After(deadline) {
-				got <- answer{r, first, err}
-				return
+			first, err := loopback.ReadFirst(r)
+			if string(first) == loopback.HeldFirst || time.Now().After(deadline) {
+				return r, first, err
 			}
 			r.Body.Close()
 			time.Sleep(50 * time.Millisecond)
 		}
-	}()
-	var a answer
-	select {
-	case a = <-got:
-	case <-time.After(settle + 5*time.Second):
-		finish()
-		a = <-got
-		if a.resp != nil {
-			a.resp.Body.Close()
-		}
-		t.Fatal("the head and first bytes did not reach the client while the backend held the rest")
-	}
-	if a.err != nil || string(a.first) != "<first/>" {
-		t.Fatalf("first bytes %q, %v", a.first, a.err)
-	}
-	defer a.resp.Body.Close()
-	finish()
-	rest, err := io.ReadAll(a.resp.Body)
-	if err != nil || string(rest) != "<last/>" {
-		t.Fatalf("rest %q, %v", rest, err)
-	}
+	})
 }
